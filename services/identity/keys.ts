@@ -279,14 +279,19 @@ export async function updateKey(
         : changes.rateLimit === null
           ? normalizeRateLimit(null)
           : normalizeRateLimit({ ...normalizeRateLimit(current.rate_limit), ...changes.rateLimit });
+    const set = {
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(scopes === undefined ? {} : { scopes }),
+      ...(allowedOrigins === undefined ? {} : { allowed_origins: allowedOrigins }),
+      ...(rateLimit === undefined ? {} : { rate_limit: JSON.stringify(rateLimit) }),
+    };
+    // An empty PATCH changes nothing; an UPDATE with no SET clause would be invalid SQL.
+    if (Object.keys(set).length === 0) {
+      return trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', keyId).executeTakeFirstOrThrow();
+    }
     return trx
       .updateTable('api_keys')
-      .set({
-        ...(changes.name === undefined ? {} : { name: changes.name }),
-        ...(scopes === undefined ? {} : { scopes }),
-        ...(allowedOrigins === undefined ? {} : { allowed_origins: allowedOrigins }),
-        ...(rateLimit === undefined ? {} : { rate_limit: JSON.stringify(rateLimit) }),
-      })
+      .set(set)
       .where('id', '=', keyId)
       .returning(KEY_COLUMNS)
       .executeTakeFirstOrThrow();
