@@ -51,6 +51,9 @@ describe('POST /v1/keys (errors)', () => {
     [{ name: 'x'.repeat(101) }],
     [{ name: undefined }],
     [{ projectId: undefined }],
+    // PostgreSQL text cannot hold NUL: a 400, never a 500.
+    [{ name: 'a\u0000b' }],
+    [{ projectId: 'proj_\u0000' }],
   ])('a bad or missing field %j is 400 VALIDATION_FAILED', async (patch) => {
     const response = await post(patch);
     expect(response.status).toBe(400);

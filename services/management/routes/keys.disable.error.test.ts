@@ -37,9 +37,11 @@ describe('DELETE /v1/keys/{id} (errors)', () => {
     expect((await call(t, 'GET', '/v1/keys', { key: t.adminKey })).status).toBe(200);
   });
 
-  it('an over-long id is 400 VALIDATION_FAILED', async () => {
-    const response = await call(t, 'DELETE', `/v1/keys/${'k'.repeat(65)}`, { key: t.adminKey });
+  it.each(['k'.repeat(65), '%00', 'key_%00x'])('id %j is 400 VALIDATION_FAILED, not 500', async (id) => {
+    const response = await call(t, 'DELETE', `/v1/keys/${id}`, { key: t.adminKey });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_FAILED');
+    const patched = await call(t, 'PATCH', `/v1/keys/${id}`, { key: t.adminKey, body: { name: 'x' } });
+    expect(patched.status).toBe(400);
   });
 });

@@ -39,6 +39,7 @@ describe('POST /v1/projects (errors)', () => {
     [{ network: 'mainnet' }],
     [{ name: 'x'.repeat(101), network: 'mainnet' }],
     [{ name: 5, network: 'mainnet' }],
+    [{ name: 'nul\u0000name', network: 'mainnet' }],
   ])('%j is 400 VALIDATION_FAILED', async (body) => {
     const response = await post(body);
     expect(response.status).toBe(400);
