@@ -104,6 +104,8 @@ describe('authentication (spec: Authentication, Errors)', () => {
       [['https://app.example.com'], 'https://app.example.com:444', false],
       [['http://localhost:3000'], 'http://localhost:3000', true],
       [['http://localhost:3000'], 'http://localhost:3001', false],
+      [['localhost:3000'], 'https://localhost:3000', true],
+      [['localhost:3000'], 'http://localhost:3001', false],
       // Case-insensitive host.
       [['Example.COM'], 'https://EXAMPLE.com', true],
       // A restricted key needs an Origin header; `null` is no origin.

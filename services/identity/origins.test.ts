@@ -31,11 +31,13 @@ describe('originMatches and isOriginAllowed (spec: Authentication 6)', () => {
     expect(matches('example.com', 'https://example.com.evil.io')).toBe(false);
   });
 
-  it('a host with a port but no scheme is a bare host: the port is not checked', () => {
-    // The spec pins down `example.com` (any scheme, any port) and full origins (exact); an entry
-    // with a port and no scheme is neither, and the implementation treats it as a bare host.
+  it('a host with a port but no scheme: any scheme, that port only', () => {
     expect(matches('localhost:3000', 'http://localhost:3000')).toBe(true);
-    expect(matches('localhost:3000', 'http://localhost:4000')).toBe(true);
+    expect(matches('localhost:3000', 'https://localhost:3000')).toBe(true);
+    expect(matches('localhost:3000', 'http://localhost:4000')).toBe(false);
+    expect(matches('localhost:3000', 'http://localhost')).toBe(false);
+    expect(matches('*.example.com:8443', 'https://a.example.com:8443')).toBe(true);
+    expect(matches('*.example.com:8443', 'https://a.example.com')).toBe(false);
   });
 
   it('a wildcard matches subdomains at any depth, not the apex or look-alikes', () => {
