@@ -73,6 +73,25 @@ describe('POST /v1/projects (errors)', () => {
     }
   });
 
+  it('concurrent creations with one slug: one 201, the rest 409; at the limit: never over it', async () => {
+    const other = await createTestApp({ tier: 'growth' });
+    try {
+      const same = await Promise.all(
+        Array.from({ length: 6 }, () => call(other, 'POST', '/v1/projects', { key: other.adminKey, body: { name: 'Same', network: 'mainnet' } })),
+      );
+      expect(same.map((r) => r.status).sort()).toEqual([201, 409, 409, 409, 409, 409]);
+      const limit = projectLimit('growth');
+      const many = await Promise.all(
+        Array.from({ length: limit }, (_, i) => call(other, 'POST', '/v1/projects', { key: other.adminKey, body: { name: `Many ${i}`, network: 'testnet' } })),
+      );
+      expect(many.filter((r) => r.status === 201)).toHaveLength(limit - 3);
+      expect(many.filter((r) => r.status === 403).every((r) => r.body.code === 'PROJECT_LIMIT_REACHED')).toBe(true);
+      expect(await count(other)).toBe(limit);
+    } finally {
+      await other.close();
+    }
+  });
+
   it('a key without manage: 403 INSUFFICIENT_SCOPE on both list and create', async () => {
     const reader = await createKeyVia(t, { scopes: ['data', 'streams'] });
     expect((await call(t, 'GET', '/v1/projects', { key: reader.apiKey })).body.code).toBe('INSUFFICIENT_SCOPE');
