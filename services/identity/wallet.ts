@@ -130,7 +130,16 @@ async function findOrCreateWalletOrganization(database: Database, clock: Clock, 
       walletAddress: address,
     }).catch(async (error: unknown) => {
       // A concurrent registration created it first (unique wallet address): use theirs.
-      if (!(await find())) throw error;
+      if (await find()) return;
+      // Or the address belongs to a deleted organization: the unique address stays taken.
+      const deleted = await database.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('wallet_address', '=', address)
+        .where('deleted_at', 'is not', null)
+        .executeTakeFirst();
+      if (deleted) throw new ApiError('ORGANIZATION_NOT_FOUND', { message: 'The organization of this wallet was deleted.' });
+      throw error;
     });
     row = await find();
   }

@@ -150,6 +150,21 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
     expect(after.length).toBe(before.length);
   });
 
+  it('a wallet whose organization was deleted gets 404 ORGANIZATION_NOT_FOUND, not 500', async () => {
+    const gone = Ed25519Keypair.generate();
+    const goneAddress = gone.toSuiAddress();
+    const attempt = async () => {
+      const c = await challenge(goneAddress);
+      return call(t, 'POST', '/v1/wallet/register', { body: { address: goneAddress, challengeId: c.challengeId, signature: await sign(c.message, gone) } });
+    };
+    const first = await attempt();
+    expect(first.status).toBe(402);
+    await t.db.database.db.updateTable('organizations').set({ deleted_at: new Date(t.clock.now()) }).where('id', '=', first.body['organizationId'] as string).execute();
+    const again = await attempt();
+    expect(again.status).toBe(404);
+    expect(again.body.code).toBe('ORGANIZATION_NOT_FOUND');
+  });
+
   it('a malformed address is 400 VALIDATION_FAILED; testnet is 403 NETWORK_MISMATCH', async () => {
     expect((await call(t, 'GET', '/v1/wallet/challenge?address=0x12')).body.code).toBe('VALIDATION_FAILED');
     const testnet = await call(t, 'GET', `/v1/wallet/challenge?address=${address}`, { network: 'testnet' });
