@@ -47,6 +47,21 @@ describe('the HTTP app: health, legacy redirects, unknown routes, body rules', (
     expect(response.headers.location).toBe('/mainnet/v1/keys/key_1?api_key=x&b=%20y');
   });
 
+  it('with network hosts configured, the host picks the network and legacy hosts go to the mainnet host', async () => {
+    const hosted = await createTestApp({ env: { SUIGW_MAINNET_HOST: 'mainnet.example.com', SUIGW_TESTNET_HOST: 'testnet.example.com' } });
+    try {
+      const on = (host: string, url: string) => hosted.app.inject({ method: 'GET', url, headers: { host, 'x-api-key': hosted.adminKey } });
+      expect((await on('mainnet.example.com', '/v1/auth/me')).statusCode).toBe(200);
+      expect((await on('MAINNET.example.com:443', '/v1/auth/me')).statusCode).toBe(200);
+      expect((await on('testnet.example.com', '/v1/auth/me')).json().code).toBe('NETWORK_MISMATCH');
+      const legacy = await on('legacy.example.com', '/v1/auth/me?a=1&b=2');
+      expect(legacy.statusCode).toBe(308);
+      expect(legacy.headers.location).toBe('https://mainnet.example.com/v1/auth/me?a=1&b=2');
+    } finally {
+      await hosted.close();
+    }
+  });
+
   it('the redirect target answers like the original request would', async () => {
     const redirect = await t.app.inject({ method: 'GET', url: '/v1/auth/me', headers: { 'x-api-key': t.adminKey } });
     const followed = await t.app.inject({ method: 'GET', url: redirect.headers.location as string, headers: { 'x-api-key': t.adminKey } });
