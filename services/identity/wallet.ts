@@ -108,7 +108,9 @@ export async function registerWallet(
     expiresInDays: WALLET_KEY_LIFETIME_DAYS,
     kind: 'wallet',
   });
-  return { ...key, organizationId: organization.id, revokedKeys };
+  // Concurrent registrations each revoked before any of them issued: keep only the newest.
+  const raced = await revokeWalletKeys(database, clock, organization.id, { keepNewest: true });
+  return { ...key, organizationId: organization.id, revokedKeys: revokedKeys + raced };
 }
 
 async function findOrCreateWalletOrganization(database: Database, clock: Clock, address: string) {

@@ -108,6 +108,25 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
     expect((await call(t, 'GET', '/v1/auth/me', { key: standardKey.apiKey })).status).toBe(200);
   });
 
+  it('concurrent registrations leave exactly one enabled wallet key', async () => {
+    const enabledWalletKeys = async () =>
+      (
+        await t.db.database.db
+          .selectFrom('api_keys')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('kind', '=', 'wallet')
+          .where('enabled', '=', true)
+          .execute()
+      ).length;
+    for (let round = 0; round < 3; round++) {
+      const responses = await Promise.all([register(), register(), register()]);
+      expect(responses.map((r) => r.status)).toEqual([201, 201, 201]);
+      expect(await enabledWalletKeys()).toBe(1);
+    }
+    expect((await call(t, 'GET', '/v1/auth/me', { key: standardKey.apiKey })).status).toBe(200);
+  });
+
   it('a reused challenge is 400 WALLET_CHALLENGE_INVALID', async () => {
     const c = await challenge();
     expect((await register({ reuse: c })).status).toBe(201);
