@@ -83,6 +83,22 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
     });
   });
 
+  it('management calls work at zero balance (they are not metered)', async () => {
+    const db = t.db.database.db;
+    const { prepaid_micro_usd: saved } = await db.selectFrom('organizations').select('prepaid_micro_usd').where('id', '=', organizationId).executeTakeFirstOrThrow();
+    await db.updateTable('organizations').set({ prepaid_micro_usd: 0 }).where('id', '=', organizationId).execute();
+    try {
+      const account = await call(t, 'GET', '/v1/account', { key: firstWalletKey.apiKey });
+      expect(account.status).toBe(200);
+      expect((account.body.data as { balance: unknown }).balance).toEqual({ credits: '0', usd: '0.00' });
+      expect((await call(t, 'GET', '/v1/keys', { key: firstWalletKey.apiKey })).status).toBe(200);
+      expect((await call(t, 'GET', '/v1/projects', { key: firstWalletKey.apiKey })).status).toBe(200);
+      expect((await call(t, 'GET', '/v1/auth/me', { key: firstWalletKey.apiKey })).status).toBe(200);
+    } finally {
+      await db.updateTable('organizations').set({ prepaid_micro_usd: saved }).where('id', '=', organizationId).execute();
+    }
+  });
+
   it('the wallet organization has one mainnet project; another is 403 PROJECT_LIMIT_REACHED', async () => {
     const list = await call(t, 'GET', '/v1/projects', { key: firstWalletKey.apiKey });
     expect(list.body.data).toEqual([expect.objectContaining({ network: 'mainnet' })]);
