@@ -6,8 +6,8 @@
  *    closed-loop client (bench/lib/latency.ts) with the same request count and concurrency on
  *    three routes:
  *    - `GET /mainnet/v1/auth/me` with a key (authentication on a warm cache, default TTL);
- *    - `GET /bench/noop`: no key, no database, same framework path and a body of similar size.
- *      This is the fair baseline: the difference to auth/me is the authentication alone;
+ *    - `GET /bench/noop`: no key, no database, the same body and zod response schema as
+ *      auth/me. This is the fair baseline: the difference to auth/me is authentication alone;
  *    - `GET /health`: the issue names it, but it is not a no-work route: it runs `select 1` on
  *      the database each time, so the auth/me : health ratio flatters authentication.
  * 2. In process: `Authenticator.authenticate` on a warm cache, timed call by call (µs).
@@ -27,7 +27,7 @@ import { measureLatency, percentile } from './lib/latency.js';
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 20_000);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
 const CALLS = Number(process.env['BENCH_CALLS'] ?? 200_000);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 3);
+const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
 
 interface Load {
   name: string;
@@ -90,7 +90,7 @@ export default async function benchAuth(): Promise<void> {
     child = gateway.child;
     const auth = { 'x-api-key': key.apiKey };
     const routes = [
-      { name: 'GET /bench/noop (no key, no DB)', url: `${gateway.url}/bench/noop`, headers: {} },
+      { name: 'GET /bench/noop (same body, no key)', url: `${gateway.url}/bench/noop`, headers: {} },
       { name: 'GET /health (no key, select 1)', url: `${gateway.url}/health`, headers: {} },
       { name: 'GET /mainnet/v1/auth/me (key)', url: `${gateway.url}/mainnet/v1/auth/me`, headers: auth },
     ];
