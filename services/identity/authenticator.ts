@@ -61,10 +61,15 @@ export class Authenticator {
 
   /** Starts following identity changes from every process. */
   async start(): Promise<void> {
-    this.#unlisten ??= await this.#database.listen(IDENTITY_CHANNEL, (payload) => {
-      const change = parseIdentityChange(payload);
-      if (change) this.invalidate(change);
-    });
+    this.#unlisten ??= await this.#database.listen(
+      IDENTITY_CHANNEL,
+      (payload) => {
+        const change = parseIdentityChange(payload);
+        if (change) this.invalidate(change);
+      },
+      // The listening connection was lost and is back: changes may have gone unheard.
+      () => this.#forgetAll(),
+    );
   }
 
   async stop(): Promise<void> {
@@ -118,6 +123,13 @@ export class Authenticator {
       for (const [hash, entry] of this.#cache) if (entry.resolution.kind === 'unknown') this.#cache.delete(hash);
     }
     this.#logger?.debug({ change }, 'identity cache invalidated');
+  }
+
+  #forgetAll(): void {
+    this.#changes += 1;
+    this.#creations += 1;
+    this.#cache.clear();
+    this.#logger?.warn('identity change feed reconnected; key cache cleared');
   }
 
   async #resolve(hash: string): Promise<KeyResolution> {

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../services/core/index.js';
 import { openDatabase, type Database } from '../../services/db/index.js';
@@ -71,6 +72,24 @@ describe('key cache invalidation across processes', () => {
     expect((await onB('GET', '/v1/auth/me', key.apiKey)).status).toBe(200);
     await call(a, 'PATCH', `/v1/keys/${key.id}`, { key: a.adminKey, body: { allowedOrigins: ['example.com'] } });
     await eventually(async () => (await onB('GET', '/v1/auth/me', key.apiKey)).code === 'ORIGIN_NOT_ALLOWED');
+  });
+
+  it('a lost listening connection is re-established, and what was missed meanwhile is not served from the cache', async () => {
+    const key = await createKeyVia(a, {});
+    expect((await onB('GET', '/v1/auth/me', key.apiKey)).status).toBe(200);
+    // Cut every LISTEN connection of this database (a server restart or failover looks the same).
+    const cut = await sql<{ pid: number }>`
+      select pid from pg_stat_activity
+      where datname = current_database() and query ilike 'LISTEN%' and pg_terminate_backend(pid)`.execute(a.db.database.db);
+    expect(cut.rows.length).toBeGreaterThanOrEqual(2);
+    // Changed while nobody listens: only the reconnection's cache flush can make B see it.
+    await a.db.database.db.updateTable('api_keys').set({ enabled: false }).where('id', '=', key.id).execute();
+    await eventually(async () => (await onB('GET', '/v1/auth/me', key.apiKey)).status === 401);
+    // And notifications flow again afterwards.
+    const later = await createKeyVia(a, {});
+    expect((await onB('GET', '/v1/auth/me', later.apiKey)).status).toBe(200);
+    expect((await call(a, 'DELETE', `/v1/keys/${later.id}`, { key: a.adminKey })).status).toBe(200);
+    await eventually(async () => (await onB('GET', '/v1/auth/me', later.apiKey)).status === 401);
   });
 
   it('a key value tried before it existed is accepted once created (the negative cache is dropped)', async () => {
