@@ -15,22 +15,29 @@ export async function runAdmin(argv: string[]): Promise<void> {
     console.error(USAGE);
     process.exit(2);
   }
-  const { values } = parseArgs({
-    args: rest,
-    options: {
-      name: { type: 'string' },
-      tier: { type: 'string', default: 'free' },
-      network: { type: 'string', default: 'mainnet' },
-      'key-days': { type: 'string', default: '90' },
-      org: { type: 'string' },
-      usd: { type: 'string' },
-      note: { type: 'string', default: '' },
-    },
-  });
   const fail = (message: string): never => {
     console.error(`${message}\n${USAGE}`);
     process.exit(2);
   };
+  // A malformed command line (`--usd -5`, an unknown option) is a usage error, not a crash.
+  const { values } = (() => {
+    try {
+      return parseArgs({
+        args: rest,
+        options: {
+          name: { type: 'string' },
+          tier: { type: 'string', default: 'free' },
+          network: { type: 'string', default: 'mainnet' },
+          'key-days': { type: 'string', default: '90' },
+          org: { type: 'string' },
+          usd: { type: 'string' },
+          note: { type: 'string', default: '' },
+        },
+      });
+    } catch (error) {
+      return fail(error instanceof Error ? error.message : String(error));
+    }
+  })();
   const config = readConfig();
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   try {

@@ -13,8 +13,11 @@ export interface Database {
   readonly kind: 'postgres' | 'pglite';
   /** Runs SQL text that may hold several statements and no parameters, on one connection. */
   exec(sqlText: string): Promise<void>;
-  /** Subscribes to a NOTIFY channel; returns the unsubscribe function. */
-  listen(channel: string, onMessage: (payload: string) => void): Promise<() => Promise<void>>;
+  /**
+   * Subscribes to a NOTIFY channel; returns the unsubscribe function. A lost listening
+   * connection is re-established; `onGap` is then called, since messages may have been missed.
+   */
+  listen(channel: string, onMessage: (payload: string) => void, onGap?: () => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -38,7 +41,7 @@ function openPostgres(url: string, poolSize: number): Database {
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
-  const listeners: pg.Client[] = [];
+  const listeners = new Set<() => Promise<void>>();
   return {
     db,
     kind: 'postgres',
@@ -55,23 +58,57 @@ function openPostgres(url: string, poolSize: number): Database {
         client.release();
       }
     },
-    async listen(channel, onMessage) {
-      // LISTEN needs a connection of its own that outlives any query.
-      const client = new pg.Client({ connectionString: url });
-      client.on('error', () => {});
-      await client.connect();
-      client.on('notification', (message) => {
-        if (message.channel === channel) onMessage(message.payload ?? '');
-      });
-      await client.query(`LISTEN ${quoteIdentifier(channel)}`);
-      listeners.push(client);
-      return async () => {
-        listeners.splice(listeners.indexOf(client), 1);
-        await client.end().catch(() => {});
+    async listen(channel, onMessage, onGap) {
+      // LISTEN needs a connection of its own that outlives any query. When it drops (server
+      // restart, failover, an idle timeout on the way) it is re-established with backoff.
+      let client: pg.Client | undefined;
+      let stopped = false;
+      const connect = async (): Promise<void> => {
+        const next = new pg.Client({ connectionString: url });
+        next.on('error', () => {});
+        next.on('notification', (message) => {
+          if (message.channel === channel) onMessage(message.payload ?? '');
+        });
+        try {
+          await next.connect();
+          await next.query(`LISTEN ${quoteIdentifier(channel)}`);
+        } catch (error) {
+          await next.end().catch(() => {});
+          throw error;
+        }
+        if (stopped) {
+          await next.end().catch(() => {});
+          return;
+        }
+        client = next;
+        next.once('end', () => {
+          if (!stopped) void reconnect();
+        });
       };
+      const reconnect = async (): Promise<void> => {
+        for (let delay = 100; !stopped; delay = Math.min(delay * 2, 5_000)) {
+          await new Promise((resolve) => setTimeout(resolve, delay));
+          if (stopped) return;
+          try {
+            await connect();
+            onGap?.();
+            return;
+          } catch {
+            // still unreachable: try again after a longer pause
+          }
+        }
+      };
+      await connect();
+      const stop = async () => {
+        stopped = true;
+        listeners.delete(stop);
+        await client?.end().catch(() => {});
+      };
+      listeners.add(stop);
+      return stop;
     },
     async close() {
-      await Promise.all(listeners.splice(0).map((client) => client.end().catch(() => {})));
+      await Promise.all([...listeners].map((stop) => stop()));
       await db.destroy();
     },
   };

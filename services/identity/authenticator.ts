@@ -41,7 +41,14 @@ export class Authenticator {
   readonly #maxEntries: number;
   readonly #logger: Logger | undefined;
   readonly #cache = new Map<string, CacheEntry>();
-  readonly #inflight = new Map<string, Promise<KeyResolution>>();
+  readonly #inflight = new Map<string, { lookup: Promise<KeyResolution>; generation: string }>();
+  /**
+   * Count invalidations: changes to existing keys and organizations, and key creations (which
+   * only matter to `unknown` answers). A lookup that started before one may have read the old
+   * row: its answer goes to its own callers but is neither cached nor shared with later ones.
+   */
+  #changes = 0;
+  #creations = 0;
   #unlisten: (() => Promise<void>) | undefined;
 
   constructor(options: AuthenticatorOptions) {
@@ -54,10 +61,15 @@ export class Authenticator {
 
   /** Starts following identity changes from every process. */
   async start(): Promise<void> {
-    this.#unlisten ??= await this.#database.listen(IDENTITY_CHANNEL, (payload) => {
-      const change = parseIdentityChange(payload);
-      if (change) this.invalidate(change);
-    });
+    this.#unlisten ??= await this.#database.listen(
+      IDENTITY_CHANNEL,
+      (payload) => {
+        const change = parseIdentityChange(payload);
+        if (change) this.invalidate(change);
+      },
+      // The listening connection was lost and is back: changes may have gone unheard.
+      () => this.#forgetAll(),
+    );
   }
 
   async stop(): Promise<void> {
@@ -98,6 +110,8 @@ export class Authenticator {
   }
 
   invalidate(change: IdentityChange): void {
+    if ('created' in change) this.#creations += 1;
+    else this.#changes += 1;
     if ('keyId' in change) {
       for (const [hash, entry] of this.#cache) if (keyIdOf(entry.resolution) === change.keyId) this.#cache.delete(hash);
     } else if ('organizationId' in change) {
@@ -111,19 +125,32 @@ export class Authenticator {
     this.#logger?.debug({ change }, 'identity cache invalidated');
   }
 
+  #forgetAll(): void {
+    this.#changes += 1;
+    this.#creations += 1;
+    this.#cache.clear();
+    this.#logger?.warn('identity change feed reconnected; key cache cleared');
+  }
+
   async #resolve(hash: string): Promise<KeyResolution> {
     const now = this.#clock.now();
     const cached = this.#cache.get(hash);
     if (cached && now - cached.cachedAt < this.#ttlMs) return cached.resolution;
+    const changes = this.#changes;
+    const creations = this.#creations;
+    const generation = `${changes}/${creations}`;
     const pending = this.#inflight.get(hash);
-    if (pending) return pending;
+    if (pending?.generation === generation) return pending.lookup;
     const lookup = resolveKeyHash(this.#database.db, hash)
       .then((resolution) => {
-        if (this.#ttlMs > 0) this.#remember(hash, { resolution, cachedAt: now });
+        const stale = changes !== this.#changes || (resolution.kind === 'unknown' && creations !== this.#creations);
+        if (this.#ttlMs > 0 && !stale) this.#remember(hash, { resolution, cachedAt: now });
         return resolution;
       })
-      .finally(() => this.#inflight.delete(hash));
-    this.#inflight.set(hash, lookup);
+      .finally(() => {
+        if (this.#inflight.get(hash)?.lookup === lookup) this.#inflight.delete(hash);
+      });
+    this.#inflight.set(hash, { lookup, generation });
     return lookup;
   }
 

@@ -279,14 +279,19 @@ export async function updateKey(
         : changes.rateLimit === null
           ? normalizeRateLimit(null)
           : normalizeRateLimit({ ...normalizeRateLimit(current.rate_limit), ...changes.rateLimit });
+    const set = {
+      ...(changes.name === undefined ? {} : { name: changes.name }),
+      ...(scopes === undefined ? {} : { scopes }),
+      ...(allowedOrigins === undefined ? {} : { allowed_origins: allowedOrigins }),
+      ...(rateLimit === undefined ? {} : { rate_limit: JSON.stringify(rateLimit) }),
+    };
+    // An empty PATCH changes nothing; an UPDATE with no SET clause would be invalid SQL.
+    if (Object.keys(set).length === 0) {
+      return trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', keyId).executeTakeFirstOrThrow();
+    }
     return trx
       .updateTable('api_keys')
-      .set({
-        ...(changes.name === undefined ? {} : { name: changes.name }),
-        ...(scopes === undefined ? {} : { scopes }),
-        ...(allowedOrigins === undefined ? {} : { allowed_origins: allowedOrigins }),
-        ...(rateLimit === undefined ? {} : { rate_limit: JSON.stringify(rateLimit) }),
-      })
+      .set(set)
       .where('id', '=', keyId)
       .returning(KEY_COLUMNS)
       .executeTakeFirstOrThrow();
@@ -295,16 +300,37 @@ export async function updateKey(
   return toListItem(row);
 }
 
-/** Disables every enabled wallet key of an organization (a new wallet key replaces them). */
-export async function revokeWalletKeys(database: Database, clock: Clock, organizationId: string): Promise<number> {
-  const rows = await database.db
+/**
+ * Disables every enabled wallet key of an organization (a new wallet key replaces them), or,
+ * with `keepNewest`, all but the newest: run after issuing a key, it makes concurrent
+ * registrations converge on one enabled wallet key.
+ */
+export async function revokeWalletKeys(
+  database: Database,
+  clock: Clock,
+  organizationId: string,
+  options: { keepNewest?: boolean } = {},
+): Promise<number> {
+  let update = database.db
     .updateTable('api_keys')
     .set({ enabled: false, disabled_at: new Date(clock.now()) })
     .where('organization_id', '=', organizationId)
     .where('kind', '=', 'wallet')
-    .where('enabled', '=', true)
-    .returning('id')
-    .execute();
+    .where('enabled', '=', true);
+  if (options.keepNewest) {
+    update = update.where('id', '!=', (eb) =>
+      eb
+        .selectFrom('api_keys')
+        .select('id')
+        .where('organization_id', '=', organizationId)
+        .where('kind', '=', 'wallet')
+        .where('enabled', '=', true)
+        .orderBy('created_at', 'desc')
+        .orderBy('id', 'desc')
+        .limit(1),
+    );
+  }
+  const rows = await update.returning('id').execute();
   if (rows.length > 0) await publishIdentityChange(database, { organizationId });
   return rows.length;
 }

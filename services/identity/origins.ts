@@ -1,6 +1,6 @@
 /**
  * Allowed-origin rules of the spec (Authentication 6). An entry is `[scheme://][*.]host[:port]`:
- * - `example.com` matches that host with any scheme and port;
+ * - `example.com` matches that host with any scheme and port (`example.com:3000`: any scheme, that port);
  * - `*.example.com` matches any subdomain (any depth) but not the apex;
  * - a full origin (`https://app.example.com:8443`) matches exactly; a scheme without a port
  *   matches that scheme's default port only.
@@ -51,7 +51,8 @@ export function originMatches(pattern: OriginPattern, origin: string): boolean {
     ? request.host.endsWith(`.${pattern.host}`) && request.host.length > pattern.host.length + 1
     : request.host === pattern.host;
   if (!hostMatches) return false;
-  if (pattern.scheme === undefined) return true;
+  // Without a scheme, any scheme; a port that is written must still match.
+  if (pattern.scheme === undefined) return pattern.port === undefined || pattern.port === request.port;
   if (pattern.scheme !== request.scheme) return false;
   const port = pattern.port ?? DEFAULT_PORTS[pattern.scheme] ?? '';
   return port === request.port;

@@ -108,7 +108,9 @@ export async function registerWallet(
     expiresInDays: WALLET_KEY_LIFETIME_DAYS,
     kind: 'wallet',
   });
-  return { ...key, organizationId: organization.id, revokedKeys };
+  // Concurrent registrations each revoked before any of them issued: keep only the newest.
+  const raced = await revokeWalletKeys(database, clock, organization.id, { keepNewest: true });
+  return { ...key, organizationId: organization.id, revokedKeys: revokedKeys + raced };
 }
 
 async function findOrCreateWalletOrganization(database: Database, clock: Clock, address: string) {
@@ -130,7 +132,16 @@ async function findOrCreateWalletOrganization(database: Database, clock: Clock, 
       walletAddress: address,
     }).catch(async (error: unknown) => {
       // A concurrent registration created it first (unique wallet address): use theirs.
-      if (!(await find())) throw error;
+      if (await find()) return;
+      // Or the address belongs to a deleted organization: the unique address stays taken.
+      const deleted = await database.db
+        .selectFrom('organizations')
+        .select('id')
+        .where('wallet_address', '=', address)
+        .where('deleted_at', 'is not', null)
+        .executeTakeFirst();
+      if (deleted) throw new ApiError('ORGANIZATION_NOT_FOUND', { message: 'The organization of this wallet was deleted.' });
+      throw error;
     });
     row = await find();
   }

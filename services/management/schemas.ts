@@ -64,8 +64,20 @@ export const accountSchema = z
   })
   .meta({ id: 'ManagementAccount' });
 
+/**
+ * PostgreSQL text cannot hold U+0000 (it fails with 22021, which surfaced as a 500): any request
+ * string that reaches the database refuses it at validation instead.
+ */
+// eslint-disable-next-line no-control-regex -- matching NUL is the point.
+const NO_NUL = /^[^\u0000]*$/;
+const NO_NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
+
+/** An id in a path or body (`key_…`, `proj_…`, `chal_…`). */
+export const idSchema = z.string().min(1).max(64).regex(NO_NUL, NO_NUL_MESSAGE);
+
 /** Request fields shared by key creation and key edits. */
-export const keyNameSchema = z.string().trim().min(1).max(100);
+export const keyNameSchema = z.string().trim().min(1).max(100).regex(NO_NUL, NO_NUL_MESSAGE);
+export const projectNameSchema = z.string().max(100).regex(NO_NUL, NO_NUL_MESSAGE);
 export const scopesInputSchema = z
   .array(z.string().max(64))
   .max(16)

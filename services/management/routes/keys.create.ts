@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { createKey } from '../../identity/index.js';
 import type { App, AppDeps } from '../../http/index.js';
-import { allowedOriginsInputSchema, createdKeySchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
+import { allowedOriginsInputSchema, createdKeySchema, idSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
 import { caller, keyCreator } from './caller.js';
 
 const body = z.object({
   name: keyNameSchema,
-  projectId: z.string().min(1).max(64),
+  projectId: idSchema,
   scopes: scopesInputSchema.optional().meta({ description: "Default ['data']; only scopes the calling key holds." }),
   expiresInDays: z.number().int().min(1).max(365).optional().meta({
     description: 'Lifetime in days, 1 to 365, default 30; never past the calling key’s own expiry.',

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { disableKey } from '../../identity/index.js';
 import type { App, AppDeps } from '../../http/index.js';
+import { idSchema } from '../schemas.js';
 import { callerOrganizationId } from './caller.js';
 
 export function registerDisableKey(app: App, deps: AppDeps): void {
@@ -13,7 +14,7 @@ export function registerDisableKey(app: App, deps: AppDeps): void {
         summary: 'Disable an API key',
         description: 'Immediate and idempotent. A key may disable itself; later calls with it fail with 401.',
         tags: ['keys'],
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: z.object({ id: idSchema }),
         response: {
           200: z.object({ data: z.object({ id: z.string(), enabled: z.literal(false) }) }),
           ...errorResponses(401, 403, 404),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { updateKey } from '../../identity/index.js';
 import type { App, AppDeps } from '../../http/index.js';
-import { allowedOriginsInputSchema, keyListItemSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
+import { allowedOriginsInputSchema, idSchema, keyListItemSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
 import { caller, keyCreator } from './caller.js';
 
 const body = z.object({
@@ -23,7 +23,7 @@ export function registerUpdateKey(app: App, deps: AppDeps): void {
           'Not in the spec’s table (there is no dashboard here): change name, scopes (within the caller’s), ' +
           'allowed origins and per-key / per-IP rate caps. Takes effect on every process within seconds.',
         tags: ['keys'],
-        params: z.object({ id: z.string().min(1).max(64) }),
+        params: z.object({ id: idSchema }),
         body,
         response: { 200: z.object({ data: keyListItemSchema }), ...errorResponses(400, 401, 403, 404, 415) },
       },

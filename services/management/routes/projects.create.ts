@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { createProject } from '../../identity/index.js';
 import type { App, AppDeps } from '../../http/index.js';
-import { projectSchema } from '../schemas.js';
+import { projectNameSchema, projectSchema } from '../schemas.js';
 import { callerOrganizationId } from './caller.js';
 
 const body = z.object({
-  name: z.string().max(100),
+  name: projectNameSchema,
   network: z.enum(['mainnet', 'testnet']),
 });
 

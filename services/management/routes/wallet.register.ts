@@ -2,12 +2,12 @@ import { z } from 'zod';
 import { ADDRESS_PATTERN, errorResponses } from '../../core/index.js';
 import { registerWallet } from '../../identity/index.js';
 import type { App, AppDeps } from '../../http/index.js';
-import { createdKeySchema } from '../schemas.js';
+import { createdKeySchema, idSchema } from '../schemas.js';
 import { requireMainnet } from './wallet.challenge.js';
 
 const body = z.object({
   address: z.string().regex(ADDRESS_PATTERN, 'address must match ^0x[a-fA-F0-9]{64}$'),
-  challengeId: z.string().min(1).max(64),
+  challengeId: idSchema,
   signature: z.string().min(1).max(4096).meta({ description: 'Sui serialized signature (base64) of the challenge message.' }),
 });
 

@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('has defaults that work for suigw dev', () => {
+    const config = loadConfig({});
+    expect(config).toMatchObject({
+      port: 8080,
+      host: '127.0.0.1',
+      networks: ['mainnet', 'testnet'],
+      keyCacheTtlMs: 3000,
+      walletMinPrepaidMicroUsd: 5_000_000n,
+      bodyLimitBytes: 1024 * 1024,
+      trustProxy: false,
+      databaseUrl: undefined,
+    });
+    expect(Object.isFrozen(config)).toBe(true);
+  });
+
+  it('reads each variable', () => {
+    const config = loadConfig({
+      PORT: '0',
+      SUIGW_NETWORKS: ' testnet , mainnet,testnet ',
+      SUIGW_MAINNET_HOST: 'Mainnet.Example.COM',
+      SUIGW_PUBLIC_URL: 'https://gw.example.com/',
+      SUIGW_WALLET_MIN_PREPAID_USD: '2.5',
+      SUIGW_TRUST_PROXY: 'yes',
+      DATABASE_URL: '  ',
+    });
+    expect(config.port).toBe(0);
+    expect(config.networks).toEqual(['testnet', 'mainnet']);
+    expect(config.endpoints.mainnet.host).toBe('mainnet.example.com');
+    expect(config.publicUrl).toBe('https://gw.example.com');
+    expect(config.walletMinPrepaidMicroUsd).toBe(2_500_000n);
+    expect(config.trustProxy).toBe(true);
+    expect(config.databaseUrl).toBeUndefined();
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['LOG_LEVEL', 'loud'],
+    ['SUIGW_NETWORKS', 'mainnet,moonnet'],
+    ['SUIGW_NETWORKS', ' , '],
+    ['SUIGW_PUBLIC_URL', 'not a url'],
+    ['SUIGW_SECRET', 'too-short'],
+    ['SUIGW_KEY_CACHE_TTL_MS', '60001'],
+    ['SUIGW_KEY_CACHE_TTL_MS', '1.5'],
+    ['SUIGW_TRUST_PROXY', 'maybe'],
+    ['SUIGW_BODY_LIMIT_BYTES', '10'],
+    ['SUIGW_WALLET_MIN_PREPAID_USD', '-5'],
+    ['SUI_MAINNET_GRPC_URL', 'nope'],
+  ])('%s=%j is a ConfigError naming the variable', (name, value) => {
+    let error: unknown;
+    try {
+      loadConfig({ [name]: value });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    // `NAME: …` or, for list items, `NAME.1: …`.
+    expect((error as ConfigError).issues.some((issue) => issue.startsWith(`${name}:`) || issue.startsWith(`${name}.`))).toBe(true);
+    expect((error as Error).message).toContain(name);
+  });
+
+  it('lists every bad variable at once', () => {
+    try {
+      loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).issues).toHaveLength(2);
+    }
+  });
+});

@@ -1,0 +1,91 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../http/testing.js';
+import { createKey, createOrganization } from '../../identity/index.js';
+import { call } from '../testing.js';
+
+describe('POST /v1/keys (errors)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  const post = (body: Record<string, unknown>, key = t.adminKey) =>
+    call(t, 'POST', '/v1/keys', { key, body: { name: 'k', projectId: t.projects.mainnet, ...body } });
+
+  async function keyCount(): Promise<number> {
+    const rows = await t.db.database.db.selectFrom('api_keys').select('id').execute();
+    return rows.length;
+  }
+
+  it.each([0, 366, 1.5, -1, '30', null])('expiresInDays %j is 400 VALIDATION_FAILED and creates nothing', async (days) => {
+    const before = await keyCount();
+    const response = await post({ expiresInDays: days });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'VALIDATION_FAILED', error: expect.any(String) });
+    expect(await keyCount()).toBe(before);
+  });
+
+  it.each([[['data', 'admin']], [['DATA']], [[]], [['']]])('scopes %j is 400 INVALID_SCOPES', async (scopes) => {
+    const response = await post({ scopes });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'INVALID_SCOPES', error: 'Invalid scopes' });
+  });
+
+  it('an unknown project is 404 PROJECT_NOT_FOUND', async () => {
+    const response = await post({ projectId: 'proj_doesnotexist' });
+    expect(response.status).toBe(404);
+    expect(response.body).toMatchObject({ code: 'PROJECT_NOT_FOUND', error: 'Project not found' });
+  });
+
+  it("another organization's project is 404 PROJECT_NOT_FOUND", async () => {
+    const other = await createOrganization(t.db.database.db, t.clock, { name: 'Other', tier: 'team' });
+    const response = await post({ projectId: other.projects[0]!.id });
+    expect(response.status).toBe(404);
+    expect(response.body.code).toBe('PROJECT_NOT_FOUND');
+  });
+
+  it.each([
+    [{ name: '' }],
+    [{ name: '   ' }],
+    [{ name: 'x'.repeat(101) }],
+    [{ name: undefined }],
+    [{ projectId: undefined }],
+    // PostgreSQL text cannot hold NUL: a 400, never a 500.
+    [{ name: 'a\u0000b' }],
+    [{ projectId: 'proj_\u0000' }],
+  ])('a bad or missing field %j is 400 VALIDATION_FAILED', async (patch) => {
+    const response = await post(patch);
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('an invalid allowed origin is 400 VALIDATION_FAILED', async () => {
+    const response = await post({ allowedOrigins: ['https://exa mple.com'] });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('50 enabled keys is 403 KEY_LIMIT_REACHED; disabling one frees a place', async () => {
+    // The admin key is the first; fill to 50 directly (the HTTP path is what is under test).
+    const enabled = async () =>
+      (await t.db.database.db.selectFrom('api_keys').select('id').where('organization_id', '=', t.organizationId).where('enabled', '=', true).execute()).length;
+    const missing = 50 - (await enabled());
+    const ids: string[] = [];
+    for (let i = 0; i < missing; i++) {
+      const key = await createKey(t.db.database, t.clock, { kind: 'operator' }, { organizationId: t.organizationId, projectId: t.projects.mainnet, name: `fill ${i}` });
+      ids.push(key.id);
+    }
+    expect(await enabled()).toBe(50);
+    const refused = await post({});
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'KEY_LIMIT_REACHED', error: 'Key limit reached' });
+    expect(await enabled()).toBe(50);
+
+    const disabled = await call(t, 'DELETE', `/v1/keys/${ids[0]}`, { key: t.adminKey });
+    expect(disabled.status).toBe(200);
+    const accepted = await post({});
+    expect(accepted.status).toBe(201);
+    expect((await post({})).status).toBe(403);
+  });
+});

@@ -1,0 +1,54 @@
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../http/testing.js';
+import { call, createKeyVia } from '../testing.js';
+
+describe('POST /v1/keys (security)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  it('asking for a scope the caller lacks is 403 SCOPE_ESCALATION and creates nothing', async () => {
+    const manager = await createKeyVia(t, { scopes: ['data', 'manage'] });
+    for (const scopes of [['zkLogin'], ['data', 'streams'], ['data', 'manage', 'zkLogin']]) {
+      const response = await call(t, 'POST', '/v1/keys', { key: manager.apiKey, body: { name: 'up', projectId: t.projects.mainnet, scopes } });
+      expect(response.status).toBe(403);
+      expect(response.body).toMatchObject({ code: 'SCOPE_ESCALATION', error: 'Scope escalation' });
+    }
+    const list = await call(t, 'GET', '/v1/keys', { key: t.adminKey });
+    expect((list.body.data as { name: string }[]).some((k) => k.name === 'up')).toBe(false);
+  });
+
+  it('a data-only key cannot create keys: 403 INSUFFICIENT_SCOPE', async () => {
+    const reader = await createKeyVia(t, {});
+    const response = await call(t, 'POST', '/v1/keys', { key: reader.apiKey, body: { name: 'x', projectId: t.projects.mainnet } });
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('INSUFFICIENT_SCOPE');
+  });
+
+  it('without a key: 401 without code, before the body is looked at', async () => {
+    const response = await call(t, 'POST', '/v1/keys', { body: { nonsense: true } });
+    expect(response.status).toBe(401);
+    expect(response.body.code).toBeUndefined();
+    expect(response.body.error).toEqual(expect.any(String));
+  });
+
+  it('the secret is in the 201 only: never listed, never stored (the table holds its SHA-256)', async () => {
+    const created = await createKeyVia(t, { name: 'secret-check' });
+    const list = await call(t, 'GET', '/v1/keys', { key: t.adminKey });
+    const listed = JSON.stringify(list.body);
+    expect(listed).not.toContain(created.apiKey);
+    expect(listed).not.toContain(created.apiKey.slice(12));
+    expect(listed).not.toContain('apiKey');
+
+    const row = await t.db.database.db.selectFrom('api_keys').selectAll().where('id', '=', created.id).executeTakeFirstOrThrow();
+    expect(row.hash).toBe(createHash('sha256').update(created.apiKey).digest('hex'));
+    expect(row.start).toBe(created.apiKey.slice(0, 12));
+    // No column of any table holds the value or its secret part.
+    const dump = await sql<{ dump: string }>`select string_agg(t::text, '|') as dump from api_keys t`.execute(t.db.database.db);
+    expect(dump.rows[0]!.dump).not.toContain(created.apiKey.slice(12));
+  });
+});

@@ -1,0 +1,209 @@
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../services/http/testing.js';
+import { grantPrepaidCredit } from '../../services/identity/index.js';
+import { call } from '../../services/management/testing.js';
+
+const DAY = 86_400_000;
+
+describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/register)', () => {
+  let t: TestApp;
+  const wallet = Ed25519Keypair.generate();
+  const address = wallet.toSuiAddress();
+
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => t.close());
+
+  async function challenge(forAddress = address) {
+    const response = await call(t, 'GET', `/v1/wallet/challenge?address=${forAddress}`);
+    expect(response.status).toBe(200);
+    return response.body.data as { challengeId: string; address: string; message: string; expiresAt: string };
+  }
+
+  async function sign(message: string, signer = wallet): Promise<string> {
+    return (await signer.signPersonalMessage(new TextEncoder().encode(message))).signature;
+  }
+
+  async function register(options: { signer?: Ed25519Keypair; reuse?: { challengeId: string; message: string } } = {}) {
+    const c = options.reuse ?? (await challenge());
+    return call(t, 'POST', '/v1/wallet/register', {
+      body: { address, challengeId: c.challengeId, signature: await sign(c.message, options.signer) },
+    });
+  }
+
+  let organizationId: string;
+  let firstWalletKey: { id: string; apiKey: string };
+  let standardKey: { id: string; apiKey: string };
+
+  it('a challenge names the address and lives five minutes', async () => {
+    const c = await challenge();
+    expect(c.address).toBe(address);
+    expect(c.message).toContain(address);
+    expect(c.message).toContain(c.challengeId);
+    expect(c.expiresAt).toBe(new Date(t.clock.now() + 5 * 60_000).toISOString());
+  });
+
+  it('first registration without balance: 402 INSUFFICIENT_PREPAID_BALANCE whose body carries organizationId', async () => {
+    const response = await register();
+    expect(response.status).toBe(402);
+    expect(response.body).toMatchObject({ code: 'INSUFFICIENT_PREPAID_BALANCE', error: expect.any(String), organizationId: expect.stringMatching(/^org_/) });
+    organizationId = response.body['organizationId'] as string;
+    const keys = await t.db.database.db.selectFrom('api_keys').select('id').where('organization_id', '=', organizationId).execute();
+    expect(keys).toEqual([]);
+  });
+
+  it('after a $5 grant: 201 with a 30-day key, scopes data/streams/manage', async () => {
+    await grantPrepaidCredit(t.db.database.db, t.clock, organizationId, 5_000_000n, 'test');
+    const response = await register();
+    expect(response.status).toBe(201);
+    const data = response.body.data as Record<string, unknown>;
+    expect(data).toMatchObject({
+      organizationId,
+      revokedKeys: 0,
+      scopes: ['data', 'streams', 'manage'],
+      expiresAt: new Date(t.clock.now() + 30 * DAY).toISOString(),
+      apiKey: expect.stringMatching(/^svc_pat_/),
+    });
+    firstWalletKey = { id: data['id'] as string, apiKey: data['apiKey'] as string };
+    const me = await call(t, 'GET', '/v1/auth/me', { key: firstWalletKey.apiKey });
+    expect(me.status).toBe(200);
+    expect(me.body.data).toMatchObject({ organization: { id: organizationId }, network: 'mainnet' });
+  });
+
+  it('the account shows the wallet, tier wallet and the balance {credits, usd}', async () => {
+    const response = await call(t, 'GET', '/v1/account', { key: firstWalletKey.apiKey });
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({
+      organization: { id: organizationId, walletAddress: address },
+      tier: 'wallet',
+      key: { id: firstWalletKey.id, scopes: ['data', 'streams', 'manage'] },
+      balance: { credits: '500000', usd: '5.00' },
+    });
+  });
+
+  it('management calls work at zero balance (they are not metered)', async () => {
+    const db = t.db.database.db;
+    const { prepaid_micro_usd: saved } = await db.selectFrom('organizations').select('prepaid_micro_usd').where('id', '=', organizationId).executeTakeFirstOrThrow();
+    await db.updateTable('organizations').set({ prepaid_micro_usd: 0 }).where('id', '=', organizationId).execute();
+    try {
+      const account = await call(t, 'GET', '/v1/account', { key: firstWalletKey.apiKey });
+      expect(account.status).toBe(200);
+      expect((account.body.data as { balance: unknown }).balance).toEqual({ credits: '0', usd: '0.00' });
+      expect((await call(t, 'GET', '/v1/keys', { key: firstWalletKey.apiKey })).status).toBe(200);
+      expect((await call(t, 'GET', '/v1/projects', { key: firstWalletKey.apiKey })).status).toBe(200);
+      expect((await call(t, 'GET', '/v1/auth/me', { key: firstWalletKey.apiKey })).status).toBe(200);
+    } finally {
+      await db.updateTable('organizations').set({ prepaid_micro_usd: saved }).where('id', '=', organizationId).execute();
+    }
+  });
+
+  it('the wallet organization has one mainnet project; another is 403 PROJECT_LIMIT_REACHED', async () => {
+    const list = await call(t, 'GET', '/v1/projects', { key: firstWalletKey.apiKey });
+    expect(list.body.data).toEqual([expect.objectContaining({ network: 'mainnet' })]);
+    for (const network of ['mainnet', 'testnet']) {
+      const response = await call(t, 'POST', '/v1/projects', { key: firstWalletKey.apiKey, body: { name: `more ${network}`, network } });
+      expect(response.status).toBe(403);
+      expect(response.body.code).toBe('PROJECT_LIMIT_REACHED');
+    }
+  });
+
+  it('a second registration revokes the first wallet key but not keys made with /v1/keys', async () => {
+    const projectId = ((await call(t, 'GET', '/v1/projects', { key: firstWalletKey.apiKey })).body.data as { id: string }[])[0]!.id;
+    const created = await call(t, 'POST', '/v1/keys', { key: firstWalletKey.apiKey, body: { name: 'app', projectId } });
+    expect(created.status).toBe(201);
+    standardKey = created.body.data as { id: string; apiKey: string };
+
+    const response = await register();
+    expect(response.status).toBe(201);
+    expect(response.body.data).toMatchObject({ organizationId, revokedKeys: 1 });
+    const second = response.body.data as { apiKey: string };
+    expect((await call(t, 'GET', '/v1/auth/me', { key: firstWalletKey.apiKey })).status).toBe(401);
+    expect((await call(t, 'GET', '/v1/auth/me', { key: second.apiKey })).status).toBe(200);
+    expect((await call(t, 'GET', '/v1/auth/me', { key: standardKey.apiKey })).status).toBe(200);
+  });
+
+  it('concurrent registrations leave exactly one enabled wallet key', async () => {
+    const enabledWalletKeys = async () =>
+      (
+        await t.db.database.db
+          .selectFrom('api_keys')
+          .select('id')
+          .where('organization_id', '=', organizationId)
+          .where('kind', '=', 'wallet')
+          .where('enabled', '=', true)
+          .execute()
+      ).length;
+    for (let round = 0; round < 3; round++) {
+      const responses = await Promise.all([register(), register(), register()]);
+      expect(responses.map((r) => r.status)).toEqual([201, 201, 201]);
+      expect(await enabledWalletKeys()).toBe(1);
+    }
+    expect((await call(t, 'GET', '/v1/auth/me', { key: standardKey.apiKey })).status).toBe(200);
+  });
+
+  it('a reused challenge is 400 WALLET_CHALLENGE_INVALID', async () => {
+    const c = await challenge();
+    expect((await register({ reuse: c })).status).toBe(201);
+    const again = await register({ reuse: c });
+    expect(again.status).toBe(400);
+    expect(again.body.code).toBe('WALLET_CHALLENGE_INVALID');
+  });
+
+  it('an expired challenge is 400 WALLET_CHALLENGE_INVALID', async () => {
+    const c = await challenge();
+    const start = t.clock.now();
+    t.clock.advance(5 * 60_000);
+    try {
+      const response = await register({ reuse: c });
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('WALLET_CHALLENGE_INVALID');
+    } finally {
+      t.clock.set(start);
+    }
+  });
+
+  it("a challenge of another address or an unknown id is 400 WALLET_CHALLENGE_INVALID", async () => {
+    const other = Ed25519Keypair.generate();
+    const c = await challenge(other.toSuiAddress());
+    expect((await register({ reuse: c })).body.code).toBe('WALLET_CHALLENGE_INVALID');
+    expect((await register({ reuse: { challengeId: 'chal_nope', message: 'x' } })).body.code).toBe('WALLET_CHALLENGE_INVALID');
+  });
+
+  it('a signature by another key is 401 WALLET_SIGNATURE_INVALID, and issues nothing', async () => {
+    const before = await t.db.database.db.selectFrom('api_keys').select('id').where('organization_id', '=', organizationId).execute();
+    const response = await register({ signer: Ed25519Keypair.generate() });
+    expect(response.status).toBe(401);
+    expect(response.body).toMatchObject({ code: 'WALLET_SIGNATURE_INVALID' });
+    const garbage = await call(t, 'POST', '/v1/wallet/register', {
+      body: { address, challengeId: (await challenge()).challengeId, signature: 'AAAA' },
+    });
+    expect(garbage.status).toBe(401);
+    expect(garbage.body.code).toBe('WALLET_SIGNATURE_INVALID');
+    const after = await t.db.database.db.selectFrom('api_keys').select('id').where('organization_id', '=', organizationId).execute();
+    expect(after.length).toBe(before.length);
+  });
+
+  it('a wallet whose organization was deleted gets 404 ORGANIZATION_NOT_FOUND, not 500', async () => {
+    const gone = Ed25519Keypair.generate();
+    const goneAddress = gone.toSuiAddress();
+    const attempt = async () => {
+      const c = await challenge(goneAddress);
+      return call(t, 'POST', '/v1/wallet/register', { body: { address: goneAddress, challengeId: c.challengeId, signature: await sign(c.message, gone) } });
+    };
+    const first = await attempt();
+    expect(first.status).toBe(402);
+    await t.db.database.db.updateTable('organizations').set({ deleted_at: new Date(t.clock.now()) }).where('id', '=', first.body['organizationId'] as string).execute();
+    const again = await attempt();
+    expect(again.status).toBe(404);
+    expect(again.body.code).toBe('ORGANIZATION_NOT_FOUND');
+  });
+
+  it('a malformed address is 400 VALIDATION_FAILED; testnet is 403 NETWORK_MISMATCH', async () => {
+    expect((await call(t, 'GET', '/v1/wallet/challenge?address=0x12')).body.code).toBe('VALIDATION_FAILED');
+    const testnet = await call(t, 'GET', `/v1/wallet/challenge?address=${address}`, { network: 'testnet' });
+    expect(testnet.status).toBe(403);
+    expect(testnet.body.code).toBe('NETWORK_MISMATCH');
+  });
+});
