@@ -1,0 +1,10 @@
+export { CircuitBreaker, type BreakerState, type CircuitBreakerOptions } from './circuit-breaker.js';
+export { UpstreamError, isUpstreamError, fromGrpcError, type UpstreamErrorKind } from './errors.js';
+export { withRetries, backoffDelay, realRetryEnv, type RetryPolicy, type RetryEnv } from './retry.js';
+export { SuiUpstream, type SuiUpstreamOptions } from './sui-upstream.js';
+export { createUpstreamSet, closeUpstreamSet, type UpstreamSetConfig } from './upstream-set.js';
+export {
+  defaultUpstreamPolicy,
+  type CallOptions, type Network, type ProbeResult, type Upstream, type UpstreamEndpoints, type UpstreamHealth,
+  type UpstreamPolicy, type UpstreamSet, type GraphQLVariables,
+} from './types.js';
