@@ -113,8 +113,8 @@ export async function runGraphql(
   const response: GraphqlResponse = { data: result.data ?? null };
   if (result.errors && result.errors.length > 0) {
     response.errors = result.errors.map((error) => {
-      // Variable coercion failures reach here without a path: they are the caller's fault.
-      if (!error.path && error.extensions['code'] === undefined && !error.originalError) {
+      // Errors without a path come from coercing the request's variables: the caller's fault.
+      if (!error.path && error.extensions['code'] === undefined) {
         return new GraphQLError(error.message, {
           nodes: error.nodes,
           source: error.source,
