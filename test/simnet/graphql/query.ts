@@ -9,21 +9,18 @@ import type { PageArgs } from './pagination.js';
 import { pageLimits } from './limits.js';
 import { parseSuiAddress } from './scalars.js';
 import { serviceConfig } from './service-config.js';
-import { CheckpointNode, EpochNode, NameRecordNode, ProtocolConfigsNode, checkpointConnection } from './nodes/chain.js';
-import type { CheckpointFilterArgs } from './nodes/chain.js';
+import { CheckpointNode, checkpointConnection } from './nodes/checkpoint.js';
+import type { CheckpointFilterArgs } from './nodes/checkpoint.js';
+import type { EffectsNode } from './nodes/effects.js';
+import { EpochNode, ProtocolConfigsNode } from './nodes/epoch.js';
 import { MoveTypeNode } from './nodes/move.js';
-import {
-  AddressNode,
-  CoinMetadataNode,
-  ObjectNode,
-  PackageNode,
-  isTombstone,
-  packageVersionConnection,
-  versionConnection,
-} from './nodes/objects.js';
-import type { VersionFilterArgs } from './nodes/objects.js';
-import { TransactionNode, eventConnection, transactionConnection } from './nodes/transactions.js';
-import type { EventFilterArgs, TransactionFilterArgs , EffectsNode} from './nodes/transactions.js';
+import { NameRecordNode } from './nodes/name-record.js';
+import { packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
+import type { VersionFilterArgs } from './nodes/object-lookups.js';
+import { AddressNode, CoinMetadataNode, ObjectNode, PackageNode, isTombstone } from './nodes/objects.js';
+import { TransactionNode } from './nodes/transaction.js';
+import { eventConnection, transactionConnection } from './nodes/transaction-filters.js';
+import type { EventFilterArgs, TransactionFilterArgs } from './nodes/transaction-filters.js';
 import type { TransactionRunner } from './transaction-runner.js';
 
 interface ObjectKeyArgs {

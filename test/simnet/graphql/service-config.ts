@@ -1,6 +1,6 @@
 import type { RequestContext } from './context.js';
 import { LIMITS, pageLimits } from './limits.js';
-import { CheckpointNode } from './nodes/chain.js';
+import { CheckpointNode } from './nodes/checkpoint.js';
 
 /** `Query.serviceConfig`: the limits in limits.ts, and the whole chain as the available range. */
 export function serviceConfig(ctx: RequestContext) {

@@ -1,22 +1,18 @@
-import { normalizeStructTag } from '@mysten/sui/utils';
-import type {
-  BalanceRecord,
-  CoinTypeRecord,
-  MovePackageRecord,
-  ObjectOwner,
-  ObjectRecord,
-  ObjectTombstone,
-} from '../../ledger/index.js';
+import type { CoinTypeRecord, MovePackageRecord, ObjectOwner, ObjectRecord, ObjectTombstone } from '../../ledger/index.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
 import { checkMultiGetSize, pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
-import { MoveModuleNode, MoveTypeNode, MoveValueNode } from './move.js';
-import { NameRecordNode } from './chain.js';
-import { TransactionNode, transactionConnection } from './transactions.js';
-import type { TransactionFilterArgs } from './transactions.js';
+import { BalanceNode } from './balance.js';
+import { MoveModuleNode, MoveValueNode } from './move.js';
+import { NameRecordNode } from './name-record.js';
+import { findDynamicField, packageVersionConnection, versionConnection } from './object-lookups.js';
+import type { DynamicFieldNameArgs, VersionFilterArgs } from './object-lookups.js';
+import { TransactionNode } from './transaction.js';
+import { transactionConnection } from './transaction-filters.js';
+import type { TransactionFilterArgs } from './transaction-filters.js';
 
 /**
  * Everything that has an address (`IAddressable`): plain addresses, objects, packages. Objects
@@ -89,44 +85,6 @@ export class AddressNode {
   dynamicFields(args: PageArgs): Connection<DynamicFieldNode> {
     const records = readAll((page) => this.ctx.ledger.listDynamicFields(this.address, page));
     return paginate(records, (o) => o.objectId, pageFromArgs(args, pageLimits('IMoveObject', 'dynamicFields')), (o) => new DynamicFieldNode(this.ctx, o));
-  }
-}
-
-export interface DynamicFieldNameArgs {
-  type?: string | null;
-  bcs?: string | null;
-  literal?: string | null;
-}
-
-function findDynamicField(ctx: RequestContext, parent: string, name: DynamicFieldNameArgs, kind: 'field' | 'object'): DynamicFieldNode | null {
-  if (!name.type || !name.bcs) {
-    throw badUserInput('Dynamic field names are given as `type` and `bcs` on simnet (`literal` is not supported)');
-  }
-  const type = normalizeStructTagOrPrimitive(name.type);
-  const bcs = Buffer.from(name.bcs, 'base64');
-  const records = readAll((page) => ctx.ledger.listDynamicFields(parent, page));
-  const match = records.find(
-    (o) => o.dynamicField?.kind === kind && o.dynamicField.nameType === type && Buffer.from(o.dynamicField.nameBcs).equals(bcs),
-  );
-  return match ? new DynamicFieldNode(ctx, match) : null;
-}
-
-function normalizeStructTagOrPrimitive(type: string): string {
-  return type.includes('::') ? normalizeStructTag(type) : type;
-}
-
-export class BalanceNode {
-  readonly __typename = 'Balance';
-  readonly coinType: MoveTypeNode;
-  readonly totalBalance: bigint;
-  readonly coinBalance: bigint;
-  readonly addressBalance: bigint;
-
-  constructor(record: BalanceRecord) {
-    this.coinType = new MoveTypeNode(record.coinType);
-    this.totalBalance = record.balance;
-    this.coinBalance = record.coinBalance;
-    this.addressBalance = record.addressBalance;
   }
 }
 
@@ -217,22 +175,8 @@ export class ObjectNode extends AddressNode {
   }
 }
 
-export interface VersionFilterArgs {
-  afterVersion?: number | null;
-  beforeVersion?: number | null;
-}
-
 export function isTombstone(record: ObjectRecord | ObjectTombstone): record is ObjectTombstone {
   return 'deleted' in record;
-}
-
-export function versionConnection(ctx: RequestContext, address: string, filter: VersionFilterArgs, args: PageArgs): Connection<ObjectNode> {
-  const after = filter.afterVersion ?? -1;
-  const before = filter.beforeVersion ?? Number.MAX_SAFE_INTEGER;
-  const records = ctx.ledger
-    .getObjectHistory(address)
-    .filter((r): r is ObjectRecord => !isTombstone(r) && Number(r.version) > after && Number(r.version) < before);
-  return paginate(records, (r) => Number(r.version), pageFromArgs(args, pageLimits('Query', 'objectVersions')), (r) => ObjectNode.of(ctx, r, 'Object'));
 }
 
 export function ownerNode(ctx: RequestContext, owner: ObjectOwner): object {
@@ -285,17 +229,6 @@ export class PackageNode extends ObjectNode {
   packageVersionsBefore(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<PackageNode> {
     return packageVersionConnection(this.ctx, this.address, { ...args.filter, beforeVersion: this.version }, args);
   }
-}
-
-export function packageVersionConnection(ctx: RequestContext, address: string, filter: VersionFilterArgs, args: PageArgs): Connection<PackageNode> {
-  const after = filter.afterVersion ?? -1;
-  const before = filter.beforeVersion ?? Number.MAX_SAFE_INTEGER;
-  const versions = ctx.ledger
-    .listPackageVersions(address)
-    .filter((p) => Number(p.version) > after && Number(p.version) < before)
-    .map((p) => PackageNode.forPackage(ctx, p.packageId))
-    .filter((p): p is PackageNode => p !== null);
-  return paginate(versions, (p) => p.version, pageFromArgs(args, pageLimits('Query', 'packageVersions')));
 }
 
 /** A coin type's metadata; the object fields are answered when the metadata object is on chain. */

@@ -1,0 +1,41 @@
+import type { EventRecord } from '../../ledger/index.js';
+import type { RequestContext } from '../context.js';
+import { MoveModuleNode, MoveValueNode } from './move.js';
+import { AddressNode } from './objects.js';
+import { TransactionNode } from './transaction.js';
+
+export class EventNode {
+  readonly __typename = 'Event';
+  readonly #ctx: RequestContext;
+  readonly #event: EventRecord;
+
+  constructor(ctx: RequestContext, event: EventRecord) {
+    this.#ctx = ctx;
+    this.#event = event;
+  }
+
+  get sequenceNumber(): number {
+    return this.#event.eventIndex;
+  }
+
+  get timestamp(): bigint | null {
+    return this.#event.timestampMs ?? null;
+  }
+
+  contents(): MoveValueNode {
+    return new MoveValueNode(this.#event.type, this.#event.contents, this.#event.json);
+  }
+
+  sender(): AddressNode {
+    return new AddressNode(this.#ctx, this.#event.sender);
+  }
+
+  transaction(): TransactionNode | null {
+    const tx = this.#ctx.ledger.getTransaction(this.#event.transactionDigest);
+    return tx ? new TransactionNode(this.#ctx, tx) : null;
+  }
+
+  transactionModule(): MoveModuleNode {
+    return new MoveModuleNode(this.#ctx, this.#event.packageId, this.#event.module);
+  }
+}
