@@ -91,6 +91,25 @@ describe('raw GraphQL queries against simnet', () => {
     expect(none.transactions.nodes).toEqual([]);
   });
 
+  it('decodes a programmable transaction into inputs and commands', async () => {
+    const data = await query<{ transaction: { kind: { __typename: string; inputs: { nodes: { __typename: string }[] }; commands: { nodes: Record<string, unknown>[] } } } }>(
+      `query($d: String!) { transaction(digest: $d) { kind { __typename ... on ProgrammableTransaction {
+        inputs { nodes { __typename ... on Pure { bytes } } }
+        commands { nodes { __typename
+          ... on SplitCoinsCommand { coin { __typename } amounts { __typename ... on Input { ix } } }
+          ... on TransferObjectsCommand { inputs { __typename ... on TxResult { cmd ix } } address { __typename ... on Input { ix } } } } }
+      } } } }`,
+      { d: sent[0] },
+    );
+    const kind = data.transaction.kind;
+    expect(kind.__typename).toBe('ProgrammableTransaction');
+    expect(kind.inputs.nodes.map((n) => n.__typename)).toEqual(['Pure', 'Pure']);
+    expect(kind.commands.nodes).toEqual([
+      { __typename: 'SplitCoinsCommand', coin: { __typename: 'GasCoin' }, amounts: [{ __typename: 'Input', ix: 0 }] },
+      { __typename: 'TransferObjectsCommand', inputs: [{ __typename: 'TxResult', cmd: 0, ix: 0 }], address: { __typename: 'Input', ix: 1 } },
+    ]);
+  });
+
   it('reads checkpoints by number, digest and range with their transactions', async () => {
     const data = await query<{
       checkpoint: { sequenceNumber: number; digest: string; previousCheckpointDigest: string; transactions: { nodes: { digest: string }[] } };

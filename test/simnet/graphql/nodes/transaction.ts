@@ -8,6 +8,7 @@ import { EffectsNode } from './effects.js';
 import { EpochNode } from './epoch.js';
 import { AddressNode, ObjectNode, isTombstone } from './objects.js';
 import { parseTransaction } from './transaction-filters.js';
+import { transactionKind } from './transaction-kind.js';
 
 export class TransactionNode {
   readonly __typename = 'Transaction';
@@ -68,6 +69,6 @@ export class TransactionNode {
   }
 
   kind(): object {
-    return { __typename: this.record.kind === 'genesis' ? 'GenesisTransaction' : 'ProgrammableTransaction' };
+    return transactionKind(this.#ctx, this.record);
   }
 }
