@@ -30,26 +30,28 @@ export function notSupported(what: string): GraphQLError {
   return graphqlError(GraphqlErrorCode.FEATURE_UNAVAILABLE, `${what} is not supported by simnet`);
 }
 
-/** Gives every error a code, as Sui does: errors without one are internal. */
-export function withCode(error: GraphQLError): GraphQLError {
-  if (typeof error.extensions['code'] === 'string') return error;
-  const original = error.originalError;
-  if (original instanceof GraphQLError && typeof original.extensions['code'] === 'string') {
-    return new GraphQLError(error.message, {
-      nodes: error.nodes,
-      source: error.source,
-      positions: error.positions,
-      path: error.path,
-      originalError: original,
-      extensions: { ...original.extensions },
-    });
-  }
+function recoded(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,
     positions: error.positions,
     path: error.path,
-    originalError: original,
-    extensions: { ...error.extensions, code: GraphqlErrorCode.INTERNAL_SERVER_ERROR },
+    originalError: error.originalError,
+    extensions,
   });
+}
+
+/** Gives every error a code, as Sui does: errors without one are internal. */
+export function withCode(error: GraphQLError): GraphQLError {
+  if (typeof error.extensions['code'] === 'string') return error;
+  const original = error.originalError;
+  // The ledger's readers reject malformed arguments (addresses, types, cursors) with a typed
+  // error whose `code` is INVALID_ARGUMENT: the caller's fault, as in Sui.
+  if ((original as { code?: unknown } | undefined)?.code === 'INVALID_ARGUMENT') {
+    return recoded(error, { code: GraphqlErrorCode.BAD_USER_INPUT });
+  }
+  if (original instanceof GraphQLError && typeof original.extensions['code'] === 'string') {
+    return recoded(error, { ...original.extensions });
+  }
+  return recoded(error, { ...error.extensions, code: GraphqlErrorCode.INTERNAL_SERVER_ERROR });
 }

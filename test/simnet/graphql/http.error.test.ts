@@ -44,6 +44,11 @@ describe('GraphQL over HTTP: bad requests never crash the service', () => {
     expect(body.errors![0]!.extensions.code).toBe('BAD_USER_INPUT');
   });
 
+  it('reports a malformed coin type as BAD_USER_INPUT', async () => {
+    const body = await query('{ address(address: "0x1") { balance(coinType: "not a type") { totalBalance } } }');
+    expect(body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, path: ['address', 'balance'] });
+  });
+
   it('rejects first and last together, oversized pages and bad cursors', async () => {
     const both = await query('{ checkpoints(first: 1, last: 1) { nodes { sequenceNumber } } }');
     expect(both.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, path: ['checkpoints'] });
