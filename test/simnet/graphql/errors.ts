@@ -30,7 +30,8 @@ export function notSupported(what: string): GraphQLError {
   return graphqlError(GraphqlErrorCode.FEATURE_UNAVAILABLE, `${what} is not supported by simnet`);
 }
 
-function recoded(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {
+/** The same error (message, locations, path) with other extensions. */
+export function recoded(error: GraphQLError, extensions: Record<string, unknown>): GraphQLError {
   return new GraphQLError(error.message, {
     nodes: error.nodes,
     source: error.source,

@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, execute, getOperationAST, parse, validate } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLFieldResolver, GraphQLFormattedError } from 'graphql';
-import { GraphqlErrorCode, graphqlError, notSupported, withCode } from './errors.js';
+import { GraphqlErrorCode, graphqlError, notSupported, recoded, withCode } from './errors.js';
 import { LIMITS, checkQueryShape } from './limits.js';
 import { suiSchema } from './schema.js';
 
@@ -38,12 +38,7 @@ function parseDocument(query: string): DocumentNode | GraphqlResponse {
     return parse(query);
   } catch (error) {
     if (error instanceof GraphQLError) {
-      const coded = new GraphQLError(error.message, {
-        source: error.source,
-        positions: error.positions,
-        extensions: { code: GraphqlErrorCode.GRAPHQL_PARSE_FAILED },
-      });
-      return { data: null, errors: [coded.toJSON()] };
+      return { data: null, errors: [recoded(error, { code: GraphqlErrorCode.GRAPHQL_PARSE_FAILED }).toJSON()] };
     }
     throw error;
   }
@@ -83,14 +78,7 @@ export async function runGraphql(
   if (validationErrors.length > 0) {
     return {
       data: null,
-      errors: validationErrors.map((error) =>
-        new GraphQLError(error.message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          extensions: { code: GraphqlErrorCode.GRAPHQL_VALIDATION_FAILED },
-        }).toJSON(),
-      ),
+      errors: validationErrors.map((error) => recoded(error, { code: GraphqlErrorCode.GRAPHQL_VALIDATION_FAILED }).toJSON()),
     };
   }
 
@@ -115,12 +103,7 @@ export async function runGraphql(
     response.errors = result.errors.map((error) => {
       // Errors without a path come from coercing the request's variables: the caller's fault.
       if (!error.path && error.extensions['code'] === undefined) {
-        return new GraphQLError(error.message, {
-          nodes: error.nodes,
-          source: error.source,
-          positions: error.positions,
-          extensions: { code: GraphqlErrorCode.BAD_USER_INPUT },
-        }).toJSON();
+        return recoded(error, { code: GraphqlErrorCode.BAD_USER_INPUT }).toJSON();
       }
       return withCode(error).toJSON();
     });
