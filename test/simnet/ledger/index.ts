@@ -117,6 +117,13 @@ export interface LedgerReader {
   getTransaction(digest: string): TransactionRecord | undefined;
   listTransactions(filter?: TransactionFilter, page?: PageRequest & { descending?: boolean }): Page<TransactionRecord>;
   listEvents(filter?: EventFilter, page?: PageRequest & { descending?: boolean }): Page<EventRecord>;
+  /**
+   * Every sealed transaction with its global position (0 = genesis), ascending or descending,
+   * starting after `after` (a position from an earlier call). For custom filters and cursors.
+   */
+  iterateTransactions(options?: { after?: number; descending?: boolean }): Iterable<{ position: number; transaction: TransactionRecord }>;
+  /** Every sealed event with its global position, like {@link iterateTransactions}. */
+  iterateEvents(options?: { after?: number; descending?: boolean }): Iterable<{ position: number; event: EventRecord }>;
 
   // Checkpoints
   getCheckpoint(sequenceNumber: bigint): CheckpointRecord | undefined;

@@ -286,6 +286,20 @@ export class Ledger implements LedgerReader {
     return this.#scan('event', this.#events, matches, page);
   }
 
+  *iterateTransactions(options: { after?: number; descending?: boolean } = {}): Iterable<{ position: number; transaction: TransactionRecord }> {
+    for (const { position, item } of iterate(this.#transactions, options)) {
+      if (item.checkpoint === undefined) continue;
+      yield { position, transaction: item };
+    }
+  }
+
+  *iterateEvents(options: { after?: number; descending?: boolean } = {}): Iterable<{ position: number; event: EventRecord }> {
+    for (const { position, item } of iterate(this.#events, options)) {
+      if (item.checkpoint === undefined) continue;
+      yield { position, event: item };
+    }
+  }
+
   #scan<T>(kind: string, items: readonly T[], matches: (item: T) => boolean, page: PageRequest & { descending?: boolean }): Page<T> {
     const limit = pageLimit(page);
     const cursor = decodeNumberCursor(kind, page.cursor);
@@ -516,6 +530,12 @@ export class Ledger implements LedgerReader {
     for (const listener of [...this.#listeners]) listener(checkpoint);
     return checkpoint;
   }
+}
+
+function* iterate<T>(items: readonly T[], options: { after?: number; descending?: boolean }): Iterable<{ position: number; item: T }> {
+  const step = options.descending ? -1 : 1;
+  let position = options.after === undefined ? (options.descending ? items.length - 1 : 0) : options.after + step;
+  for (; position >= 0 && position < items.length; position += step) yield { position, item: items[position]! };
 }
 
 /** `@alice` and `Alice.SUI` both mean `alice.sui`. */

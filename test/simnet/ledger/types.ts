@@ -217,6 +217,8 @@ export interface TransactionRecord {
   readonly affectedAddresses: readonly string[];
   /** Every object id in `effects.changedObjects` plus read-only inputs. */
   readonly affectedObjects: readonly string[];
+  /** Move calls of a programmable transaction (for `moveCall` filters). */
+  readonly moveCalls?: readonly { readonly package: string; readonly module: string; readonly function: string }[];
   /** Set when sealed into a checkpoint. */
   checkpoint?: bigint;
   timestampMs?: bigint;
