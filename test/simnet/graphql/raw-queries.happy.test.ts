@@ -110,6 +110,24 @@ describe('raw GraphQL queries against simnet', () => {
     ]);
   });
 
+  it('answers signature schemes, Move object BCS and type abilities', async () => {
+    const faucetKey = ledger.accounts.find((a) => a.label === 'faucet')!.keypair.getPublicKey();
+    const data = await query<{
+      transaction: { signatures: { scheme: { __typename: string; publicKey: string } }[] };
+      object: { asMoveObject: { moveObjectBcs: string; objectBcs: string; contents: { type: { repr: string; abilities: string[] } } } };
+    }>(
+      `query($d: String!, $o: SuiAddress!) {
+        transaction(digest: $d) { signatures { scheme { __typename ... on Ed25519Signature { publicKey } } } }
+        object(address: $o) { asMoveObject { moveObjectBcs objectBcs contents { type { repr abilities } } } }
+      }`,
+      { d: sent[0], o: ledger.listCoins(faucet, '0x2::sui::SUI').items[0]!.objectId },
+    );
+    expect(data.transaction.signatures).toEqual([{ scheme: { __typename: 'Ed25519Signature', publicKey: faucetKey.toBase64() } }]);
+    const moveObject = data.object.asMoveObject;
+    expect(Buffer.from(moveObject.objectBcs, 'base64').includes(Buffer.from(moveObject.moveObjectBcs, 'base64'))).toBe(true);
+    expect(moveObject.contents.type.abilities.sort()).toEqual(['KEY', 'STORE']);
+  });
+
   it('reads checkpoints by number, digest and range with their transactions', async () => {
     const data = await query<{
       checkpoint: { sequenceNumber: number; digest: string; previousCheckpointDigest: string; transactions: { nodes: { digest: string }[] } };

@@ -1,8 +1,18 @@
+import { TypeTagSerializer, bcs } from '@mysten/sui/bcs';
 import type { EventRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
 import { MoveModuleNode, MoveValueNode } from './move.js';
 import { AddressNode } from './objects.js';
 import { TransactionNode } from './transaction.js';
+
+/** Sui's `Event` struct, whose BCS `Event.eventBcs` answers. */
+const EventBcs = bcs.struct('Event', {
+  packageId: bcs.Address,
+  transactionModule: bcs.string(),
+  sender: bcs.Address,
+  type: bcs.StructTag,
+  contents: bcs.byteVector(),
+});
 
 export class EventNode {
   readonly __typename = 'Event';
@@ -12,6 +22,19 @@ export class EventNode {
   constructor(ctx: RequestContext, event: EventRecord) {
     this.#ctx = ctx;
     this.#event = event;
+  }
+
+  eventBcs(): Uint8Array {
+    const event = this.#event;
+    const tag = TypeTagSerializer.parseFromStr(event.type, true);
+    if (!('struct' in tag)) throw new Error(`event type is not a struct: ${event.type}`);
+    return EventBcs.serialize({
+      packageId: event.packageId,
+      transactionModule: event.module,
+      sender: event.sender,
+      type: tag.struct,
+      contents: event.contents,
+    }).toBytes();
   }
 
   get sequenceNumber(): number {

@@ -5,7 +5,7 @@ import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
 import { parseOpenSignature, parseTypeSignature } from '../move-types.js';
 import type { OpenSignature, SignatureBody } from '../move-types.js';
-import { PackageNode } from './objects.js';
+import { AddressNode, PackageNode } from './objects.js';
 
 /** `MoveType`: a concrete type, shown with full addresses. */
 export class MoveTypeNode {
@@ -15,6 +15,26 @@ export class MoveTypeNode {
   signature(): SignatureBody {
     return parseTypeSignature(this.repr);
   }
+
+  /** Declared abilities, narrowed by the type arguments as Move does for generic types. */
+  abilities(_args: unknown, ctx: RequestContext): string[] {
+    return [...typeAbilities(ctx, parseTypeSignature(this.repr))].map((a) => ABILITY[a]);
+  }
+}
+
+type Ability = 'copy' | 'drop' | 'store' | 'key';
+const PRIMITIVE_ABILITIES: ReadonlySet<Ability> = new Set(['copy', 'drop', 'store']);
+
+function typeAbilities(ctx: RequestContext, type: SignatureBody): ReadonlySet<Ability> {
+  if (typeof type === 'string') return PRIMITIVE_ABILITIES;
+  if ('vector' in type) return new Set([...typeAbilities(ctx, type.vector)].filter((a) => a !== 'key'));
+  if ('typeParameter' in type) return new Set();
+  const { package: pkg, module, type: name, typeParameters } = type.datatype;
+  const record = ctx.ledger.getPackage(pkg)?.modules.find((m) => m.name === module)?.datatypes.find((d) => d.name === name);
+  if (!record) return new Set();
+  const args = typeParameters.flatMap((arg, i) => (record.typeParameters[i]?.isPhantom ? [] : [typeAbilities(ctx, arg)]));
+  // A generic struct has an ability if every non-phantom argument has it (`store` for `key`).
+  return new Set(record.abilities.filter((a) => args.every((arg) => arg.has(a === 'key' ? 'store' : a))));
 }
 
 export interface DisplayRendering {
@@ -34,6 +54,10 @@ export class MoveValueNode {
     readonly display: DisplayRendering | null = null,
   ) {
     this.type = new MoveTypeNode(type);
+  }
+
+  asAddress(_args: unknown, ctx: RequestContext): AddressNode | null {
+    return this.type.repr === 'address' && typeof this.json === 'string' ? new AddressNode(ctx, this.json) : null;
   }
 }
 

@@ -1,4 +1,6 @@
+import { bcs } from '@mysten/sui/bcs';
 import type { CoinTypeRecord, MovePackageRecord, ObjectOwner, ObjectRecord, ObjectTombstone } from '../../ledger/index.js';
+import { moveObjectData } from '../../ledger/object-encoding.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
@@ -124,6 +126,10 @@ export class ObjectNode extends AddressNode {
 
   get objectBcs(): Uint8Array {
     return this.record.bcs;
+  }
+
+  moveObjectBcs(): Uint8Array | null {
+    return this.record.package ? null : bcs.MoveObject.serialize(moveObjectData(this.record).Move).toBytes();
   }
 
   owner(): object {

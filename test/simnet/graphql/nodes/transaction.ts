@@ -1,5 +1,6 @@
-import type { TransactionRecord } from '../../ledger/index.js';
+import type { SignatureRecord, TransactionRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
+import { notSupported } from '../errors.js';
 import { transactionJson } from '../grpc-json.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
@@ -9,6 +10,16 @@ import { EpochNode } from './epoch.js';
 import { AddressNode, ObjectNode, isTombstone } from './objects.js';
 import { parseTransaction } from './transaction-filters.js';
 import { transactionKind } from './transaction-kind.js';
+
+const SIMPLE_SCHEMES = { ed25519: ['Ed25519Signature', 32], secp256k1: ['Secp256K1Signature', 33], secp256r1: ['Secp256R1Signature', 33] } as const;
+
+/** `flag ‖ signature (64) ‖ public key` for the simple schemes; others are not decoded. */
+function signatureScheme(signature: SignatureRecord): object {
+  const simple = SIMPLE_SCHEMES[signature.scheme as keyof typeof SIMPLE_SCHEMES];
+  if (!simple) throw notSupported(`UserSignature.scheme for ${signature.scheme} signatures`);
+  const [typename, keyLength] = simple;
+  return { __typename: typename, signature: signature.bytes.slice(1, 65), publicKey: signature.bytes.slice(65, 65 + keyLength) };
+}
 
 export class TransactionNode {
   readonly __typename = 'Transaction';
@@ -28,7 +39,7 @@ export class TransactionNode {
   }
 
   signatures() {
-    return this.record.signatures.map((signature) => ({ __typename: 'UserSignature', signatureBytes: signature.bytes }));
+    return this.record.signatures.map((signature) => ({ __typename: 'UserSignature', signatureBytes: signature.bytes, scheme: () => signatureScheme(signature) }));
   }
 
   get transactionBcs(): Uint8Array {
