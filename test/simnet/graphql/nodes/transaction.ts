@@ -47,7 +47,7 @@ export class TransactionNode {
   }
 
   transactionJson(): unknown {
-    return transactionJson(this.record, parseTransaction(this.record));
+    return transactionJson(this.record);
   }
 
   effects(): EffectsNode {
