@@ -1,0 +1,112 @@
+import { GraphQLError, Kind, execute, getOperationAST, parse, validate } from 'graphql';
+import type { DocumentNode, ExecutionResult, GraphQLFieldResolver, GraphQLFormattedError } from 'graphql';
+import { GraphqlErrorCode, graphqlError, notSupported, recoded, withCode } from './errors.js';
+import { LIMITS, checkQueryShape } from './limits.js';
+import { suiSchema } from './schema.js';
+
+/** A GraphQL request as it arrives over HTTP, not yet trusted. */
+export interface GraphqlRequest {
+  readonly query?: unknown;
+  readonly variables?: unknown;
+  readonly operationName?: unknown;
+}
+
+export interface GraphqlResponse {
+  data?: unknown;
+  errors?: GraphQLFormattedError[];
+}
+
+/**
+ * Resolves a field from its parent value: a property is returned, a method is called with
+ * `(args, context, info)`. A field the parent does not define is one simnet does not serve, so it
+ * answers a `FEATURE_UNAVAILABLE` error instead of a silent null.
+ */
+const strictFieldResolver: GraphQLFieldResolver<unknown, unknown> = (source, args, context, info) => {
+  if (source !== null && typeof source === 'object' && info.fieldName in source) {
+    const value: unknown = (source as Record<string, unknown>)[info.fieldName];
+    return typeof value === 'function' ? value.call(source, args, context, info) : value;
+  }
+  throw notSupported(`${info.parentType.name}.${info.fieldName}`);
+};
+
+function requestError(code: GraphqlErrorCode, message: string): GraphqlResponse {
+  return { data: null, errors: [graphqlError(code, message).toJSON()] };
+}
+
+function parseDocument(query: string): DocumentNode | GraphqlResponse {
+  try {
+    return parse(query);
+  } catch (error) {
+    if (error instanceof GraphQLError) {
+      return { data: null, errors: [recoded(error, { code: GraphqlErrorCode.GRAPHQL_PARSE_FAILED }).toJSON()] };
+    }
+    throw error;
+  }
+}
+
+/**
+ * Runs one GraphQL request against Sui's schema: parse, validate, check Sui's limits, execute.
+ * Every error carries an `extensions.code`; nothing here throws for a bad query.
+ */
+export async function runGraphql(
+  request: GraphqlRequest,
+  rootValue: object,
+  contextValue: object,
+): Promise<GraphqlResponse> {
+  const { query, variables, operationName } = request;
+  if (typeof query !== 'string' || query.trim() === '') {
+    return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'Request has no query');
+  }
+  if (Buffer.byteLength(query) > LIMITS.maxQueryPayloadSize) {
+    return requestError(
+      GraphqlErrorCode.BAD_USER_INPUT,
+      `Query payload is too large. The maximum allowed is ${LIMITS.maxQueryPayloadSize} bytes`,
+    );
+  }
+  if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
+    return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'Variables must be a JSON object');
+  }
+  if (operationName != null && typeof operationName !== 'string') {
+    return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'operationName must be a string');
+  }
+
+  const document = parseDocument(query);
+  if (!('kind' in document) || document.kind !== Kind.DOCUMENT) return document as GraphqlResponse;
+
+  const schema = suiSchema();
+  const validationErrors = validate(schema, document);
+  if (validationErrors.length > 0) {
+    return {
+      data: null,
+      errors: validationErrors.map((error) => recoded(error, { code: GraphqlErrorCode.GRAPHQL_VALIDATION_FAILED }).toJSON()),
+    };
+  }
+
+  const operation = getOperationAST(document, operationName ?? undefined);
+  if (operation) {
+    const problem = checkQueryShape(document, operation);
+    if (problem) return requestError(GraphqlErrorCode.BAD_USER_INPUT, problem);
+  }
+
+  const result: ExecutionResult = await execute({
+    schema,
+    document,
+    rootValue,
+    contextValue,
+    variableValues: (variables ?? undefined) as Record<string, unknown> | undefined,
+    operationName: operationName ?? undefined,
+    fieldResolver: strictFieldResolver,
+  });
+
+  const response: GraphqlResponse = { data: result.data ?? null };
+  if (result.errors && result.errors.length > 0) {
+    response.errors = result.errors.map((error) => {
+      // Errors without a path come from coercing the request's variables: the caller's fault.
+      if (!error.path && error.extensions['code'] === undefined) {
+        return recoded(error, { code: GraphqlErrorCode.BAD_USER_INPUT }).toJSON();
+      }
+      return withCode(error).toJSON();
+    });
+  }
+  return response;
+}

@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLedger } from '../ledger/index.js';
+import { serveGraphql } from './test-server.js';
+
+describe('GraphQL over HTTP: bad requests never crash the service', () => {
+  let server: Awaited<ReturnType<typeof serveGraphql>>;
+
+  beforeAll(async () => {
+    server = await serveGraphql(createLedger());
+  });
+
+  afterAll(() => server.close());
+
+  const post = (body: string) => fetch(server.url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const query = async (q: string, variables?: unknown) => {
+    const res = await post(JSON.stringify({ query: q, variables }));
+    expect(res.status).toBe(200);
+    return (await res.json()) as { data: unknown; errors?: { message: string; extensions: { code: string }; path?: unknown[] }[] };
+  };
+
+  it('answers 400 for a body that is not JSON', async () => {
+    const res = await post('{not json');
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ errors: [{ extensions: { code: 'BAD_REQUEST' } }] });
+  });
+
+  it('answers 400 for a JSON body that is not an object', async () => {
+    expect((await post('[1,2]')).status).toBe(400);
+  });
+
+  it('reports a syntax error as GRAPHQL_PARSE_FAILED with HTTP 200', async () => {
+    const body = await query('{ epoch {');
+    expect(body.data).toBeNull();
+    expect(body.errors![0]!.extensions.code).toBe('GRAPHQL_PARSE_FAILED');
+  });
+
+  it('reports an unknown field as GRAPHQL_VALIDATION_FAILED', async () => {
+    const body = await query('{ epoch { noSuchField } }');
+    expect(body.errors![0]!.extensions.code).toBe('GRAPHQL_VALIDATION_FAILED');
+  });
+
+  it('reports a malformed address variable as BAD_USER_INPUT', async () => {
+    const body = await query('query($a: SuiAddress!) { address(address: $a) { address } }', { a: 'not-an-address' });
+    expect(body.errors![0]!.extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('reports a malformed coin type as BAD_USER_INPUT', async () => {
+    const body = await query('{ address(address: "0x1") { balance(coinType: "not a type") { totalBalance } } }');
+    expect(body.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, path: ['address', 'balance'] });
+  });
+
+  it('rejects first and last together, oversized pages and bad cursors', async () => {
+    const both = await query('{ checkpoints(first: 1, last: 1) { nodes { sequenceNumber } } }');
+    expect(both.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' }, path: ['checkpoints'] });
+    const big = await query('{ checkpoints(first: 51) { nodes { sequenceNumber } } }');
+    expect(big.errors![0]!.message).toContain('exceeds max of 50');
+    const cursor = await query('{ checkpoints(after: "%%%") { nodes { sequenceNumber } } }');
+    expect(cursor.errors![0]!.extensions.code).toBe('BAD_USER_INPUT');
+  });
+
+  it('enforces the query depth limit', async () => {
+    const deep = `{ ${'epoch { checkpoints { nodes { '.repeat(8)}sequenceNumber${' } } }'.repeat(8)} }`;
+    const body = await query(deep);
+    expect(body.errors![0]!.message).toContain('nesting');
+  });
+
+  it('answers an unserved field with FEATURE_UNAVAILABLE and keeps the rest of the data', async () => {
+    const body = await query('{ chainIdentifier checkpoint { sequenceNumber validatorSignatures { signature } } }');
+    expect(body.data).toMatchObject({ chainIdentifier: expect.any(String), checkpoint: { sequenceNumber: 0, validatorSignatures: null } });
+    expect(body.errors![0]).toMatchObject({ extensions: { code: 'FEATURE_UNAVAILABLE' }, path: ['checkpoint', 'validatorSignatures'] });
+  });
+
+  it('serves GET with a query parameter and answers CORS preflight', async () => {
+    const res = await fetch(`${server.url}?query=${encodeURIComponent('{ chainIdentifier }')}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('access-control-allow-origin')).toBe('*');
+    expect(await res.json()).toMatchObject({ data: { chainIdentifier: expect.any(String) } });
+    const preflight = await fetch(server.url, { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-method': 'POST' } });
+    expect(preflight.status).toBe(204);
+  });
+});

@@ -1,0 +1,115 @@
+import { bcs } from '@mysten/sui/bcs';
+import { normalizeSuiAddress } from '@mysten/sui/utils';
+import type { TransactionRecord } from '../../ledger/index.js';
+import { readAll } from '../context.js';
+import type { RequestContext } from '../context.js';
+import { badUserInput } from '../errors.js';
+import { pageLimits } from '../limits.js';
+import { pageFromArgs, paginate } from '../pagination.js';
+import type { Connection, PageArgs, PageLimits } from '../pagination.js';
+import { EventNode } from './event.js';
+import { TransactionNode } from './transaction.js';
+
+export interface TransactionFilterArgs {
+  affectedAddress?: string | null;
+  affectedObject?: string | null;
+  afterCheckpoint?: number | null;
+  atCheckpoint?: number | null;
+  beforeCheckpoint?: number | null;
+  function?: string | null;
+  kind?: 'SYSTEM_TX' | 'PROGRAMMABLE_TX' | null;
+  sentAddress?: string | null;
+}
+
+type ParsedTransaction = ReturnType<typeof bcs.TransactionData.parse>;
+const parsed = new WeakMap<TransactionRecord, ParsedTransaction>();
+
+/** The record's `TransactionData`, decoded once per record. */
+export function parseTransaction(tx: TransactionRecord): ParsedTransaction {
+  let data = parsed.get(tx);
+  if (!data) {
+    data = bcs.TransactionData.parse(tx.bcs);
+    parsed.set(tx, data);
+  }
+  return data;
+}
+
+function moveCalls(tx: TransactionRecord): { package: string; module: string; function: string }[] {
+  const kind = parseTransaction(tx).V1.kind;
+  const ptb = kind.ProgrammableTransaction ?? kind.ProgrammableSystemTransaction;
+  if (!ptb) return [];
+  return ptb.commands.flatMap((command) => (command.MoveCall ? [command.MoveCall] : []));
+}
+
+/** `0xP`, `0xP::m` or `0xP::m::f`, as Sui's `function` filter takes it. */
+function functionMatcher(filter: string): (tx: TransactionRecord) => boolean {
+  const [pkg, module, fn, ...rest] = filter.split('::');
+  if (!pkg || !/^0x[0-9a-fA-F]{1,64}$/.test(pkg) || rest.length > 0) throw badUserInput(`Invalid function filter: ${filter}`);
+  const packageId = normalizeSuiAddress(pkg);
+  return (tx) =>
+    moveCalls(tx).some(
+      (call) => normalizeSuiAddress(call.package) === packageId && (module === undefined || call.module === module) && (fn === undefined || call.function === fn),
+    );
+}
+
+/** Sealed transactions matching Sui's `TransactionFilter`, in chain order. */
+export function filterTransactions(ctx: RequestContext, filter: TransactionFilterArgs): TransactionRecord[] {
+  const ledgerFilter = {
+    sender: filter.sentAddress ?? undefined,
+    affectedAddress: filter.affectedAddress ?? undefined,
+    affectedObject: filter.affectedObject ?? undefined,
+    checkpoint: filter.atCheckpoint != null ? BigInt(filter.atCheckpoint) : undefined,
+  };
+  const matchesFunction = filter.function ? functionMatcher(filter.function) : () => true;
+  const after = filter.afterCheckpoint;
+  const before = filter.beforeCheckpoint;
+  return readAll((page) => ctx.ledger.listTransactions(ledgerFilter, page)).filter(
+    (tx) =>
+      (after == null || Number(tx.checkpoint) > after) &&
+      (before == null || Number(tx.checkpoint) < before) &&
+      (filter.kind == null || (filter.kind === 'PROGRAMMABLE_TX') === (tx.kind === 'programmable')) &&
+      matchesFunction(tx),
+  );
+}
+
+export function transactionConnection(ctx: RequestContext, filter: TransactionFilterArgs, args: PageArgs, limits: PageLimits): Connection<TransactionNode> {
+  const page = pageFromArgs(args, limits);
+  const keyed = filterTransactions(ctx, filter).flatMap((tx) => {
+    const sequence = ctx.transactionSequence(tx);
+    return sequence === undefined ? [] : [{ tx, sequence }];
+  });
+  return paginate(keyed, (k) => k.sequence, page, (k) => new TransactionNode(ctx, k.tx));
+}
+
+export interface EventFilterArgs {
+  afterCheckpoint?: number | null;
+  atCheckpoint?: number | null;
+  beforeCheckpoint?: number | null;
+  module?: string | null;
+  sender?: string | null;
+  type?: string | null;
+}
+
+export function eventConnection(ctx: RequestContext, filter: EventFilterArgs, args: PageArgs): Connection<EventNode> {
+  const page = pageFromArgs(args, pageLimits('Query', 'events'));
+  const [modulePackage, moduleName, ...extra] = filter.module?.split('::') ?? [];
+  if (filter.module && (extra.length > 0 || !/^0x[0-9a-fA-F]{1,64}$/.test(modulePackage ?? ''))) {
+    throw badUserInput(`Invalid module filter: ${filter.module}`);
+  }
+  const ledgerFilter = {
+    sender: filter.sender ?? undefined,
+    type: filter.type ?? undefined,
+    emittingModule: moduleName !== undefined ? filter.module! : undefined,
+    checkpoint: filter.atCheckpoint != null ? BigInt(filter.atCheckpoint) : undefined,
+  };
+  const packageId = modulePackage ? normalizeSuiAddress(modulePackage) : undefined;
+  const keyed = readAll((p) => ctx.ledger.listEvents(ledgerFilter, p)).flatMap((event) => {
+    const checkpoint = Number(event.checkpoint);
+    if (filter.afterCheckpoint != null && !(checkpoint > filter.afterCheckpoint)) return [];
+    if (filter.beforeCheckpoint != null && !(checkpoint < filter.beforeCheckpoint)) return [];
+    if (packageId !== undefined && event.packageId !== packageId) return [];
+    const key = ctx.eventKey(event);
+    return key ? [{ event, key }] : [];
+  });
+  return paginate(keyed, (k) => k.key, page, (k) => new EventNode(ctx, k.event));
+}

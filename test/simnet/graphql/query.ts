@@ -1,0 +1,215 @@
+import { fromBase64 } from '@mysten/sui/utils';
+import { verifyPersonalMessageSignature, verifyTransactionSignature } from '@mysten/sui/verify';
+import type { RequestContext } from './context.js';
+import { badUserInput, notSupported } from './errors.js';
+import { checkMultiGetSize } from './limits.js';
+import { canonicalType } from './move-types.js';
+import { pageFromArgs, paginate } from './pagination.js';
+import type { PageArgs } from './pagination.js';
+import { pageLimits } from './limits.js';
+import { parseSuiAddress } from './scalars.js';
+import { serviceConfig } from './service-config.js';
+import { CheckpointNode, checkpointConnection } from './nodes/checkpoint.js';
+import type { CheckpointFilterArgs } from './nodes/checkpoint.js';
+import type { EffectsNode } from './nodes/effects.js';
+import { EpochNode, ProtocolConfigsNode } from './nodes/epoch.js';
+import { MoveTypeNode } from './nodes/move.js';
+import { NameRecordNode } from './nodes/name-record.js';
+import { packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
+import type { VersionFilterArgs } from './nodes/object-lookups.js';
+import { AddressNode, CoinMetadataNode, ObjectNode, PackageNode, isTombstone } from './nodes/objects.js';
+import { TransactionNode } from './nodes/transaction.js';
+import { eventConnection, transactionConnection } from './nodes/transaction-filters.js';
+import type { EventFilterArgs, TransactionFilterArgs } from './nodes/transaction-filters.js';
+import type { TransactionRunner } from './transaction-runner.js';
+
+interface ObjectKeyArgs {
+  address: string;
+  version?: number | null;
+  rootVersion?: number | null;
+  atCheckpoint?: number | null;
+}
+
+/** Historical reads other than by exact version need an indexer simnet does not keep. */
+function rejectHistoricalBounds(field: string, args: { rootVersion?: number | null; atCheckpoint?: number | null }, ctx: RequestContext) {
+  if (args.rootVersion != null) throw notSupported(`${field}(rootVersion)`);
+  if (args.atCheckpoint != null && BigInt(args.atCheckpoint) < ctx.ledger.latestCheckpoint().sequenceNumber) {
+    throw notSupported(`${field}(atCheckpoint) before the latest checkpoint`);
+  }
+}
+
+function sealedTransaction(ctx: RequestContext, digest: string): TransactionNode | null {
+  const tx = ctx.ledger.getTransaction(digest);
+  // Like Sui's indexer, GraphQL sees a transaction once its checkpoint is sealed.
+  return tx && tx.checkpoint !== undefined ? new TransactionNode(ctx, tx) : null;
+}
+
+function objectByKey(ctx: RequestContext, key: ObjectKeyArgs): ObjectNode | null {
+  const set = [key.version, key.rootVersion, key.atCheckpoint].filter((v) => v != null).length;
+  if (set > 1) throw badUserInput('At most one of a version, a root version, or a checkpoint bound can be specified when fetching an object');
+  rejectHistoricalBounds('object', key, ctx);
+  const record = key.version != null ? ctx.ledger.getObjectAtVersion(key.address, BigInt(key.version)) : ctx.ledger.getObject(key.address);
+  return record && !isTombstone(record) ? ObjectNode.of(ctx, record, 'Object') : null;
+}
+
+function packageByKey(ctx: RequestContext, key: { address: string; version?: number | null; atCheckpoint?: number | null }): PackageNode | null {
+  if (key.version != null && key.atCheckpoint != null) throw badUserInput('Cannot specify both version and atCheckpoint');
+  rejectHistoricalBounds('package', key, ctx);
+  if (key.version == null) {
+    const versions = ctx.ledger.listPackageVersions(key.address);
+    const latest = versions[versions.length - 1];
+    return latest ? PackageNode.forPackage(ctx, latest.packageId) : null;
+  }
+  const match = ctx.ledger.listPackageVersions(key.address).find((p) => Number(p.version) === key.version);
+  return match ? PackageNode.forPackage(ctx, match.packageId) : null;
+}
+
+function addressByKey(ctx: RequestContext, key: { address?: string | null; name?: string | null; rootVersion?: number | null; atCheckpoint?: number | null }): AddressNode | null {
+  if ((key.address == null) === (key.name == null)) throw badUserInput('Exactly one of address or name must be specified');
+  rejectHistoricalBounds('address', key, ctx);
+  if (key.address != null) return new AddressNode(ctx, key.address);
+  const record = ctx.ledger.lookupName(key.name!);
+  const live = record && NameRecordNode.live(ctx, record);
+  return live ? live.target() : null;
+}
+
+function allEpochs(ctx: RequestContext) {
+  const current = ctx.ledger.currentEpoch().epoch;
+  const epochs = [];
+  for (let id = 0n; id <= current; id++) {
+    const epoch = ctx.ledger.getEpoch(id);
+    if (epoch) epochs.push(epoch);
+  }
+  return epochs;
+}
+
+async function verifySignature(args: { message: string; signature: string; intentScope: string; author: string }) {
+  const message = fromBase64(args.message);
+  const options = { address: args.author };
+  try {
+    if (args.intentScope === 'TRANSACTION_DATA') await verifyTransactionSignature(message, args.signature, options);
+    else await verifyPersonalMessageSignature(message, args.signature, options);
+  } catch (error) {
+    throw badUserInput(error instanceof Error ? error.message : 'Invalid signature');
+  }
+  return { __typename: 'SignatureVerifyResult', success: true };
+}
+
+/**
+ * The root value: `Query` fields and `Mutation.executeTransaction` (graphql-js reads both
+ * operation types from one root object).
+ */
+export function createRoot(ctx: RequestContext, runner: TransactionRunner | undefined): object {
+  const ledger = ctx.ledger;
+  return {
+    chainIdentifier: () => ledger.chainId,
+    serviceConfig: () => serviceConfig(ctx),
+
+    address: (args: { address?: string | null; name?: string | null; rootVersion?: number | null; atCheckpoint?: number | null }) => addressByKey(ctx, args),
+    multiGetAddresses: ({ keys }: { keys: Parameters<typeof addressByKey>[1][] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((key) => addressByKey(ctx, key));
+    },
+    multiGetBalances: ({ keys }: { keys: { address: string; coinType: string }[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((key) => new AddressNode(ctx, key.address).balance({ coinType: key.coinType }));
+    },
+
+    checkpoint: ({ sequenceNumber, digest }: { sequenceNumber?: number | null; digest?: string | null }) => {
+      if (sequenceNumber != null && digest != null) throw badUserInput('Cannot specify both sequenceNumber and digest');
+      const record =
+        sequenceNumber != null ? ledger.getCheckpoint(BigInt(sequenceNumber)) : digest != null ? ledger.getCheckpointByDigest(digest) : ledger.latestCheckpoint();
+      return record ? new CheckpointNode(ctx, record) : null;
+    },
+    checkpoints: (args: PageArgs & { filter?: CheckpointFilterArgs | null }) => checkpointConnection(ctx, args.filter ?? {}, args),
+    multiGetCheckpoints: ({ keys }: { keys: number[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((seq) => {
+        const record = ledger.getCheckpoint(BigInt(seq));
+        return record ? new CheckpointNode(ctx, record) : null;
+      });
+    },
+
+    epoch: ({ epochId }: { epochId?: number | null }) => {
+      const record = epochId == null ? ledger.currentEpoch() : ledger.getEpoch(BigInt(epochId));
+      return record ? new EpochNode(ctx, record) : null;
+    },
+    epochs: (args: PageArgs) => paginate(allEpochs(ctx), (e) => Number(e.epoch), pageFromArgs(args, pageLimits('Query', 'epochs')), (e) => new EpochNode(ctx, e)),
+    multiGetEpochs: ({ keys }: { keys: number[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((id) => {
+        const record = ledger.getEpoch(BigInt(id));
+        return record ? new EpochNode(ctx, record) : null;
+      });
+    },
+    protocolConfigs: ({ version }: { version?: number | null }) =>
+      version == null || BigInt(version) === ledger.protocolConfig().protocolVersion ? new ProtocolConfigsNode(ctx) : null,
+
+    coinMetadata: ({ coinType }: { coinType: string }) => {
+      const record = ledger.getCoinType(canonicalType(coinType));
+      const object = record?.metadata && ledger.getObject(record.metadata.objectId);
+      return record && object ? new CoinMetadataNode(ctx, record, object) : null;
+    },
+
+    nameRecord: ({ name }: { name: string }) => {
+      const record = ledger.lookupName(name);
+      return record ? NameRecordNode.live(ctx, record) : null;
+    },
+
+    object: (args: ObjectKeyArgs) => objectByKey(ctx, args),
+    multiGetObjects: ({ keys }: { keys: ObjectKeyArgs[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((key) => objectByKey(ctx, key));
+    },
+    objectVersions: (args: PageArgs & { address: string; filter?: VersionFilterArgs | null }) => versionConnection(ctx, args.address, args.filter ?? {}, args),
+    objects: (args: PageArgs & { filter: { owner?: string | null; ownerKind?: string | null; type?: string | null } }) => {
+      const { owner, ownerKind, type } = args.filter;
+      if (ownerKind === 'SHARED' || ownerKind === 'IMMUTABLE') throw notSupported(`Query.objects(ownerKind: ${ownerKind})`);
+      if (!owner) {
+        if (!type) throw badUserInput('Query.objects needs an owner or a type filter');
+        throw notSupported('Query.objects filtered by type alone');
+      }
+      return new AddressNode(ctx, parseSuiAddress(owner)).objects({ ...args, filter: { type } });
+    },
+
+    package: (args: { address: string; version?: number | null; atCheckpoint?: number | null }) => packageByKey(ctx, args),
+    multiGetPackages: ({ keys }: { keys: { address: string; version?: number | null; atCheckpoint?: number | null }[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((key) => packageByKey(ctx, key));
+    },
+    packageVersions: (args: PageArgs & { address: string; filter?: VersionFilterArgs | null }) =>
+      packageVersionConnection(ctx, args.address, args.filter ?? {}, args),
+
+    transaction: ({ digest }: { digest: string }) => sealedTransaction(ctx, digest),
+    multiGetTransactions: ({ keys }: { keys: string[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((digest) => sealedTransaction(ctx, digest));
+    },
+    transactionEffects: ({ digest }: { digest: string }) => sealedTransaction(ctx, digest)?.effects() ?? null,
+    multiGetTransactionEffects: ({ keys }: { keys: string[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((digest): EffectsNode | null => sealedTransaction(ctx, digest)?.effects() ?? null);
+    },
+    transactions: (args: PageArgs & { filter?: TransactionFilterArgs | null }) =>
+      transactionConnection(ctx, args.filter ?? {}, args, pageLimits('Query', 'transactions')),
+    events: (args: PageArgs & { filter?: EventFilterArgs | null }) => eventConnection(ctx, args.filter ?? {}, args),
+
+    type: ({ type }: { type: string }) => new MoveTypeNode(canonicalType(type)),
+    multiGetTypes: ({ keys }: { keys: string[] }) => {
+      checkMultiGetSize(keys.length);
+      return keys.map((type) => new MoveTypeNode(canonicalType(type)));
+    },
+
+    verifySignature,
+
+    simulateTransaction: (args: { transaction: unknown; checksEnabled?: boolean | null; doGasSelection?: boolean | null }) => {
+      if (!runner?.simulate) throw notSupported('Query.simulateTransaction');
+      return runner.simulate(ctx, args);
+    },
+    executeTransaction: (args: { transactionDataBcs: string; signatures: string[] }) => {
+      if (!runner?.execute) throw notSupported('Mutation.executeTransaction');
+      return runner.execute(ctx, args);
+    },
+  };
+}
+

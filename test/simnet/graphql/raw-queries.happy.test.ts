@@ -1,0 +1,181 @@
+import { SuiGraphQLClient } from '@mysten/sui/graphql';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendFromFaucet } from '../faucet/index.js';
+import { createLedger } from '../ledger/index.js';
+import type { Ledger } from '../ledger/index.js';
+import { serveGraphql } from './test-server.js';
+
+interface TxPage {
+  transactions: {
+    pageInfo: { hasNextPage: boolean; hasPreviousPage: boolean; startCursor: string | null; endCursor: string | null };
+    nodes: { digest: string; effects: { checkpoint: { sequenceNumber: number } } }[];
+  };
+}
+
+const TXS_BY_SENDER = `query($sender: SuiAddress!, $first: Int, $after: String, $last: Int, $before: String) {
+  transactions(filter: { sentAddress: $sender }, first: $first, after: $after, last: $last, before: $before) {
+    pageInfo { hasNextPage hasPreviousPage startCursor endCursor }
+    nodes { digest effects { checkpoint { sequenceNumber } } }
+  }
+}`;
+
+describe('raw GraphQL queries against simnet', () => {
+  let ledger: Ledger;
+  let server: Awaited<ReturnType<typeof serveGraphql>>;
+  let client: SuiGraphQLClient;
+  let faucet: string;
+  const sent: string[] = [];
+
+  beforeAll(async () => {
+    ledger = createLedger();
+    server = await serveGraphql(ledger);
+    client = new SuiGraphQLClient({ url: server.url, network: 'localnet' });
+    faucet = ledger.accounts.find((a) => a.label === 'faucet')!.address;
+    // Seven faucet transfers over four checkpoints, so pages cross checkpoint boundaries.
+    for (let i = 0; i < 7; i++) {
+      sent.push((await sendFromFaucet(ledger, Ed25519Keypair.generate().toSuiAddress(), 1_000n)).transaction.digest);
+      if (i % 2 === 1) ledger.sealCheckpoint();
+    }
+    ledger.sealCheckpoint();
+  });
+
+  afterAll(() => server.close());
+
+  const query = async <T>(q: string, variables: Record<string, unknown> = {}): Promise<T> => {
+    const { data, errors } = await client.query({ query: q, variables });
+    expect(errors).toBeUndefined();
+    return data as T;
+  };
+
+  it('pages transactions by sender forwards without overlap or gaps', async () => {
+    const seen: string[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    for (;;) {
+      const { transactions }: TxPage = await query<TxPage>(TXS_BY_SENDER, { sender: faucet, first: 3, after });
+      seen.push(...transactions.nodes.map((n) => n.digest));
+      expect(transactions.pageInfo.hasPreviousPage).toBe(after !== null);
+      pages++;
+      if (!transactions.pageInfo.hasNextPage) break;
+      after = transactions.pageInfo.endCursor;
+    }
+    expect(pages).toBe(3);
+    expect(seen).toEqual(sent);
+  });
+
+  it('pages transactions by sender backwards with last/before, nodes in ascending order', async () => {
+    const seen: string[] = [];
+    let before: string | null = null;
+    for (;;) {
+      const { transactions }: TxPage = await query<TxPage>(TXS_BY_SENDER, { sender: faucet, last: 2, before });
+      seen.unshift(...transactions.nodes.map((n) => n.digest));
+      if (!transactions.pageInfo.hasPreviousPage) break;
+      before = transactions.pageInfo.startCursor;
+    }
+    expect(seen).toEqual(sent);
+  });
+
+  it('SDK listTransactions agrees with the raw pages', async () => {
+    const page = await client.core.listTransactions({ filter: { sender: faucet }, limit: 4 } as Parameters<typeof client.core.listTransactions>[0]);
+    expect(page.transactions.map((t) => t.Transaction?.digest ?? t.FailedTransaction?.digest)).toEqual(sent.slice(0, 4));
+    expect(page.hasNextPage).toBe(true);
+  });
+
+  it('filters transactions by checkpoint range and by function', async () => {
+    const { transactions } = await query<TxPage>(
+      '{ transactions(filter: { afterCheckpoint: 0, beforeCheckpoint: 2 }) { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } nodes { digest effects { checkpoint { sequenceNumber } } } } }',
+    );
+    expect(transactions.nodes.map((n) => n.effects.checkpoint.sequenceNumber)).toEqual([1, 1]);
+    const none = await query<TxPage>('{ transactions(filter: { function: "0x2::coin::split" }) { pageInfo { hasNextPage hasPreviousPage startCursor endCursor } nodes { digest effects { checkpoint { sequenceNumber } } } } }');
+    expect(none.transactions.nodes).toEqual([]);
+  });
+
+  it('decodes a programmable transaction into inputs and commands', async () => {
+    const data = await query<{ transaction: { kind: { __typename: string; inputs: { nodes: { __typename: string }[] }; commands: { nodes: Record<string, unknown>[] } } } }>(
+      `query($d: String!) { transaction(digest: $d) { kind { __typename ... on ProgrammableTransaction {
+        inputs { nodes { __typename ... on Pure { bytes } } }
+        commands { nodes { __typename
+          ... on SplitCoinsCommand { coin { __typename } amounts { __typename ... on Input { ix } } }
+          ... on TransferObjectsCommand { inputs { __typename ... on TxResult { cmd ix } } address { __typename ... on Input { ix } } } } }
+      } } } }`,
+      { d: sent[0] },
+    );
+    const kind = data.transaction.kind;
+    expect(kind.__typename).toBe('ProgrammableTransaction');
+    expect(kind.inputs.nodes.map((n) => n.__typename)).toEqual(['Pure', 'Pure']);
+    expect(kind.commands.nodes).toEqual([
+      { __typename: 'SplitCoinsCommand', coin: { __typename: 'GasCoin' }, amounts: [{ __typename: 'Input', ix: 0 }] },
+      { __typename: 'TransferObjectsCommand', inputs: [{ __typename: 'TxResult', cmd: 0, ix: 0 }], address: { __typename: 'Input', ix: 1 } },
+    ]);
+  });
+
+  it('answers signature schemes, Move object BCS and type abilities', async () => {
+    const faucetKey = ledger.accounts.find((a) => a.label === 'faucet')!.keypair.getPublicKey();
+    const data = await query<{
+      transaction: { signatures: { scheme: { __typename: string; publicKey: string } }[] };
+      object: { asMoveObject: { moveObjectBcs: string; objectBcs: string; contents: { type: { repr: string; abilities: string[] } } } };
+    }>(
+      `query($d: String!, $o: SuiAddress!) {
+        transaction(digest: $d) { signatures { scheme { __typename ... on Ed25519Signature { publicKey } } } }
+        object(address: $o) { asMoveObject { moveObjectBcs objectBcs contents { type { repr abilities } } } }
+      }`,
+      { d: sent[0], o: ledger.listCoins(faucet, '0x2::sui::SUI').items[0]!.objectId },
+    );
+    expect(data.transaction.signatures).toEqual([{ scheme: { __typename: 'Ed25519Signature', publicKey: faucetKey.toBase64() } }]);
+    const moveObject = data.object.asMoveObject;
+    expect(Buffer.from(moveObject.objectBcs, 'base64').includes(Buffer.from(moveObject.moveObjectBcs, 'base64'))).toBe(true);
+    expect(moveObject.contents.type.abilities.sort()).toEqual(['KEY', 'STORE']);
+  });
+
+  it('reads checkpoints by number, digest and range with their transactions', async () => {
+    const data = await query<{
+      checkpoint: { sequenceNumber: number; digest: string; previousCheckpointDigest: string; transactions: { nodes: { digest: string }[] } };
+      checkpoints: { nodes: { sequenceNumber: number }[] };
+      latest: { sequenceNumber: number };
+    }>(`{
+      checkpoint(sequenceNumber: 1) { sequenceNumber digest previousCheckpointDigest transactions { nodes { digest } } }
+      checkpoints(filter: { afterCheckpoint: 1 }, first: 2) { nodes { sequenceNumber } }
+      latest: checkpoint { sequenceNumber }
+    }`);
+    expect(data.checkpoint.transactions.nodes.map((n) => n.digest)).toEqual(sent.slice(0, 2));
+    expect(data.checkpoint.previousCheckpointDigest).toBe(ledger.getCheckpoint(0n)!.digest);
+    expect(data.checkpoints.nodes.map((n) => n.sequenceNumber)).toEqual([2, 3]);
+    expect(data.latest.sequenceNumber).toBe(Number(ledger.latestCheckpoint().sequenceNumber));
+    const byDigest = await query<{ checkpoint: { sequenceNumber: number } }>('query($d: String) { checkpoint(digest: $d) { sequenceNumber } }', { d: data.checkpoint.digest });
+    expect(byDigest.checkpoint.sequenceNumber).toBe(1);
+  });
+
+  it('lists the epoch validators with their contents', async () => {
+    const data = await query<{
+      epoch: { epochId: number; referenceGasPrice: string; totalTransactions: number; validatorSet: { activeValidators: { nodes: { contents: { json: { metadata: { name: string; sui_address: string } } } }[] } } };
+    }>('{ epoch { epochId referenceGasPrice totalTransactions validatorSet { activeValidators { nodes { contents { json } } } } } }');
+    const validators = ledger.systemState().validators;
+    expect(data.epoch.validatorSet.activeValidators.nodes.map((n) => n.contents.json.metadata.sui_address)).toEqual(validators.map((v) => v.address));
+    expect(data.epoch.referenceGasPrice).toBe(ledger.referenceGasPrice().toString());
+    expect(data.epoch.totalTransactions).toBe(Number(ledger.latestCheckpoint().networkTotalTransactions));
+  });
+
+  it('resolves name records and addresses by name', async () => {
+    const record = ledger.listNames()[0]!;
+    const data = await query<{ nameRecord: { domain: string; target: { address: string } }; address: { address: string; defaultNameRecord: { domain: string } } }>(
+      'query($n: String!) { nameRecord(name: $n) { domain target { address } } address(name: $n) { address defaultNameRecord { domain } } }',
+      { n: record.name },
+    );
+    expect(data.nameRecord).toEqual({ domain: record.name, target: { address: record.targetAddress } });
+    expect(data.address.address).toBe(record.targetAddress);
+  });
+
+  it('reads a package function as getMoveFunction does', async () => {
+    const { function: fn } = await client.core.getMoveFunction({ packageId: '0x2', moduleName: 'coin', name: 'split' });
+    expect(fn.name).toBe('split');
+    expect(fn.parameters.length).toBeGreaterThan(0);
+  });
+
+  it('reports service limits', async () => {
+    const data = await query<{ serviceConfig: { maxPageSize: number; defaultPageSize: number; maxQueryDepth: number; maxMultiGetSize: number } }>(
+      '{ serviceConfig { maxPageSize(type: "Query", field: "transactions") defaultPageSize(type: "Query", field: "transactions") maxQueryDepth maxMultiGetSize } }',
+    );
+    expect(data.serviceConfig).toEqual({ maxPageSize: 50, defaultPageSize: 20, maxQueryDepth: 20, maxMultiGetSize: 200 });
+  });
+});

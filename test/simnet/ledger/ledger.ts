@@ -1,0 +1,557 @@
+import { normalizeStructTag, normalizeSuiAddress, isValidSuiAddress, parseStructTag } from '@mysten/sui/utils';
+import type { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import type {
+  CheckpointListener,
+  EventFilter,
+  LedgerReader,
+  OwnedObjectsFilter,
+  Page,
+  PageRequest,
+  TransactionFilter,
+} from './index.js';
+import { InvalidArgumentError, InvalidCursorError } from './errors.js';
+import { encodeCheckpoint } from './checkpoint-encoding.js';
+import { baseType } from './object-encoding.js';
+import type {
+  AllowanceRecord,
+  BalanceRecord,
+  CheckpointRecord,
+  CoinTypeRecord,
+  EpochRecord,
+  EventRecord,
+  GasCostSummaryRecord,
+  MovePackageRecord,
+  NameRecord,
+  ObjectRecord,
+  ObjectTombstone,
+  ProtocolConfigRecord,
+  SystemStateRecord,
+  TransactionRecord,
+} from './types.js';
+
+/** A funded genesis account whose key tests can use to sign. */
+export interface GenesisAccount {
+  readonly address: string;
+  readonly keypair: Ed25519Keypair;
+  /** e.g. `alice`; also the account's name-service label when it has one. */
+  readonly label: string;
+}
+
+export interface LedgerOptions {
+  /** Seed for every derived value (default `simnet`). */
+  readonly seed?: string;
+  /** Simulated time between checkpoints (default 250 ms). */
+  readonly checkpointIntervalMs?: number;
+}
+
+const DEFAULT_PAGE = 50;
+const MAX_PAGE = 1000;
+const ZERO_GAS: GasCostSummaryRecord = { computationCost: 0n, storageCost: 0n, storageRebate: 0n, nonRefundableStorageFee: 0n };
+
+function normalizeAddress(address: string): string {
+  const normalized = normalizeSuiAddress(address);
+  if (!isValidSuiAddress(normalized)) throw new InvalidArgumentError(`invalid address: ${address}`);
+  return normalized;
+}
+
+function normalizeType(type: string): string {
+  try {
+    return normalizeStructTag(type);
+  } catch {
+    throw new InvalidArgumentError(`invalid type: ${type}`);
+  }
+}
+
+function pageLimit(page: PageRequest | undefined): number {
+  const limit = page?.limit ?? DEFAULT_PAGE;
+  if (!Number.isInteger(limit) || limit < 0) throw new InvalidArgumentError(`invalid page size: ${limit}`);
+  return Math.min(limit === 0 ? DEFAULT_PAGE : limit, MAX_PAGE);
+}
+
+/** Cursors are `kind:value` in base64url so a cursor from one listing is rejected by another. */
+function encodeCursor(kind: string, value: string): string {
+  return Buffer.from(`${kind}:${value}`, 'utf8').toString('base64url');
+}
+
+function decodeCursor(kind: string, cursor: string | undefined): string | undefined {
+  if (cursor === undefined) return undefined;
+  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
+  if (!decoded.startsWith(`${kind}:`)) throw new InvalidCursorError('invalid page token');
+  return decoded.slice(kind.length + 1);
+}
+
+function decodeNumberCursor(kind: string, cursor: string | undefined): number | undefined {
+  const value = decodeCursor(kind, cursor);
+  if (value === undefined) return undefined;
+  const position = Number(value);
+  if (!Number.isSafeInteger(position) || position < 0) throw new InvalidCursorError('invalid page token');
+  return position;
+}
+
+function addGas(a: GasCostSummaryRecord, b: GasCostSummaryRecord): GasCostSummaryRecord {
+  return {
+    computationCost: a.computationCost + b.computationCost,
+    storageCost: a.storageCost + b.storageCost,
+    storageRebate: a.storageRebate + b.storageRebate,
+    nonRefundableStorageFee: a.nonRefundableStorageFee + b.nonRefundableStorageFee,
+  };
+}
+
+/** Does an event type match a Sui event type filter (`0xP`, `0xP::m`, `0xP::m::N`, `0xP::m::N<…>`)? */
+function eventTypeMatches(eventType: string, filter: string): boolean {
+  const parts = filter.split('::');
+  if (parts.length === 1) return eventType.startsWith(normalizeAddress(parts[0]!) + '::');
+  if (parts.length === 2) return eventType.startsWith(`${normalizeAddress(parts[0]!)}::${parts[1]}::`);
+  const normalized = normalizeType(filter);
+  return normalized.includes('<') ? eventType === normalized : baseType(eventType) === normalized;
+}
+
+/**
+ * The in-memory chain. Readers implement {@link LedgerReader}; the remaining public methods
+ * are the write side used by genesis, the executor, the producer and the faucet.
+ */
+export class Ledger implements LedgerReader {
+  readonly seed: string;
+  readonly checkpointIntervalMs: number;
+  chainId = '';
+  /** Genesis accounts, in a stable order. */
+  accounts: readonly GenesisAccount[] = [];
+  genesisTimestampMs = 0n;
+
+  readonly #objects = new Map<string, (ObjectRecord | ObjectTombstone)[]>();
+  readonly #ownedBy = new Map<string, Set<string>>();
+  readonly #addressBalances = new Map<string, Map<string, bigint>>();
+  readonly #coinTypes = new Map<string, CoinTypeRecord>();
+  readonly #transactions: TransactionRecord[] = [];
+  readonly #transactionIndex = new Map<string, number>();
+  readonly #events: EventRecord[] = [];
+  readonly #checkpoints: CheckpointRecord[] = [];
+  readonly #checkpointByDigest = new Map<string, CheckpointRecord>();
+  readonly #checkpointTransactions = new Map<bigint, TransactionRecord[]>();
+  #pending: TransactionRecord[] = [];
+  readonly #listeners = new Set<CheckpointListener>();
+  readonly #packages = new Map<string, MovePackageRecord>();
+  readonly #names = new Map<string, NameRecord>();
+  readonly #reverseNames = new Map<string, string>();
+  readonly #allowances = new Map<string, AllowanceRecord>();
+  readonly #epochs: EpochRecord[] = [];
+  #systemState!: SystemStateRecord;
+  #protocolConfig!: ProtocolConfigRecord;
+  #rollingGas: GasCostSummaryRecord = ZERO_GAS;
+
+  constructor(options: LedgerOptions = {}) {
+    this.seed = options.seed ?? 'simnet';
+    this.checkpointIntervalMs = options.checkpointIntervalMs ?? 250;
+  }
+
+  // ---------------------------------------------------------------- objects
+
+  getObject(objectId: string): ObjectRecord | undefined {
+    const history = this.#objects.get(normalizeAddress(objectId));
+    const latest = history?.[history.length - 1];
+    return latest && !('deleted' in latest) ? latest : undefined;
+  }
+
+  getObjectAtVersion(objectId: string, version: bigint): ObjectRecord | ObjectTombstone | undefined {
+    return this.#objects.get(normalizeAddress(objectId))?.find((record) => record.version === version);
+  }
+
+  getObjectHistory(objectId: string): readonly (ObjectRecord | ObjectTombstone)[] {
+    return this.#objects.get(normalizeAddress(objectId)) ?? [];
+  }
+
+  listOwnedObjects(owner: string, filter: OwnedObjectsFilter = {}, page?: PageRequest): Page<ObjectRecord> {
+    const ownerAddress = normalizeAddress(owner);
+    const typeFilter = filter.type ? normalizeType(filter.type) : undefined;
+    const exact = typeFilter?.includes('<') ?? false;
+    const after = decodeCursor('owned', page?.cursor);
+    const limit = pageLimit(page);
+    const ids = [...(this.#ownedBy.get(ownerAddress) ?? [])].sort();
+    const items: ObjectRecord[] = [];
+    for (const id of ids) {
+      if (after !== undefined && id <= after) continue;
+      const object = this.getObject(id);
+      if (!object) continue;
+      if (typeFilter && (exact ? object.type !== typeFilter : object.type === 'package' || baseType(object.type) !== typeFilter)) continue;
+      if (items.length === limit) return { items, nextCursor: encodeCursor('owned', items[items.length - 1]!.objectId) };
+      items.push(object);
+    }
+    return { items };
+  }
+
+  listDynamicFields(parentId: string, page?: PageRequest): Page<ObjectRecord> {
+    const parent = normalizeAddress(parentId);
+    const after = decodeCursor('dynamic', page?.cursor);
+    const limit = pageLimit(page);
+    const ids = [...(this.#ownedBy.get(parent) ?? [])].sort();
+    const items: ObjectRecord[] = [];
+    for (const id of ids) {
+      if (after !== undefined && id <= after) continue;
+      const object = this.getObject(id);
+      if (!object?.dynamicField) continue;
+      if (items.length === limit) return { items, nextCursor: encodeCursor('dynamic', items[items.length - 1]!.objectId) };
+      items.push(object);
+    }
+    return { items };
+  }
+
+  // ---------------------------------------------------------------- coins and balances
+
+  #coinObjects(owner: string, coinType: string): ObjectRecord[] {
+    const coins: ObjectRecord[] = [];
+    for (const id of this.#ownedBy.get(owner) ?? []) {
+      const object = this.getObject(id);
+      if (object?.coin?.coinType === coinType) coins.push(object);
+    }
+    return coins.sort((a, b) => (a.coin!.balance === b.coin!.balance ? (a.objectId < b.objectId ? -1 : 1) : a.coin!.balance > b.coin!.balance ? -1 : 1));
+  }
+
+  listCoins(owner: string, coinType: string, page?: PageRequest): Page<ObjectRecord> {
+    const coins = this.#coinObjects(normalizeAddress(owner), normalizeType(coinType));
+    const start = decodeNumberCursor('coins', page?.cursor) ?? 0;
+    const limit = pageLimit(page);
+    const items = coins.slice(start, start + limit);
+    return start + limit < coins.length ? { items, nextCursor: encodeCursor('coins', String(start + limit)) } : { items };
+  }
+
+  getBalance(owner: string, coinType: string): BalanceRecord {
+    const address = normalizeAddress(owner);
+    const type = normalizeType(coinType);
+    const coins = this.#coinObjects(address, type);
+    const coinBalance = coins.reduce((sum, coin) => sum + coin.coin!.balance, 0n);
+    const addressBalance = this.#addressBalances.get(address)?.get(type) ?? 0n;
+    return { owner: address, coinType: type, coinBalance, addressBalance, balance: coinBalance + addressBalance, coinObjectCount: coins.length };
+  }
+
+  listBalances(owner: string, page?: PageRequest): Page<BalanceRecord> {
+    const address = normalizeAddress(owner);
+    const types = new Set<string>(this.#addressBalances.get(address)?.keys() ?? []);
+    for (const id of this.#ownedBy.get(address) ?? []) {
+      const coinType = this.getObject(id)?.coin?.coinType;
+      if (coinType) types.add(coinType);
+    }
+    const after = decodeCursor('balances', page?.cursor);
+    const limit = pageLimit(page);
+    const items: BalanceRecord[] = [];
+    for (const type of [...types].sort()) {
+      if (after !== undefined && type <= after) continue;
+      const balance = this.getBalance(address, type);
+      if (balance.balance === 0n && balance.coinObjectCount === 0) continue;
+      if (items.length === limit) return { items, nextCursor: encodeCursor('balances', items[items.length - 1]!.coinType) };
+      items.push(balance);
+    }
+    return { items };
+  }
+
+  listCoinTypes(): readonly CoinTypeRecord[] {
+    return [...this.#coinTypes.values()];
+  }
+
+  getCoinType(coinType: string): CoinTypeRecord | undefined {
+    return this.#coinTypes.get(normalizeType(coinType));
+  }
+
+  // ---------------------------------------------------------------- transactions and events
+
+  getTransaction(digest: string): TransactionRecord | undefined {
+    const index = this.#transactionIndex.get(digest);
+    return index === undefined ? undefined : this.#transactions[index];
+  }
+
+  listTransactions(filter: TransactionFilter = {}, page: PageRequest & { descending?: boolean } = {}): Page<TransactionRecord> {
+    const sender = filter.sender ? normalizeAddress(filter.sender) : undefined;
+    const affectedAddress = filter.affectedAddress ? normalizeAddress(filter.affectedAddress) : undefined;
+    const affectedObject = filter.affectedObject ? normalizeAddress(filter.affectedObject) : undefined;
+    const sealedOnly = filter.sealedOnly ?? true;
+    const matches = (tx: TransactionRecord) =>
+      (!sealedOnly || tx.checkpoint !== undefined) &&
+      (sender === undefined || tx.sender === sender) &&
+      (affectedAddress === undefined || tx.affectedAddresses.includes(affectedAddress)) &&
+      (affectedObject === undefined || tx.affectedObjects.includes(affectedObject)) &&
+      (filter.checkpoint === undefined || tx.checkpoint === filter.checkpoint);
+    return this.#scan('tx', this.#transactions, matches, page);
+  }
+
+  listEvents(filter: EventFilter = {}, page: PageRequest & { descending?: boolean } = {}): Page<EventRecord> {
+    const sender = filter.sender ? normalizeAddress(filter.sender) : undefined;
+    const emitting = filter.emittingModule?.split('::');
+    const emittingPackage = emitting?.[0] ? normalizeAddress(emitting[0]) : undefined;
+    const matches = (event: EventRecord) =>
+      event.checkpoint !== undefined &&
+      (sender === undefined || event.sender === sender) &&
+      (filter.transactionDigest === undefined || event.transactionDigest === filter.transactionDigest) &&
+      (filter.checkpoint === undefined || event.checkpoint === filter.checkpoint) &&
+      (filter.type === undefined || eventTypeMatches(event.type, filter.type)) &&
+      (emitting === undefined || (event.packageId === emittingPackage && event.module === emitting[1]));
+    return this.#scan('event', this.#events, matches, page);
+  }
+
+  *iterateTransactions(options: { after?: number; descending?: boolean } = {}): Iterable<{ position: number; transaction: TransactionRecord }> {
+    for (const { position, item } of iterate(this.#transactions, options)) {
+      if (item.checkpoint === undefined) continue;
+      yield { position, transaction: item };
+    }
+  }
+
+  *iterateEvents(options: { after?: number; descending?: boolean } = {}): Iterable<{ position: number; event: EventRecord }> {
+    for (const { position, item } of iterate(this.#events, options)) {
+      if (item.checkpoint === undefined) continue;
+      yield { position, event: item };
+    }
+  }
+
+  #scan<T>(kind: string, items: readonly T[], matches: (item: T) => boolean, page: PageRequest & { descending?: boolean }): Page<T> {
+    const limit = pageLimit(page);
+    const cursor = decodeNumberCursor(kind, page.cursor);
+    const out: T[] = [];
+    const step = page.descending ? -1 : 1;
+    let position = cursor === undefined ? (page.descending ? items.length - 1 : 0) : cursor + step;
+    for (; position >= 0 && position < items.length; position += step) {
+      const item = items[position]!;
+      if (!matches(item)) continue;
+      if (out.length === limit) return { items: out, nextCursor: encodeCursor(kind, String(position - step)) };
+      out.push(item);
+    }
+    return { items: out };
+  }
+
+  // ---------------------------------------------------------------- checkpoints
+
+  getCheckpoint(sequenceNumber: bigint): CheckpointRecord | undefined {
+    return sequenceNumber < 0n ? undefined : this.#checkpoints[Number(sequenceNumber)];
+  }
+
+  getCheckpointByDigest(digest: string): CheckpointRecord | undefined {
+    return this.#checkpointByDigest.get(digest);
+  }
+
+  latestCheckpoint(): CheckpointRecord {
+    return this.#checkpoints[this.#checkpoints.length - 1]!;
+  }
+
+  checkpointTransactions(sequenceNumber: bigint): readonly TransactionRecord[] {
+    return this.#checkpointTransactions.get(sequenceNumber) ?? [];
+  }
+
+  onCheckpoint(listener: CheckpointListener): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
+  // ---------------------------------------------------------------- epochs and system
+
+  currentEpoch(): EpochRecord {
+    return this.#epochs[this.#epochs.length - 1]!;
+  }
+
+  getEpoch(epoch: bigint): EpochRecord | undefined {
+    return this.#epochs.find((record) => record.epoch === epoch);
+  }
+
+  systemState(): SystemStateRecord {
+    return this.#systemState;
+  }
+
+  protocolConfig(): ProtocolConfigRecord {
+    return this.#protocolConfig;
+  }
+
+  referenceGasPrice(): bigint {
+    return this.#systemState.referenceGasPrice;
+  }
+
+  nowMs(): bigint {
+    const latest = this.#checkpoints[this.#checkpoints.length - 1];
+    return latest?.timestampMs ?? this.genesisTimestampMs;
+  }
+
+  // ---------------------------------------------------------------- packages, names, allowances
+
+  getPackage(packageId: string): MovePackageRecord | undefined {
+    return this.#packages.get(normalizeAddress(packageId));
+  }
+
+  listPackageVersions(packageId: string): readonly MovePackageRecord[] {
+    const pkg = this.getPackage(packageId);
+    if (!pkg) return [];
+    return [...this.#packages.values()].filter((candidate) => candidate.originalId === pkg.originalId).sort((a, b) => (a.version < b.version ? -1 : 1));
+  }
+
+  lookupName(name: string): NameRecord | undefined {
+    return this.#names.get(canonicalName(name));
+  }
+
+  reverseLookupName(address: string): NameRecord | undefined {
+    const name = this.#reverseNames.get(normalizeAddress(address));
+    return name === undefined ? undefined : this.#names.get(name);
+  }
+
+  listNames(): readonly NameRecord[] {
+    return [...this.#names.values()];
+  }
+
+  getAllowance(objectId: string): AllowanceRecord | undefined {
+    return this.#allowances.get(normalizeAddress(objectId));
+  }
+
+  listAllowances(filter: { funder?: string; spender?: string } = {}): readonly AllowanceRecord[] {
+    const funder = filter.funder ? normalizeAddress(filter.funder) : undefined;
+    const spender = filter.spender ? normalizeAddress(filter.spender) : undefined;
+    return [...this.#allowances.values()].filter(
+      (allowance) => (funder === undefined || allowance.funder === funder) && (spender === undefined || allowance.spender === spender),
+    );
+  }
+
+  // ================================================================ write side
+
+  /** Writes a new object version (creation or mutation) and maintains the owner index. */
+  putObject(record: ObjectRecord): void {
+    const history = this.#objects.get(record.objectId) ?? [];
+    const previous = history[history.length - 1];
+    if (previous && !('deleted' in previous)) this.#unindexOwner(previous);
+    history.push(record);
+    this.#objects.set(record.objectId, history);
+    if (record.owner.kind === 'address' || record.owner.kind === 'object') {
+      const owned = this.#ownedBy.get(record.owner.address) ?? new Set<string>();
+      owned.add(record.objectId);
+      this.#ownedBy.set(record.owner.address, owned);
+    }
+    if (record.package) this.#packages.set(record.objectId, record.package);
+  }
+
+  /** Marks an object deleted (or wrapped) at `version`. */
+  deleteObject(objectId: string, version: bigint, previousTransaction: string): void {
+    const history = this.#objects.get(objectId);
+    const previous = history?.[history.length - 1];
+    if (!history || !previous || 'deleted' in previous) return;
+    this.#unindexOwner(previous);
+    history.push({ objectId, version, deleted: true, previousTransaction });
+  }
+
+  #unindexOwner(record: ObjectRecord): void {
+    if (record.owner.kind === 'address' || record.owner.kind === 'object') {
+      this.#ownedBy.get(record.owner.address)?.delete(record.objectId);
+    }
+  }
+
+  /** Adds `delta` (may be negative) to an address balance; throws if it would go negative. */
+  adjustAddressBalance(owner: string, coinType: string, delta: bigint): void {
+    const balances = this.#addressBalances.get(owner) ?? new Map<string, bigint>();
+    const next = (balances.get(coinType) ?? 0n) + delta;
+    if (next < 0n) throw new Error(`address balance of ${owner} in ${coinType} would go negative`);
+    balances.set(coinType, next);
+    this.#addressBalances.set(owner, balances);
+  }
+
+  registerCoinType(record: CoinTypeRecord): void {
+    this.#coinTypes.set(record.coinType, record);
+  }
+
+  registerName(record: NameRecord, isDefaultFor?: string): void {
+    this.#names.set(canonicalName(record.name), record);
+    if (isDefaultFor) this.#reverseNames.set(isDefaultFor, canonicalName(record.name));
+  }
+
+  putAllowance(record: AllowanceRecord): void {
+    this.#allowances.set(record.objectId, record);
+  }
+
+  setSystem(state: SystemStateRecord, protocolConfig: ProtocolConfigRecord, epochs: readonly EpochRecord[]): void {
+    this.#systemState = state;
+    this.#protocolConfig = protocolConfig;
+    this.#epochs.splice(0, this.#epochs.length, ...epochs);
+  }
+
+  /** Records an executed transaction; it is sealed into the next checkpoint. */
+  addTransaction(record: TransactionRecord): void {
+    if (this.#transactionIndex.has(record.digest)) throw new Error(`duplicate transaction ${record.digest}`);
+    this.#transactionIndex.set(record.digest, this.#transactions.length);
+    this.#transactions.push(record);
+    this.#events.push(...record.events);
+    this.#pending.push(record);
+  }
+
+  /** Transactions executed but not yet in a checkpoint. */
+  pendingTransactionCount(): number {
+    return this.#pending.length;
+  }
+
+  /**
+   * Seals every pending transaction into the next checkpoint (possibly empty, as real
+   * checkpoints can be) and notifies listeners. Timestamp = genesis time + n × interval.
+   */
+  sealCheckpoint(): CheckpointRecord {
+    const sequenceNumber = BigInt(this.#checkpoints.length);
+    const previous = this.#checkpoints[this.#checkpoints.length - 1];
+    const transactions = this.#pending;
+    this.#pending = [];
+    const timestampMs = this.genesisTimestampMs + sequenceNumber * BigInt(this.checkpointIntervalMs);
+    for (const tx of transactions) this.#rollingGas = addGas(this.#rollingGas, tx.effects.gasUsed);
+    const networkTotalTransactions = (previous?.networkTotalTransactions ?? 0n) + BigInt(transactions.length);
+    const epoch = this.currentEpoch().epoch;
+    const encoded = encodeCheckpoint({
+      epoch,
+      sequenceNumber,
+      networkTotalTransactions,
+      previousDigest: previous?.digest,
+      timestampMs,
+      rollingGas: this.#rollingGas,
+      transactions: transactions.map((tx) => ({
+        digest: tx.digest,
+        effectsDigest: tx.effects.digest,
+        signatures: tx.signatures.map((signature) => signature.bytes),
+      })),
+    });
+    const checkpoint: CheckpointRecord = {
+      sequenceNumber,
+      digest: encoded.digest,
+      previousDigest: previous?.digest,
+      epoch,
+      timestampMs,
+      networkTotalTransactions,
+      contentDigest: encoded.contentDigest,
+      transactionDigests: transactions.map((tx) => tx.digest),
+      epochRollingGasCostSummary: this.#rollingGas,
+      summaryBcs: encoded.summaryBcs,
+      contentsBcs: encoded.contentsBcs,
+    };
+    for (const tx of transactions) {
+      tx.checkpoint = sequenceNumber;
+      tx.timestampMs = timestampMs;
+      for (const event of tx.events) {
+        event.checkpoint = sequenceNumber;
+        event.timestampMs = timestampMs;
+      }
+    }
+    this.#checkpoints.push(checkpoint);
+    this.#checkpointByDigest.set(checkpoint.digest, checkpoint);
+    this.#checkpointTransactions.set(sequenceNumber, transactions);
+    if (sequenceNumber === 0n) this.chainId = checkpoint.digest;
+    for (const listener of [...this.#listeners]) listener(checkpoint);
+    return checkpoint;
+  }
+}
+
+function* iterate<T>(items: readonly T[], options: { after?: number; descending?: boolean }): Iterable<{ position: number; item: T }> {
+  const step = options.descending ? -1 : 1;
+  let position = options.after === undefined ? (options.descending ? items.length - 1 : 0) : options.after + step;
+  for (; position >= 0 && position < items.length; position += step) yield { position, item: items[position]! };
+}
+
+/** `@alice` and `Alice.SUI` both mean `alice.sui`. */
+function canonicalName(name: string): string {
+  const lower = name.trim().toLowerCase();
+  if (lower.startsWith('@')) return `${lower.slice(1)}.sui`;
+  return lower;
+}
+
+/** Parses a struct tag or throws InvalidArgumentError (exported for services). */
+export function parseTypeOrThrow(type: string) {
+  try {
+    return parseStructTag(type);
+  } catch {
+    throw new InvalidArgumentError(`invalid type: ${type}`);
+  }
+}
+
+
