@@ -2,6 +2,8 @@ import Fastify, { type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { ApiError } from '../../services/core/errors.js';
 import { createRestServices, registerRest, toApiError, type RestConfig } from '../../services/rest/index.js';
+import type { Kysely } from 'kysely';
+import type { RestCacheTables } from '../../services/rest/domain/index.js';
 import type { Network, UpstreamSet } from '../../services/upstream/index.js';
 
 export const testRestConfig: RestConfig = {
@@ -17,7 +19,8 @@ export const testRestConfig: RestConfig = {
  * error handler rendering `{error, code}`: the stand-in for the foundation's `buildApp` in tests
  * of this capability alone.
  */
-export async function buildRestTestApp(upstreams: UpstreamSet, config: RestConfig = testRestConfig) {
+export async function buildRestTestApp(upstreams: UpstreamSet, options: { config?: RestConfig; db?: Kysely<RestCacheTables> } = {}) {
+  const config = options.config ?? testRestConfig;
   const app = Fastify();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -26,7 +29,7 @@ export async function buildRestTestApp(upstreams: UpstreamSet, config: RestConfi
     if (error instanceof ApiError) return reply.status(error.status).send({ error: error.message, code: error.code });
     return reply.status(500).send({ error: 'Internal error', code: 'INTERNAL_ERROR', detail: String(raw) });
   });
-  const services = createRestServices(config, { now: () => Date.now() });
+  const services = createRestServices(config, { now: () => Date.now(), ...(options.db ? { db: options.db } : {}) });
   await app.register(async (v1) => {
     await registerRest(v1, { upstreams, services, networkOf: (request: FastifyRequest) => request.url.split('/')[1] as Network });
   }, { prefix: '/:network/v1' });

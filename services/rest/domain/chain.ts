@@ -7,7 +7,7 @@ import { apyFromRates, apyWindow, type ExchangeRate } from './apy.js';
 import type { NetworkContext } from './context.js';
 import { networkTps, toCheckpoint, toNetworkStats, toStakingParameters, toValidator } from './map-chain.js';
 import { fullAddress, valueToJson, type ProtoValue } from './proto-values.js';
-import { ask, askOptional, fieldMask } from './upstream-calls.js';
+import { ask, fieldMask } from './upstream-calls.js';
 
 const CHECKPOINT_MASK = ['sequence_number', 'digest', 'summary.epoch', 'summary.sequence_number', 'summary.total_network_transactions', 'summary.previous_digest', 'summary.timestamp', 'contents.transactions'];
 /** Checkpoints back from the tip over which `networkTps` is measured. */
@@ -94,11 +94,35 @@ export class ChainService {
         if (rate && id) rates.set(fullAddress(id), rate);
       });
     }
-    return wanted.map((w) => ({
-      validatorAddress: fullAddress(w.validator.address),
-      apy: apyFromRates(w.toId ? rates.get(fullAddress(w.toId)) : undefined, w.fromId ? rates.get(fullAddress(w.fromId)) : undefined, epochMs),
-      epoch: epoch.toString(),
+    return Promise.all(wanted.map(async (w) => {
+      let latest = w.toId ? rates.get(fullAddress(w.toId)) : undefined;
+      let earlier = w.fromId ? rates.get(fullAddress(w.fromId)) : undefined;
+      const table = w.validator.stakingPool?.exchangeRates?.id;
+      if ((!latest || !earlier) && table) {
+        // Fallback when the entries are not at their derived ids: list the table itself.
+        const listed = await this.#listRates(ctx, table, w.window);
+        latest ??= listed.get(w.window.to);
+        earlier ??= listed.get(w.window.from);
+      }
+      return { validatorAddress: fullAddress(w.validator.address), apy: apyFromRates(latest, earlier, epochMs), epoch: epoch.toString() };
     }));
+  }
+
+  async #listRates(ctx: NetworkContext, table: string, window: { from: bigint; to: bigint }): Promise<Map<bigint, ExchangeRate>> {
+    const found = new Map<bigint, ExchangeRate>();
+    let pageToken: Uint8Array | undefined;
+    for (let page = 0; page < 10 && !(found.has(window.from) && found.has(window.to)); page += 1) {
+      const response = await ask(ctx.upstream, 'ListDynamicFields', (o) => ctx.upstream.grpc.stateService.listDynamicFields({
+        parent: table, pageSize: 1000, pageToken, readMask: fieldMask(['name', 'value']),
+      }, o));
+      for (const field of response.dynamicFields) {
+        const rate = exchangeRateFromBcs(field.name?.value, field.value?.value);
+        if (rate && (rate.epoch === window.from || rate.epoch === window.to)) found.set(rate.epoch, rate);
+      }
+      pageToken = response.nextPageToken?.length ? response.nextPageToken : undefined;
+      if (!pageToken) break;
+    }
+    return found;
   }
 }
 
@@ -113,7 +137,10 @@ export function exchangeRateFromField(object: GrpcTypes.Object): ExchangeRate | 
   }
 }
 
-export async function latestCheckpointHeight(ctx: NetworkContext): Promise<bigint | undefined> {
-  const info = await askOptional(ctx.upstream, 'GetServiceInfo', (o) => ctx.upstream.grpc.ledgerService.getServiceInfo({}, o));
-  return info?.checkpointHeight;
+/** A table entry's BCS: key u64 epoch; value PoolTokenExchangeRate { sui_amount: u64, pool_token_amount: u64 }. */
+export function exchangeRateFromBcs(name: Uint8Array | undefined, value: Uint8Array | undefined): ExchangeRate | undefined {
+  if (!name || name.length !== 8 || !value || value.length < 16) return undefined;
+  const key = Buffer.from(name);
+  const rate = Buffer.from(value);
+  return { epoch: key.readBigUInt64LE(0), suiAmount: rate.readBigUInt64LE(0), poolTokenAmount: rate.readBigUInt64LE(8) };
 }
