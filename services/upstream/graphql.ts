@@ -3,13 +3,14 @@ import type { GraphQLVariables } from './types.js';
 
 interface GraphQLResponse<T> {
   data?: T | null;
-  errors?: { message: string }[];
+  errors?: { message: string; extensions?: { code?: string } }[];
 }
 
 /**
  * One GraphQL POST with an abortable deadline. Node's fetch (undici) keeps connections alive per
  * origin, so consecutive calls reuse sockets. A response with `errors` and no `data` is a bad
- * response; partial data with errors is returned (GraphQL nulls the failed fields).
+ * response; so is any error next to data (GraphQL nulls the failed fields, which would read as
+ * "nothing found"). BAD_USER_INPUT errors are the caller's mistake: invalid_argument.
  */
 export async function postGraphQL<T>(
   url: string,
@@ -46,8 +47,9 @@ export async function postGraphQL<T>(
   if (!response.ok && !body.data) {
     throw new UpstreamError('bad_response', upstream, operation, `${operation}: HTTP ${response.status}: ${body.errors?.[0]?.message ?? ''}`);
   }
-  if (body.data == null) {
-    throw new UpstreamError('bad_response', upstream, operation, `${operation}: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
+  if (body.data == null || (body.errors && body.errors.length > 0)) {
+    const userError = body.errors?.some((e) => e.extensions?.code === 'BAD_USER_INPUT');
+    throw new UpstreamError(userError ? 'invalid_argument' : 'bad_response', upstream, operation, `${operation}: ${body.errors?.map((e) => e.message).join('; ') ?? 'no data'}`);
   }
   return body.data;
 }

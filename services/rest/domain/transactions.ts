@@ -41,6 +41,8 @@ const DIGEST_PAGE = `query DigestPage($first: Int, $last: Int, $after: String, $
 
 /** Upstream pages read at most per request when a status filter drops transactions. */
 const MAX_SCAN_PAGES = 5;
+/** Sui GraphQL's default maximum page size. */
+const GRAPHQL_PAGE = 50;
 /** gRPC BatchGetTransactions takes at most this many digests per call. */
 const BATCH_SIZE = 50;
 
@@ -117,8 +119,9 @@ export class TransactionService {
     const items: Executed[] = [];
     let hasNext = false;
     let lastPosition: string | undefined;
-    for (let scanned = 0; scanned < MAX_SCAN_PAGES && items.length < query.limit; scanned += 1) {
-      const want = query.limit - items.length;
+    const maxPages = MAX_SCAN_PAGES + Math.ceil(query.limit / GRAPHQL_PAGE) - 1;
+    for (let scanned = 0; scanned < maxPages && items.length < query.limit; scanned += 1) {
+      const want = Math.min(query.limit - items.length, GRAPHQL_PAGE);
       const desc = query.orderBy === 'desc';
       const variables = desc ? { last: want, before: position ?? null, filter } : { first: want, after: position ?? null, filter };
       const page = await askGraphQL<DigestPage>(ctx.upstream, 'transactions', DIGEST_PAGE, variables);
