@@ -1,5 +1,5 @@
 export { CircuitBreaker, type BreakerState, type CircuitBreakerOptions } from './circuit-breaker.js';
-export { UpstreamError, isUpstreamError, fromGrpcError, type UpstreamErrorKind } from './errors.js';
+export { UpstreamError, isUpstreamError, fromGrpcError, type StatusClassifier, type UpstreamErrorKind } from './errors.js';
 export { withRetries, backoffDelay, realRetryEnv, type RetryPolicy, type RetryEnv } from './retry.js';
 export { SuiUpstream, type SuiUpstreamOptions } from './sui-upstream.js';
 export { createUpstreamSet, closeUpstreamSet, type UpstreamSetConfig } from './upstream-set.js';

@@ -45,7 +45,7 @@ export class SuiUpstream implements Upstream {
       try {
         return await invoke({ timeout: timeoutMs });
       } catch (error) {
-        throw fromGrpcError(name, operation, error);
+        throw fromGrpcError(name, operation, error, options.classify);
       }
     });
   }

@@ -1,6 +1,7 @@
 import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { BreakerState } from './circuit-breaker.js';
+import type { StatusClassifier } from './errors.js';
 
 export type Network = 'mainnet' | 'testnet' | 'devnet';
 
@@ -37,6 +38,8 @@ export interface CallOptions {
   idempotent?: boolean;
   /** Overrides the policy's total budget for this call. */
   deadlineMs?: number;
+  /** Reads a status this method uses in its own way (see StatusClassifier). */
+  classify?: StatusClassifier;
 }
 
 export interface ProbeResult {

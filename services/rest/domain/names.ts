@@ -3,7 +3,8 @@ import { ApiError } from '../../core/errors.js';
 import type { NameAvailability, NameResolution } from '../schemas.js';
 import type { NetworkContext } from './context.js';
 import { fullAddress, timestampMs } from './proto-values.js';
-import { askOptional } from './upstream-calls.js';
+import { UpstreamError } from '../../upstream/index.js';
+import { askOptional, toApiError } from './upstream-calls.js';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 
 /** Names travel without the `.sui` suffix in the API; the node wants the full name. */
@@ -25,14 +26,24 @@ export class NameService {
   readonly #now: () => number;
   constructor(deps: { now: () => number }) { this.#now = deps.now; }
 
-  async #lookup(ctx: NetworkContext, name: string): Promise<GrpcTypes.NameRecord | undefined> {
-    const response = await askOptional(ctx.upstream, 'LookupName', (o) => ctx.upstream.grpc.nameService.lookupName({ name: withSuffix(name) }, o));
-    return response?.record;
+  /** The record, `expired` for a registered name past its expiration, or undefined if unregistered. */
+  async #lookup(ctx: NetworkContext, name: string): Promise<GrpcTypes.NameRecord | 'expired' | undefined> {
+    try {
+      const response = await ctx.upstream.call('LookupName', async (o) => (await ctx.upstream.grpc.nameService.lookupName({ name: withSuffix(name) }, o)).response, {
+        // Sui's node answers an expired name with RESOURCE_EXHAUSTED "name has expired": an answer, not overload.
+        classify: (code, message) => (code === 'RESOURCE_EXHAUSTED' && /expired/i.test(message) ? 'rejected' : undefined),
+      });
+      return response.record;
+    } catch (error) {
+      if (error instanceof UpstreamError && error.kind === 'not_found') return undefined;
+      if (error instanceof UpstreamError && error.kind === 'rejected') return 'expired';
+      throw toApiError(error);
+    }
   }
 
   async resolve(ctx: NetworkContext, name: string): Promise<NameResolution> {
     const record = await this.#lookup(ctx, name);
-    if (!record?.targetAddress || this.#expired(record)) throw new ApiError('NAME_NOT_FOUND', { message: `${withoutSuffix(name)} does not resolve to an address` });
+    if (!record || record === 'expired' || !record.targetAddress || this.#expired(record)) throw new ApiError('NAME_NOT_FOUND', { message: `${withoutSuffix(name)} does not resolve to an address` });
     const result: NameResolution = { name: withoutSuffix(name), address: fullAddress(record.targetAddress) };
     const exp = expiration(record);
     if (exp) result.expiration = exp;
@@ -65,8 +76,9 @@ export class NameService {
   /** Registered: a record exists. Available: no record, or its registration has expired. */
   async availability(ctx: NetworkContext, name: string): Promise<NameAvailability> {
     const record = await this.#lookup(ctx, name);
-    const result: NameAvailability = { name: withoutSuffix(name), registered: record !== undefined, available: !record || this.#expired(record) };
-    const exp = record ? expiration(record) : undefined;
+    const expired = record === 'expired' || (record !== undefined && this.#expired(record));
+    const result: NameAvailability = { name: withoutSuffix(name), registered: record !== undefined, available: record === undefined || expired };
+    const exp = record && record !== 'expired' ? expiration(record) : undefined;
     if (exp) result.expiration = exp;
     return result;
   }

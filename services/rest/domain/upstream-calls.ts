@@ -14,7 +14,7 @@ export function toApiError(error: unknown, notFound?: ErrorCode): unknown {
   if (error.kind === 'not_found') {
     return new ApiError(notFound ?? 'UPSTREAM_BAD_RESPONSE', notFound ? {} : { message: error.message });
   }
-  if (error.kind === 'invalid_argument') return new ApiError('VALIDATION_FAILED', { message: error.message.replace(/^[^:]*: [A-Z_]+: /, '') });
+  if (error.kind === 'invalid_argument' || error.kind === 'rejected') return new ApiError('VALIDATION_FAILED', { message: error.message.replace(/^[^:]*: [A-Z_]+: /, '') });
   return new ApiError(TRANSPORT_CODE[error.kind] ?? 'UPSTREAM_BAD_RESPONSE', { message: `${error.upstream}: ${error.message}`, cause: error });
 }
 
