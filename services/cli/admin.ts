@@ -1,0 +1,71 @@
+import { parseArgs } from 'node:util';
+import { createKey, createOrganization, grantPrepaidCredit, isTier, TIERS, type Scope } from '../identity/index.js';
+import { openRuntime, readConfig } from './runtime.js';
+
+const USAGE = `usage:
+  suigw admin create-org --name NAME [--tier ${TIERS.join('|')}] [--network mainnet|testnet] [--key-days N]
+      creates an organization with a default project and prints its first manage key (shown once)
+  suigw admin grant --org ORG_ID --usd AMOUNT [--note TEXT]
+      adds prepaid pay-per-request credit to an organization`;
+
+/** `suigw admin`: operator tasks that have no API (there is no dashboard). */
+export async function runAdmin(argv: string[]): Promise<void> {
+  const [command, ...rest] = argv;
+  if (command !== 'create-org' && command !== 'grant') {
+    console.error(USAGE);
+    process.exit(2);
+  }
+  const { values } = parseArgs({
+    args: rest,
+    options: {
+      name: { type: 'string' },
+      tier: { type: 'string', default: 'free' },
+      network: { type: 'string', default: 'mainnet' },
+      'key-days': { type: 'string', default: '90' },
+      org: { type: 'string' },
+      usd: { type: 'string' },
+      note: { type: 'string', default: '' },
+    },
+  });
+  const fail = (message: string): never => {
+    console.error(`${message}\n${USAGE}`);
+    process.exit(2);
+  };
+  const config = readConfig();
+  const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
+  try {
+    if (command === 'create-org') {
+      const name = values.name?.trim() || fail('--name is required');
+      const tier = values.tier ?? 'free';
+      if (!isTier(tier)) fail(`unknown tier ${tier}`);
+      const network = values.network === 'testnet' ? 'testnet' : values.network === 'mainnet' ? 'mainnet' : fail('--network is mainnet or testnet');
+      const days = Number(values['key-days']);
+      if (!Number.isInteger(days) || days < 1 || days > 365) fail('--key-days is 1 to 365');
+      const { organization, projects } = await createOrganization(runtime.database.db, runtime.clock, {
+        name,
+        tier: tier as Parameters<typeof createOrganization>[2]['tier'],
+        projects: [{ name: 'Default', network }],
+      });
+      const scopes: Scope[] = ['data', 'streams', 'manage', 'zkLogin'];
+      const key = await createKey(runtime.database, runtime.clock, { kind: 'operator' }, {
+        organizationId: organization.id,
+        projectId: projects[0]!.id,
+        name: 'admin',
+        scopes,
+        expiresInDays: days,
+      });
+      console.log(JSON.stringify({ organizationId: organization.id, projectId: projects[0]!.id, network, keyId: key.id, apiKey: key.apiKey, scopes, expiresAt: key.expiresAt }, null, 2));
+      console.error('The apiKey is shown once; it is an administrator credential for the whole organization.');
+    } else {
+      const org = values.org ?? fail('--org is required');
+      const usd = values.usd ?? fail('--usd is required');
+      if (!/^\d+(\.\d{1,6})?$/.test(usd)) fail('--usd is a positive amount with at most 6 decimals');
+      const [whole, fraction = ''] = usd.split('.');
+      const microUsd = BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
+      const balance = await grantPrepaidCredit(runtime.database.db, runtime.clock, org, microUsd, values.note);
+      console.log(JSON.stringify({ organizationId: org, grantedMicroUsd: microUsd.toString(), balanceMicroUsd: balance.toString() }));
+    }
+  } finally {
+    await runtime.database.close();
+  }
+}

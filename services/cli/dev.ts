@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { buildApp, networkBaseUrl } from '../http/index.js';
+import { onShutdown, openRuntime, readConfig } from './runtime.js';
+import { seedDevOrganization } from './dev-seed.js';
+
+/** What `suigw dev` writes for scripts and tests: where everything is and the admin key. */
+export interface DevState {
+  gatewayUrl: string;
+  adminKey: string;
+  organizationId: string;
+  networks: Record<string, { baseUrl: string }>;
+}
+
+async function readJson<T>(path: string): Promise<Partial<T>> {
+  try {
+    return JSON.parse(await readFile(path, 'utf8')) as Partial<T>;
+  } catch {
+    return {};
+  }
+}
+
+/** The dev server's HMAC secret persists under the data dir so cursors survive restarts. */
+async function devSecret(dataDir: string): Promise<string> {
+  const path = join(dataDir, 'secret');
+  try {
+    const secret = (await readFile(path, 'utf8')).trim();
+    if (secret.length >= 32) return secret;
+  } catch {
+    // first start: made below
+  }
+  const secret = randomBytes(32).toString('hex');
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(path, `${secret}\n`, { mode: 0o600 });
+  return secret;
+}
+
+/**
+ * `suigw dev`: the whole platform in one process for a laptop. Embedded PostgreSQL unless
+ * DATABASE_URL, a seeded organization with an admin key, state written to `.suigw/dev.json`.
+ */
+export async function runDev(argv: string[]): Promise<void> {
+  const { values } = parseArgs({ args: argv, options: { 'state-file': { type: 'string' } } });
+  const base = readConfig();
+  const config = base.secret ? base : readConfig({ SUIGW_SECRET: await devSecret(base.dataDir) });
+  const stateFile = values['state-file'] ?? join(config.dataDir, 'dev.json');
+  const previous = await readJson<DevState>(stateFile);
+
+  const runtime = await openRuntime(config, { migrate: true });
+  const seed = await seedDevOrganization(runtime.database, runtime.clock, {
+    adminKey: config.devAdminKey ?? previous.adminKey,
+    organizationId: previous.organizationId,
+  });
+  const app = await buildApp(runtime);
+  onShutdown(async () => {
+    await app.close();
+    await runtime.database.close();
+  });
+  await app.listen({ port: config.port, host: config.host });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : config.port;
+  const gatewayUrl = config.publicUrl ?? `http://${config.host}:${port}`;
+
+  const state: DevState = {
+    gatewayUrl,
+    adminKey: seed.adminKey,
+    organizationId: seed.organizationId,
+    networks: Object.fromEntries(config.networks.map((n) => [n, { baseUrl: networkBaseUrl(config, n, gatewayUrl) }])),
+  };
+  await mkdir(dirname(stateFile), { recursive: true });
+  await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
+  printWelcome(state, stateFile, seed.created, runtime.database.kind);
+}
+
+function printWelcome(state: DevState, stateFile: string, created: boolean, databaseKind: string): void {
+  const mainnet = state.networks['mainnet']?.baseUrl ?? Object.values(state.networks)[0]?.baseUrl;
+  const lines = [
+    '',
+    `suigw dev is up at ${state.gatewayUrl} (database: ${databaseKind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`,
+    ...Object.entries(state.networks).map(([network, { baseUrl }]) => `  ${network.padEnd(8)} ${baseUrl}/v1`),
+    '',
+    `admin key (${created ? 'new' : 'reused'}; scopes data, streams, manage, zkLogin; an administrator credential):`,
+    `  ${state.adminKey}`,
+    '',
+    'try:',
+    `  curl -s ${mainnet}/v1/auth/me -H 'x-api-key: ${state.adminKey}'`,
+    `  curl -s ${mainnet}/v1/keys -H 'x-api-key: ${state.adminKey}'`,
+    `  curl -s -X POST ${mainnet}/v1/keys -H 'x-api-key: ${state.adminKey}' -H 'content-type: application/json' \\`,
+    `       -d '{"name":"my app","projectId":"<id from /v1/projects>","scopes":["data"]}'`,
+    `  open ${state.gatewayUrl}/docs   (OpenAPI: ${state.gatewayUrl}/v1/openapi.json)`,
+    '',
+    `state written to ${stateFile}; Ctrl-C stops.`,
+    '',
+  ];
+  console.log(lines.join('\n'));
+}

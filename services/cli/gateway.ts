@@ -1,0 +1,18 @@
+import { buildApp } from '../http/index.js';
+import { onShutdown, openRuntime, readConfig } from './runtime.js';
+
+/**
+ * `suigw gateway`: the HTTP gateway alone. It migrates only the embedded database; against
+ * PostgreSQL run `suigw migrate` first (a Job in Kubernetes).
+ */
+export async function runGateway(): Promise<void> {
+  const config = readConfig();
+  const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
+  const app = await buildApp(runtime);
+  onShutdown(async () => {
+    await app.close();
+    await runtime.database.close();
+  });
+  const address = await app.listen({ port: config.port, host: config.host });
+  runtime.logger.info({ address, networks: config.networks }, 'gateway listening');
+}

@@ -1,0 +1,40 @@
+import { runAdmin } from './admin.js';
+import { runDev } from './dev.js';
+import { runGateway } from './gateway.js';
+import { runMigrate } from './migrate.js';
+
+const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
+  dev: { about: 'every role in one process, embedded database, seeded admin key', run: runDev },
+  gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', run: runGateway },
+  migrate: { about: 'apply database migrations and exit', run: runMigrate },
+  admin: { about: 'operator tasks: create-org, grant', run: runAdmin },
+  grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services (not built yet)' },
+  authz: { about: 'Envoy ext_authz service (not built yet)' },
+  ratelimit: { about: 'Envoy global rate limit service (not built yet)' },
+  streams: { about: 'checkpoint ingest and Warp stream delivery (not built yet)' },
+  billing: { about: 'one pass over due on-chain charges (not built yet)' },
+  operator: { about: 'Kubernetes operator and xDS server (not built yet)' },
+};
+
+function usage(): string {
+  const width = Math.max(...Object.keys(ROLES).map((r) => r.length));
+  return ['usage: suigw <role> [options]', '', ...Object.entries(ROLES).map(([r, { about }]) => `  ${r.padEnd(width)}  ${about}`)].join('\n');
+}
+
+export async function main(argv: string[]): Promise<void> {
+  const [role, ...rest] = argv;
+  if (role === undefined || role === '--help' || role === '-h' || role === 'help') {
+    console.log(usage());
+    return;
+  }
+  const entry = ROLES[role];
+  if (!entry) {
+    console.error(`unknown role '${role}'\n\n${usage()}`);
+    process.exit(2);
+  }
+  if (!entry.run) {
+    console.error(`suigw ${role}: this role is not built yet (see the open issues).`);
+    process.exit(2);
+  }
+  await entry.run(rest);
+}

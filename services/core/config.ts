@@ -1,0 +1,148 @@
+import { z } from 'zod';
+
+/**
+ * The one configuration schema. Every setting is one environment variable with a default that
+ * works for `suigw dev`; nothing else in the code base reads `process.env`.
+ */
+
+export const NETWORKS = ['mainnet', 'testnet', 'devnet'] as const;
+export type Network = (typeof NETWORKS)[number];
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((value) => (value === '' ? undefined : value))
+  .optional();
+
+const optionalUrl = optionalString.pipe(z.url().optional());
+
+const networkList = z
+  .string()
+  .default('mainnet,testnet')
+  .transform((value) => value.split(',').map((n) => n.trim()).filter(Boolean))
+  .pipe(z.array(z.enum(NETWORKS)).min(1));
+
+const boolean = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
+  .default('false')
+  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+
+export const ENV_SCHEMA = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('127.0.0.1'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  DATABASE_URL: optionalString,
+  REDIS_URL: optionalString,
+  SUIGW_DATA_DIR: z.string().default('.suigw'),
+  SUIGW_PUBLIC_URL: optionalUrl,
+  SUIGW_NETWORKS: networkList,
+  SUIGW_MAINNET_HOST: optionalString,
+  SUIGW_TESTNET_HOST: optionalString,
+  SUIGW_DEVNET_HOST: optionalString,
+  SUI_MAINNET_GRPC_URL: optionalUrl,
+  SUI_MAINNET_GRAPHQL_URL: optionalUrl,
+  SUI_TESTNET_GRPC_URL: optionalUrl,
+  SUI_TESTNET_GRAPHQL_URL: optionalUrl,
+  SUI_DEVNET_GRPC_URL: optionalUrl,
+  SUI_DEVNET_GRAPHQL_URL: optionalUrl,
+  SUIGW_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  SUIGW_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  SUIGW_DEV_ADMIN_KEY: optionalString,
+  SUIGW_WALLET_MIN_PREPAID_USD: z.coerce.number().min(0).default(5),
+  SUIGW_TRUST_PROXY: boolean,
+  SUIGW_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+});
+
+export interface NetworkEndpoint {
+  /** Host name that selects this network (production); unset in dev, where a path prefix does. */
+  host: string | undefined;
+  grpcUrl: string | undefined;
+  graphqlUrl: string | undefined;
+}
+
+export interface Config {
+  port: number;
+  host: string;
+  logLevel: z.infer<typeof ENV_SCHEMA>['LOG_LEVEL'];
+  databaseUrl: string | undefined;
+  redisUrl: string | undefined;
+  dataDir: string;
+  publicUrl: string | undefined;
+  networks: readonly Network[];
+  endpoints: Readonly<Record<Network, NetworkEndpoint>>;
+  /** HMAC secret for cursors and signed identity headers; generated per process when unset. */
+  secret: string | undefined;
+  keyCacheTtlMs: number;
+  devAdminKey: string | undefined;
+  walletMinPrepaidMicroUsd: bigint;
+  trustProxy: boolean;
+  bodyLimitBytes: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly issues: string[]) {
+    super(`invalid configuration:\n  ${issues.join('\n  ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
+  const parsed = ENV_SCHEMA.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
+  }
+  const v = parsed.data;
+  const endpoint = (host: string | undefined, grpcUrl: string | undefined, graphqlUrl: string | undefined) => ({
+    host: host?.toLowerCase(),
+    grpcUrl,
+    graphqlUrl,
+  });
+  return Object.freeze({
+    port: v.PORT,
+    host: v.HOST,
+    logLevel: v.LOG_LEVEL,
+    databaseUrl: v.DATABASE_URL,
+    redisUrl: v.REDIS_URL,
+    dataDir: v.SUIGW_DATA_DIR,
+    publicUrl: v.SUIGW_PUBLIC_URL?.replace(/\/+$/, ''),
+    networks: Object.freeze([...new Set(v.SUIGW_NETWORKS)]),
+    endpoints: Object.freeze({
+      mainnet: endpoint(v.SUIGW_MAINNET_HOST, v.SUI_MAINNET_GRPC_URL, v.SUI_MAINNET_GRAPHQL_URL),
+      testnet: endpoint(v.SUIGW_TESTNET_HOST, v.SUI_TESTNET_GRPC_URL, v.SUI_TESTNET_GRAPHQL_URL),
+      devnet: endpoint(v.SUIGW_DEVNET_HOST, v.SUI_DEVNET_GRPC_URL, v.SUI_DEVNET_GRAPHQL_URL),
+    }),
+    secret: v.SUIGW_SECRET,
+    keyCacheTtlMs: v.SUIGW_KEY_CACHE_TTL_MS,
+    devAdminKey: v.SUIGW_DEV_ADMIN_KEY,
+    walletMinPrepaidMicroUsd: BigInt(Math.round(v.SUIGW_WALLET_MIN_PREPAID_USD * 1_000_000)),
+    trustProxy: v.SUIGW_TRUST_PROXY,
+    bodyLimitBytes: v.SUIGW_BODY_LIMIT_BYTES,
+  });
+}
+
+/** Documentation of every variable, rendered into the README's configuration table. */
+export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
+  PORT: 'HTTP port of the gateway (default 8080; 0 picks a free port).',
+  HOST: 'Interface to listen on (default 127.0.0.1).',
+  LOG_LEVEL: 'pino log level (default info).',
+  DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR.',
+  REDIS_URL: 'Redis URL for limiter counters; unset: in-memory limiter.',
+  SUIGW_DATA_DIR: 'Directory for embedded data and dev state (default .suigw).',
+  SUIGW_PUBLIC_URL: 'Public base URL printed in examples (default http://HOST:PORT).',
+  SUIGW_NETWORKS: 'Networks served, comma separated (default mainnet,testnet; devnet optional).',
+  SUIGW_MAINNET_HOST: 'Host name that selects mainnet (production); unset: /mainnet path prefix only.',
+  SUIGW_TESTNET_HOST: 'Host name that selects testnet (production); unset: /testnet path prefix only.',
+  SUIGW_DEVNET_HOST: 'Host name that selects devnet (production).',
+  SUI_MAINNET_GRPC_URL: 'Upstream Sui full node gRPC URL for mainnet; unset in dev: simnet.',
+  SUI_MAINNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for mainnet; unset in dev: simnet.',
+  SUI_TESTNET_GRPC_URL: 'Upstream Sui full node gRPC URL for testnet; unset in dev: simnet.',
+  SUI_TESTNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for testnet; unset in dev: simnet.',
+  SUI_DEVNET_GRPC_URL: 'Upstream Sui full node gRPC URL for devnet.',
+  SUI_DEVNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for devnet.',
+  SUIGW_SECRET: 'Server secret (32+ chars) for cursor and identity-header HMACs; unset: random per process (dev persists one).',
+  SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',
+  SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
+  SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
+  SUIGW_TRUST_PROXY: 'Trust X-Forwarded-* headers for client IP and protocol (default false).',
+  SUIGW_BODY_LIMIT_BYTES: 'Largest accepted request body (default 1 MiB).',
+};

@@ -1,0 +1,5 @@
+export * from './errors.js';
+export * from './clock.js';
+export * from './config.js';
+export * from './logger.js';
+export * from './schemas.js';

@@ -1,0 +1,3 @@
+export { openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
+export { migrate, type MigrationResult } from './migrate.js';
+export type * from './schema.js';

@@ -1,0 +1,81 @@
+import type { ColumnType, Generated } from 'kysely';
+
+/** Kysely's view of the tables created by `migrations/*.sql`. */
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type BigIntColumn = ColumnType<string, bigint | string | number, bigint | string | number>;
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  tier: ColumnType<string, string | undefined, string>;
+  wallet_address: string | null;
+  prepaid_micro_usd: ColumnType<string, bigint | string | number | undefined, bigint | string | number>;
+  subscription_plan: string | null;
+  subscription_status: string | null;
+  subscription_period_end: Timestamp | null;
+  created_at: Timestamp;
+  deleted_at: Timestamp | null;
+}
+
+export interface ProjectsTable {
+  id: string;
+  organization_id: string;
+  name: string;
+  slug: string;
+  network: string;
+  created_at: Timestamp;
+}
+
+export interface KeyRateLimitColumn {
+  perKeyRps?: number | null;
+  perIpRps?: number | null;
+}
+
+export interface ApiKeysTable {
+  id: string;
+  organization_id: string | null;
+  project_id: string | null;
+  name: string;
+  hash: string;
+  start: string;
+  scopes: string[];
+  allowed_origins: ColumnType<string[], string[] | undefined, string[]>;
+  rate_limit: ColumnType<KeyRateLimitColumn | null, string | null | undefined, string | null>;
+  kind: ColumnType<string, string | undefined, string>;
+  enabled: Generated<boolean>;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+  created_by_key_id: string | null;
+  disabled_at: Timestamp | null;
+}
+
+export interface WalletChallengesTable {
+  id: string;
+  address: string;
+  message: string;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+export interface PrepaidGrantsTable {
+  id: string;
+  organization_id: string;
+  micro_usd: BigIntColumn;
+  note: string;
+  created_at: Timestamp;
+}
+
+export interface SchemaMigrationsTable {
+  name: string;
+  applied_at: Timestamp;
+}
+
+export interface DatabaseSchema {
+  organizations: OrganizationsTable;
+  projects: ProjectsTable;
+  api_keys: ApiKeysTable;
+  wallet_challenges: WalletChallengesTable;
+  prepaid_grants: PrepaidGrantsTable;
+  schema_migrations: SchemaMigrationsTable;
+}

@@ -1,0 +1,117 @@
+import { randomUUID } from 'node:crypto';
+import Fastify from 'fastify';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Clock, Config, Logger, Network } from '../core/index.js';
+import type { Database } from '../db/index.js';
+import { Authenticator } from '../identity/index.js';
+import { registerManagement } from '../management/index.js';
+import { authenticationHook } from './authenticate.js';
+import { errorHandler, notFoundHandler } from './error-handler.js';
+import { registerHealth, RequestStats, type HealthCheck } from './health.js';
+import { legacyRedirectTarget, networkRewriter } from './networks.js';
+import { registerOpenApi } from './openapi.js';
+import type { App } from './types.js';
+
+/** What the capabilities need, handed to each one's `register…(app, deps)`. */
+export interface AppDeps {
+  config: Readonly<Config>;
+  database: Database;
+  clock: Clock;
+  authenticator: Authenticator;
+}
+
+export interface BuildAppOptions {
+  config: Readonly<Config>;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Shared with other adapters of the same process; created (and stopped on close) when absent. */
+  authenticator?: Authenticator;
+  healthChecks?: HealthCheck[];
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/** Never log a key: the `api_key` query parameter is cut from logged URLs. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
+}
+
+/**
+ * The HTTP gateway as an unstarted fastify instance: tests call `inject()` on it, the CLI calls
+ * `listen()`. Routes live under `/{network}/v1/...` for every configured network.
+ */
+export async function buildApp(options: BuildAppOptions): Promise<App> {
+  const { config, database, clock } = options;
+  const app = Fastify({
+    loggerInstance: options.logger.child({}, {
+      serializers: {
+        req: (request: { method: string; url: string; id: string }) => ({
+          id: request.id,
+          method: request.method,
+          url: redactUrl(request.url),
+        }),
+      },
+    }),
+    genReqId: (request) => {
+      const given = request.headers['x-request-id'];
+      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+    },
+    bodyLimit: config.bodyLimitBytes,
+    trustProxy: config.trustProxy,
+    rewriteUrl: networkRewriter(config),
+    routerOptions: { ignoreTrailingSlash: true },
+  }).withTypeProvider<ZodTypeProvider>() as unknown as App;
+
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.setErrorHandler(errorHandler);
+  app.setNotFoundHandler(notFoundHandler);
+  // JSON only: a text/plain body is 415 UNSUPPORTED_MEDIA_TYPE, not a string.
+  app.removeContentTypeParser(['text/plain']);
+  app.decorateRequest('network', 'mainnet');
+  app.decorateRequest('principal', undefined);
+
+  const stats = new RequestStats();
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+  app.addHook('onResponse', async (_request, reply) => stats.record(reply.statusCode));
+
+  const ownsAuthenticator = options.authenticator === undefined;
+  const authenticator =
+    options.authenticator ??
+    new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger: options.logger });
+  if (ownsAuthenticator) {
+    await authenticator.start();
+    app.addHook('onClose', async () => authenticator.stop());
+  }
+
+  await registerOpenApi(app, config);
+  const deps: AppDeps = { config, database, clock, authenticator };
+  const healthOptions = { database, clock, stats, checks: options.healthChecks ?? [] };
+  registerHealth(app, healthOptions, '/health');
+
+  for (const network of config.networks) {
+    await app.register(
+      async (scope: App) => {
+        // Every route under a network declares how it is authenticated; none is open by accident.
+        scope.addHook('onRoute', (route) => {
+          if (route.config?.auth === undefined) throw new Error(`route ${route.method} ${route.url} declares no auth`);
+        });
+        scope.addHook('onRequest', authenticationHook(authenticator, network as Network));
+        registerHealth(scope, healthOptions, '/v1/health');
+        registerManagement(scope, deps);
+      },
+      { prefix: `/${network}` },
+    );
+  }
+
+  // Legacy addresses without a network (spec: Networks) go to the mainnet equivalent.
+  app.all('/v1/*', { config: { auth: 'none' }, schema: { hide: true } }, async (request, reply) => {
+    const proto = request.headers['x-forwarded-proto'];
+    return reply.redirect(legacyRedirectTarget(config, request.url, typeof proto === 'string' ? proto : undefined), 308);
+  });
+
+  return app;
+}

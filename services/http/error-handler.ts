@@ -1,0 +1,67 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { ApiError, errorBody, isApiError, type ErrorCode } from '../core/index.js';
+
+/** Fastify's own failure codes, translated to the table's codes. */
+const FASTIFY_CODES: Record<string, ErrorCode> = {
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: 'INVALID_BODY',
+  FST_ERR_CTP_EMPTY_JSON_BODY: 'INVALID_BODY',
+  FST_ERR_CTP_INVALID_JSON_BODY: 'INVALID_BODY',
+  FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
+  FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
+  FST_ERR_NOT_FOUND: 'NOT_FOUND',
+};
+
+/** Turns anything thrown into an ApiError; unknown failures become INTERNAL_ERROR (logged). */
+export function toApiError(error: unknown, request: FastifyRequest): ApiError {
+  if (isApiError(error)) return error;
+  if (hasZodFastifySchemaValidationErrors(error)) {
+    const issues = error.validation.map((issue) => {
+      const where = `${error.validationContext ?? 'request'}${issue.instancePath.replace(/\//g, '.')}`;
+      return `${where}: ${issue.message}`;
+    });
+    return new ApiError('VALIDATION_FAILED', { message: issues.join('; '), fields: { issues } });
+  }
+  const fastifyError = error as Partial<FastifyError>;
+  const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
+  if (mapped) return new ApiError(mapped, { message: describe(mapped, fastifyError), cause: error });
+  if (error instanceof SyntaxError && (fastifyError.statusCode === 400 || 'body' in error)) {
+    return new ApiError('INVALID_BODY', { message: 'The body is not valid JSON.', cause: error });
+  }
+  if (isResponseSerializationError(error)) {
+    request.log.error({ err: error }, 'response does not match its schema');
+  } else if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
+    // A client error fastify raised that the table does not name (e.g. a bad URL encoding).
+    return new ApiError('VALIDATION_FAILED', { message: fastifyError.message ?? 'Bad request', cause: error });
+  } else {
+    request.log.error({ err: error }, 'unhandled error');
+  }
+  return new ApiError('INTERNAL_ERROR', { cause: error });
+}
+
+function describe(code: ErrorCode, error: Partial<FastifyError>): string {
+  switch (code) {
+    case 'UNSUPPORTED_MEDIA_TYPE':
+      return 'The body must be JSON, sent with Content-Type: application/json.';
+    case 'INVALID_BODY':
+      return 'The body is not valid JSON.';
+    case 'PAYLOAD_TOO_LARGE':
+      return 'The body is larger than this endpoint accepts.';
+    default:
+      return error.message ?? code;
+  }
+}
+
+export function sendError(reply: FastifyReply, error: ApiError): FastifyReply {
+  if (error.headers) void reply.headers(error.headers);
+  return reply.code(error.status).type('application/json; charset=utf-8').send(errorBody(error, reply.request.id));
+}
+
+export function errorHandler(error: unknown, request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, toApiError(error, request));
+}
+
+export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return sendError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
+}

@@ -1,0 +1,103 @@
+import { sql } from 'kysely';
+import { z } from 'zod';
+import type { Clock } from '../core/index.js';
+import type { Database } from '../db/index.js';
+import type { App } from './types.js';
+
+/** A dependency `/health` reports on besides the database (e.g. each upstream). */
+export interface HealthCheck {
+  name: string;
+  check(): Promise<{ ok: boolean; detail?: string; latencyMs?: number }>;
+}
+
+/** Responses served since start: success is any status below 400, error 400 and above. */
+export class RequestStats {
+  success = 0;
+  error = 0;
+
+  record(statusCode: number): void {
+    if (statusCode < 400) this.success += 1;
+    else this.error += 1;
+  }
+
+  snapshot(): { success: number; error: number; total: number } {
+    return { success: this.success, error: this.error, total: this.success + this.error };
+  }
+}
+
+const DATABASE_TIMEOUT_MS = 2_000;
+
+const healthyBody = z.object({
+  status: z.enum(['ok', 'degraded']),
+  database: z.literal('ok'),
+  timestamp: z.string(),
+  stats: z.object({ success: z.number(), error: z.number(), total: z.number() }),
+  checks: z.record(z.string(), z.object({ ok: z.boolean(), detail: z.string().optional(), latencyMs: z.number().optional() })).optional(),
+});
+const unhealthyBody = z.object({ status: z.literal('error'), database: z.literal('error'), error: z.string() });
+
+export interface HealthOptions {
+  database: Database;
+  clock: Clock;
+  stats: RequestStats;
+  checks: readonly HealthCheck[];
+}
+
+async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} did not answer within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * `GET /health`: public (no key), for load balancers. 200 while the database answers (status
+ * `degraded` when another check fails), 503 with `{status, database, error}` when it does not.
+ */
+export function registerHealth(app: App, options: HealthOptions, path: string): void {
+  app.get(
+    path,
+    {
+      config: { auth: 'none' },
+      schema: {
+        summary: 'Service health',
+        description: 'Public, needs no key. 503 when the database is unreachable; `degraded` when an upstream check fails.',
+        tags: ['health'],
+        response: { 200: healthyBody, 503: unhealthyBody },
+      },
+    },
+    async (_request, reply) => {
+      try {
+        await withTimeout(sql`select 1`.execute(options.database.db), DATABASE_TIMEOUT_MS, 'the database');
+      } catch (error) {
+        return reply.code(503).send({
+          status: 'error' as const,
+          database: 'error' as const,
+          error: error instanceof Error ? error.message : 'the database is unreachable',
+        });
+      }
+      const results = await Promise.all(
+        options.checks.map(async (check) => {
+          try {
+            return [check.name, await withTimeout(check.check(), DATABASE_TIMEOUT_MS, check.name)] as const;
+          } catch (error) {
+            return [check.name, { ok: false, detail: error instanceof Error ? error.message : String(error) }] as const;
+          }
+        }),
+      );
+      const checks = Object.fromEntries(results);
+      return {
+        status: results.every(([, result]) => result.ok) ? ('ok' as const) : ('degraded' as const),
+        database: 'ok' as const,
+        timestamp: new Date(options.clock.now()).toISOString(),
+        stats: options.stats.snapshot(),
+        ...(results.length > 0 ? { checks } : {}),
+      };
+    },
+  );
+}

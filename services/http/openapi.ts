@@ -1,0 +1,53 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import type { Config, Network } from '../core/index.js';
+import type { App } from './types.js';
+
+export const OPENAPI_PATH = '/v1/openapi.json';
+export const DOCS_PATH = '/docs';
+
+/**
+ * OpenAPI 3.1 generated from the zod schemas that validate the requests. Routes are registered
+ * once per network; the document shows each once, under the `{network}` server variable.
+ */
+export async function registerOpenApi(app: App, config: Config): Promise<void> {
+  const [documented] = config.networks;
+  const prefix = `/${documented}`;
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'suigw API',
+        version: 'v1',
+        description:
+          'REST, management and wallet endpoints of suigw, a gateway to the Sui blockchain. Send the API key in ' +
+          '`x-api-key` (or `Authorization: Bearer`). Every path exists once per network: `/{network}/v1/...` ' +
+          '(or the network\'s own host in production). Errors are `{error, message?, code?, requestId}`.',
+      },
+      servers: [
+        {
+          url: `${config.publicUrl ?? `http://${config.host}:${config.port}`}/{network}`,
+          variables: { network: { default: documented ?? 'mainnet', enum: [...config.networks] as Network[] } },
+        },
+      ],
+      components: {
+        securitySchemes: {
+          apiKey: { type: 'apiKey', in: 'header', name: 'x-api-key' },
+          bearer: { type: 'http', scheme: 'bearer' },
+        },
+      },
+      security: [{ apiKey: [] }, { bearer: [] }],
+    },
+    transform: (input) => {
+      const { url } = input;
+      if (!url.startsWith(`${prefix}/`)) return { schema: { ...input.schema, hide: true }, url };
+      const transformed = jsonSchemaTransform({ ...input, url: url.slice(prefix.length) });
+      const auth = input.route.config?.auth;
+      if (auth === 'none') transformed.schema = { ...transformed.schema, security: [] };
+      return transformed;
+    },
+  });
+  app.get(OPENAPI_PATH, { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
+  await app.register(swaggerUi, { routePrefix: DOCS_PATH });
+}

@@ -1,0 +1,34 @@
+import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, RawRequestDefaultExpression, RawServerDefault } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { Network } from '../core/index.js';
+import type { Principal, Scope } from '../identity/index.js';
+
+/** The fastify instance every capability registers its routes on (zod-typed). */
+export type App = FastifyInstance<
+  RawServerDefault,
+  RawRequestDefaultExpression,
+  RawReplyDefaultExpression,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/**
+ * How a route is authenticated; every route under a network must declare it (checked when the
+ * route is added), so no route is open by accident.
+ * - `{ scope }`: a valid key of this network holding that scope;
+ * - `'key'`: any valid key of this network;
+ * - `'none'`: public (health, documents, the wallet challenge).
+ */
+export type RouteAuth = { scope: Scope } | 'key' | 'none';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    auth?: RouteAuth;
+  }
+  interface FastifyRequest {
+    /** The network of the address the request was sent to; set for every route under one. */
+    network: Network;
+    /** The verified caller, on routes whose `auth` is not `'none'`. */
+    principal: Principal | undefined;
+  }
+}

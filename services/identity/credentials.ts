@@ -1,0 +1,27 @@
+/**
+ * Where a key travels (spec: Authentication 1-2): `x-api-key`, `Authorization: Bearer`, or the
+ * `api_key` query parameter (compatibility only). The same reader serves HTTP, gRPC metadata
+ * and Envoy's ext_authz check requests.
+ */
+export interface CredentialSources {
+  xApiKey?: string | string[] | undefined;
+  authorization?: string | string[] | undefined;
+  queryApiKey?: unknown;
+}
+
+function first(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}
+
+export function readApiKey(sources: CredentialSources): string | undefined {
+  const header = first(sources.xApiKey)?.trim();
+  if (header) return header;
+  const authorization = first(sources.authorization)?.trim();
+  if (authorization) {
+    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  const query = Array.isArray(sources.queryApiKey) ? sources.queryApiKey[0] : sources.queryApiKey;
+  if (typeof query === 'string' && query.trim() !== '') return query.trim();
+  return undefined;
+}

@@ -1,0 +1,13 @@
+export * from './scopes.js';
+export * from './key-value.js';
+export * from './origins.js';
+export * from './plans.js';
+export * from './principal.js';
+export * from './credentials.js';
+export * from './authenticator.js';
+export * from './invalidation.js';
+export * from './organizations.js';
+export * from './projects.js';
+export * from './keys.js';
+export * from './wallet.js';
+export { slugify } from './slug.js';

@@ -1,0 +1,310 @@
+import type { Kysely } from 'kysely';
+import type { DatabaseSchema, Database } from '../db/index.js';
+import { ApiError, type Clock } from '../core/index.js';
+import { newId } from './ids.js';
+import { generateKeyValue, hashKeyValue, KEY_PREFIX, keyStart } from './key-value.js';
+import { parseOriginPattern } from './origins.js';
+import { MAX_ENABLED_KEYS_PER_ORGANIZATION } from './plans.js';
+import { isScope, type Scope } from './scopes.js';
+import { publishIdentityChange } from './invalidation.js';
+import { findProject } from './projects.js';
+import type { KeyRateLimit } from './principal.js';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+export const DEFAULT_KEY_LIFETIME_DAYS = 30;
+export const MAX_KEY_LIFETIME_DAYS = 365;
+export const DEFAULT_SCOPES: readonly Scope[] = ['data'];
+
+/** A key as listed: never the secret, only its first characters. */
+export interface ApiKeyListItem {
+  id: string;
+  name: string;
+  start: string;
+  prefix: string;
+  projectId: string | null;
+  scopes: Scope[];
+  allowedOrigins: string[];
+  rateLimit: KeyRateLimit;
+  enabled: boolean;
+  expiresAt: string;
+  createdAt: string;
+}
+
+export interface CreatedApiKey {
+  id: string;
+  /** The key value: returned once, in the creation response, and never again. */
+  apiKey: string;
+  name: string;
+  projectId: string;
+  scopes: Scope[];
+  allowedOrigins: string[];
+  rateLimit: KeyRateLimit;
+  expiresAt: string;
+}
+
+/** Who asks for a key: a key holder (its scopes and expiry bound the new key) or an operator. */
+export type KeyCreator =
+  | { kind: 'key'; keyId: string; scopes: readonly Scope[]; expiresAt: number }
+  | { kind: 'operator' };
+
+export interface NewApiKey {
+  organizationId: string;
+  projectId: string;
+  name: string;
+  scopes?: readonly string[] | undefined;
+  expiresInDays?: number | undefined;
+  allowedOrigins?: readonly string[] | undefined;
+  rateLimit?: Partial<KeyRateLimit> | undefined;
+  kind?: 'standard' | 'wallet';
+  /** A fixed key value (dev seeding only); normally generated. */
+  value?: string;
+}
+
+export interface ApiKeyChanges {
+  name?: string | undefined;
+  scopes?: readonly string[] | undefined;
+  allowedOrigins?: readonly string[] | undefined;
+  rateLimit?: Partial<KeyRateLimit> | null | undefined;
+}
+
+type KeyRow = {
+  id: string;
+  name: string;
+  start: string;
+  project_id: string | null;
+  scopes: string[];
+  allowed_origins: string[];
+  rate_limit: { perKeyRps?: number | null; perIpRps?: number | null } | null;
+  enabled: boolean;
+  expires_at: Date | string;
+  created_at: Date | string;
+};
+
+const KEY_COLUMNS = [
+  'id',
+  'name',
+  'start',
+  'project_id',
+  'scopes',
+  'allowed_origins',
+  'rate_limit',
+  'enabled',
+  'expires_at',
+  'created_at',
+] as const;
+
+function toListItem(row: KeyRow): ApiKeyListItem {
+  return {
+    id: row.id,
+    name: row.name,
+    start: row.start,
+    prefix: KEY_PREFIX,
+    projectId: row.project_id,
+    scopes: row.scopes.filter(isScope),
+    allowedOrigins: row.allowed_origins,
+    rateLimit: normalizeRateLimit(row.rate_limit),
+    enabled: row.enabled,
+    expiresAt: new Date(row.expires_at).toISOString(),
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+function normalizeRateLimit(value: Partial<KeyRateLimit> | null | undefined): KeyRateLimit {
+  return { perKeyRps: value?.perKeyRps ?? null, perIpRps: value?.perIpRps ?? null };
+}
+
+/** INVALID_SCOPES for unknown names, SCOPE_ESCALATION for scopes the creator lacks. */
+function checkScopes(requested: readonly string[], creator: KeyCreator): Scope[] {
+  const unknown = requested.filter((scope) => !isScope(scope));
+  if (unknown.length > 0 || requested.length === 0) {
+    throw new ApiError('INVALID_SCOPES', {
+      message:
+        requested.length === 0
+          ? 'At least one scope is required.'
+          : `Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Allowed: data, streams, manage, zkLogin.`,
+    });
+  }
+  const scopes = [...new Set(requested as Scope[])];
+  if (creator.kind === 'key') {
+    const missing = scopes.filter((scope) => !creator.scopes.includes(scope));
+    if (missing.length > 0) {
+      throw new ApiError('SCOPE_ESCALATION', { message: `The calling key lacks: ${missing.join(', ')}.` });
+    }
+  }
+  return scopes;
+}
+
+function checkOrigins(origins: readonly string[]): string[] {
+  const invalid = origins.filter((origin) => parseOriginPattern(origin) === undefined);
+  if (invalid.length > 0) {
+    throw new ApiError('VALIDATION_FAILED', {
+      message: `Invalid allowed origin${invalid.length > 1 ? 's' : ''}: ${invalid.map((o) => JSON.stringify(o)).join(', ')}. Use [scheme://][*.]host[:port].`,
+    });
+  }
+  return [...new Set(origins.map((origin) => origin.trim().toLowerCase()))];
+}
+
+export async function listKeys(db: Kysely<DatabaseSchema>, organizationId: string): Promise<ApiKeyListItem[]> {
+  const rows = await db
+    .selectFrom('api_keys')
+    .select(KEY_COLUMNS)
+    .where('organization_id', '=', organizationId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+  return rows.map(toListItem);
+}
+
+/**
+ * Creates a key under the spec's rules: default scopes `['data']`, lifetime 1-365 days (default
+ * 30) and never past the creating key's own expiry, scopes only those the creator holds, the
+ * project in the organization, at most 50 enabled keys per organization.
+ */
+export async function createKey(
+  database: Database,
+  clock: Clock,
+  creator: KeyCreator,
+  input: NewApiKey,
+): Promise<CreatedApiKey> {
+  const scopes = checkScopes(input.scopes ?? DEFAULT_SCOPES, creator);
+  const allowedOrigins = checkOrigins(input.allowedOrigins ?? []);
+  const days = input.expiresInDays ?? DEFAULT_KEY_LIFETIME_DAYS;
+  if (!Number.isInteger(days) || days < 1 || days > MAX_KEY_LIFETIME_DAYS) {
+    throw new ApiError('VALIDATION_FAILED', { message: 'expiresInDays must be an integer from 1 to 365.' });
+  }
+  const now = clock.now();
+  const expiresAt = Math.min(now + days * DAY_MS, creator.kind === 'key' ? creator.expiresAt : Infinity);
+  const value = input.value ?? generateKeyValue();
+  const rateLimit = normalizeRateLimit(input.rateLimit);
+
+  const project = await findProject(database.db, input.organizationId, input.projectId);
+  if (!project) throw new ApiError('PROJECT_NOT_FOUND', { message: `No project ${input.projectId} in this organization.` });
+
+  const id = newId('key');
+  await database.db.transaction().execute(async (trx) => {
+    // Lock the organization so two concurrent creations cannot both take the 50th place.
+    const organization = await trx
+      .selectFrom('organizations')
+      .select('id')
+      .where('id', '=', input.organizationId)
+      .where('deleted_at', 'is', null)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
+    const { count } = await trx
+      .selectFrom('api_keys')
+      .select((eb) => eb.fn.countAll<string>().as('count'))
+      .where('organization_id', '=', input.organizationId)
+      .where('enabled', '=', true)
+      .where('expires_at', '>', new Date(now))
+      .executeTakeFirstOrThrow();
+    if (Number(count) >= MAX_ENABLED_KEYS_PER_ORGANIZATION) {
+      throw new ApiError('KEY_LIMIT_REACHED', {
+        message: `This organization has ${MAX_ENABLED_KEYS_PER_ORGANIZATION} enabled keys; disable one first.`,
+      });
+    }
+    await trx
+      .insertInto('api_keys')
+      .values({
+        id,
+        organization_id: input.organizationId,
+        project_id: project.id,
+        name: input.name,
+        hash: hashKeyValue(value),
+        start: keyStart(value),
+        scopes,
+        allowed_origins: allowedOrigins,
+        rate_limit: JSON.stringify(rateLimit),
+        kind: input.kind ?? 'standard',
+        expires_at: new Date(expiresAt),
+        created_at: new Date(now),
+        created_by_key_id: creator.kind === 'key' ? creator.keyId : null,
+      })
+      .execute();
+  });
+  await publishIdentityChange(database, { created: true });
+  return {
+    id,
+    apiKey: value,
+    name: input.name,
+    projectId: project.id,
+    scopes,
+    allowedOrigins,
+    rateLimit,
+    expiresAt: new Date(expiresAt).toISOString(),
+  };
+}
+
+/** Disables a key at once (idempotent). A key may disable itself. */
+export async function disableKey(
+  database: Database,
+  clock: Clock,
+  organizationId: string,
+  keyId: string,
+): Promise<{ id: string; enabled: false }> {
+  const row = await database.db
+    .updateTable('api_keys')
+    .set((eb) => ({ enabled: false, disabled_at: eb.fn.coalesce('disabled_at', eb.val(new Date(clock.now()))) }))
+    .where('id', '=', keyId)
+    .where('organization_id', '=', organizationId)
+    .returning('id')
+    .executeTakeFirst();
+  if (!row) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
+  await publishIdentityChange(database, { keyId });
+  return { id: row.id, enabled: false };
+}
+
+/** Edits name, scopes (within the caller's), allowed origins and per-key/per-IP rate caps. */
+export async function updateKey(
+  database: Database,
+  creator: KeyCreator,
+  organizationId: string,
+  keyId: string,
+  changes: ApiKeyChanges,
+): Promise<ApiKeyListItem> {
+  const scopes = changes.scopes === undefined ? undefined : checkScopes(changes.scopes, creator);
+  const allowedOrigins = changes.allowedOrigins === undefined ? undefined : checkOrigins(changes.allowedOrigins);
+  const row = await database.db.transaction().execute(async (trx) => {
+    const current = await trx
+      .selectFrom('api_keys')
+      .select(['id', 'rate_limit'])
+      .where('id', '=', keyId)
+      .where('organization_id', '=', organizationId)
+      .forUpdate()
+      .executeTakeFirst();
+    if (!current) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
+    const rateLimit =
+      changes.rateLimit === undefined
+        ? undefined
+        : changes.rateLimit === null
+          ? normalizeRateLimit(null)
+          : normalizeRateLimit({ ...normalizeRateLimit(current.rate_limit), ...changes.rateLimit });
+    return trx
+      .updateTable('api_keys')
+      .set({
+        ...(changes.name === undefined ? {} : { name: changes.name }),
+        ...(scopes === undefined ? {} : { scopes }),
+        ...(allowedOrigins === undefined ? {} : { allowed_origins: allowedOrigins }),
+        ...(rateLimit === undefined ? {} : { rate_limit: JSON.stringify(rateLimit) }),
+      })
+      .where('id', '=', keyId)
+      .returning(KEY_COLUMNS)
+      .executeTakeFirstOrThrow();
+  });
+  await publishIdentityChange(database, { keyId });
+  return toListItem(row);
+}
+
+/** Disables every enabled wallet key of an organization (a new wallet key replaces them). */
+export async function revokeWalletKeys(database: Database, clock: Clock, organizationId: string): Promise<number> {
+  const rows = await database.db
+    .updateTable('api_keys')
+    .set({ enabled: false, disabled_at: new Date(clock.now()) })
+    .where('organization_id', '=', organizationId)
+    .where('kind', '=', 'wallet')
+    .where('enabled', '=', true)
+    .returning('id')
+    .execute();
+  if (rows.length > 0) await publishIdentityChange(database, { organizationId });
+  return rows.length;
+}

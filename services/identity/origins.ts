@@ -1,0 +1,71 @@
+/**
+ * Allowed-origin rules of the spec (Authentication 6). An entry is `[scheme://][*.]host[:port]`:
+ * - `example.com` matches that host with any scheme and port;
+ * - `*.example.com` matches any subdomain (any depth) but not the apex;
+ * - a full origin (`https://app.example.com:8443`) matches exactly; a scheme without a port
+ *   matches that scheme's default port only.
+ */
+
+export interface OriginPattern {
+  scheme: string | undefined;
+  wildcard: boolean;
+  host: string;
+  port: string | undefined;
+}
+
+const PATTERN = /^(?:([a-z][a-z0-9+.-]*):\/\/)?(\*\.)?([a-z0-9-]+(?:\.[a-z0-9-]+)*|\[[0-9a-f:.]+\])(?::(\d{1,5}))?$/;
+
+/** Parses one entry; `undefined` when it is not of the form above. */
+export function parseOriginPattern(entry: string): OriginPattern | undefined {
+  const match = PATTERN.exec(entry.trim().toLowerCase());
+  if (!match) return undefined;
+  const [, scheme, wildcard, host, port] = match;
+  if (port !== undefined && Number(port) > 65535) return undefined;
+  return { scheme, wildcard: wildcard !== undefined, host: host!, port };
+}
+
+const DEFAULT_PORTS: Record<string, string> = { http: '80', https: '443', ws: '80', wss: '443' };
+
+interface RequestOrigin {
+  scheme: string;
+  host: string;
+  port: string;
+}
+
+function parseRequestOrigin(origin: string): RequestOrigin | undefined {
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return undefined;
+  }
+  const scheme = url.protocol.replace(/:$/, '');
+  if (!url.hostname) return undefined;
+  return { scheme, host: url.hostname.toLowerCase(), port: url.port || DEFAULT_PORTS[scheme] || '' };
+}
+
+export function originMatches(pattern: OriginPattern, origin: string): boolean {
+  const request = parseRequestOrigin(origin);
+  if (!request) return false;
+  const hostMatches = pattern.wildcard
+    ? request.host.endsWith(`.${pattern.host}`) && request.host.length > pattern.host.length + 1
+    : request.host === pattern.host;
+  if (!hostMatches) return false;
+  if (pattern.scheme === undefined) return true;
+  if (pattern.scheme !== request.scheme) return false;
+  const port = pattern.port ?? DEFAULT_PORTS[pattern.scheme] ?? '';
+  return port === request.port;
+}
+
+/**
+ * Whether a request with this `Origin` header may use a key with these allowed origins. An
+ * empty list allows everything; a non-empty list requires a matching Origin header.
+ */
+export function isOriginAllowed(allowedOrigins: readonly string[], origin: string | undefined): boolean {
+  if (allowedOrigins.length === 0) return true;
+  if (!origin || origin === 'null') return false;
+  return allowedOrigins.some((entry) => {
+    const pattern = parseOriginPattern(entry);
+    return pattern !== undefined && originMatches(pattern, origin);
+  });
+}

@@ -1,0 +1,41 @@
+/**
+ * What each organization tier allows that the identity layer enforces. The spec leaves the
+ * per-plan project counts open ("set by plan"); these are ours, documented in the README.
+ */
+export const TIERS = ['free', 'team', 'growth', 'professional', 'business', 'enterprise', 'wallet'] as const;
+export type Tier = (typeof TIERS)[number];
+
+export const MAX_ENABLED_KEYS_PER_ORGANIZATION = 50;
+
+const PROJECT_LIMITS: Record<Tier, number> = {
+  free: 2,
+  team: 5,
+  growth: 10,
+  professional: 25,
+  business: 50,
+  enterprise: 200,
+  // Spec: a wallet organization has one mainnet project.
+  wallet: 1,
+};
+
+export function projectLimit(tier: string): number {
+  return PROJECT_LIMITS[tier as Tier] ?? PROJECT_LIMITS.free;
+}
+
+export function isTier(value: string): value is Tier {
+  return (TIERS as readonly string[]).includes(value);
+}
+
+/**
+ * Prepaid pay-per-request credit: one credit costs 10 micro-USD (100,000 credits per USD). The
+ * spec leaves the price open; this is ours, documented in the README.
+ */
+export const MICRO_USD_PER_CREDIT = 10n;
+
+/** Integer micro-USD as a decimal USD string with at least two decimals ("5.00", "1.234567"). */
+export function formatMicroUsd(microUsd: bigint): string {
+  const negative = microUsd < 0n;
+  const abs = negative ? -microUsd : microUsd;
+  const fraction = (abs % 1_000_000n).toString().padStart(6, '0').replace(/0{1,4}$/, '');
+  return `${negative ? '-' : ''}${abs / 1_000_000n}.${fraction.padEnd(2, '0')}`;
+}

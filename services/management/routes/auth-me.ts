@@ -1,0 +1,49 @@
+import { z } from 'zod';
+import { errorResponses } from '../../core/index.js';
+import type { App } from '../../http/index.js';
+import { publicTier } from '../account.js';
+import { caller } from './caller.js';
+
+const named = z.object({ id: z.string(), name: z.string().nullable() });
+
+const meSchema = z
+  .object({
+    apiKey: named,
+    organization: named.nullable(),
+    project: named.nullable(),
+    network: z.enum(['mainnet', 'testnet', 'devnet']).nullable(),
+    tier: z.string().meta({ description: 'free, team, growth, professional, business or enterprise.' }),
+    subscription: z.object({ plan: z.string().nullable(), status: z.string().nullable() }).nullable(),
+  })
+  .meta({ id: 'AuthMe' });
+
+export function registerAuthMe(app: App): void {
+  app.get(
+    '/v1/auth/me',
+    {
+      config: { auth: 'key' },
+      schema: {
+        summary: 'Describe the calling key',
+        description: 'Any valid key of this network, whatever its scopes.',
+        tags: ['account'],
+        response: { 200: z.object({ data: meSchema }), ...errorResponses(401, 403, 404) },
+      },
+    },
+    async (request) => {
+      const principal = caller(request);
+      const { organization, project } = principal;
+      return {
+        data: {
+          apiKey: { id: principal.keyId, name: principal.keyName },
+          organization: { id: organization.id, name: organization.name },
+          project: project ? { id: project.id, name: project.name } : null,
+          network: project?.network ?? null,
+          tier: publicTier(organization.tier),
+          subscription: organization.subscription
+            ? { plan: organization.subscription.plan, status: organization.subscription.status }
+            : null,
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { errorResponses } from '../../core/index.js';
+import { createKey } from '../../identity/index.js';
+import type { App, AppDeps } from '../../http/index.js';
+import { allowedOriginsInputSchema, createdKeySchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
+import { caller, keyCreator } from './caller.js';
+
+const body = z.object({
+  name: keyNameSchema,
+  projectId: z.string().min(1).max(64),
+  scopes: scopesInputSchema.optional().meta({ description: "Default ['data']; only scopes the calling key holds." }),
+  expiresInDays: z.number().int().min(1).max(365).optional().meta({
+    description: 'Lifetime in days, 1 to 365, default 30; never past the calling key’s own expiry.',
+  }),
+  allowedOrigins: allowedOriginsInputSchema.optional(),
+  rateLimit: rateLimitInputSchema.optional(),
+});
+
+export function registerCreateKey(app: App, deps: AppDeps): void {
+  app.post(
+    '/v1/keys',
+    {
+      config: { auth: { scope: 'manage' } },
+      schema: {
+        summary: 'Create an API key',
+        description:
+          'The secret (`apiKey`) appears in this response only. Errors: 400 INVALID_SCOPES, 403 SCOPE_ESCALATION, ' +
+          '404 PROJECT_NOT_FOUND, 403 KEY_LIMIT_REACHED (50 enabled keys).',
+        tags: ['keys'],
+        body,
+        response: { 201: z.object({ data: createdKeySchema }), ...errorResponses(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request, reply) => {
+      const principal = caller(request);
+      const created = await createKey(deps.database, deps.clock, keyCreator(principal), {
+        organizationId: principal.organization.id,
+        ...request.body,
+      });
+      return reply.code(201).send({ data: created });
+    },
+  );
+}

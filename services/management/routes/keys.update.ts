@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { errorResponses } from '../../core/index.js';
+import { updateKey } from '../../identity/index.js';
+import type { App, AppDeps } from '../../http/index.js';
+import { allowedOriginsInputSchema, keyListItemSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
+import { caller, keyCreator } from './caller.js';
+
+const body = z.object({
+  name: keyNameSchema.optional(),
+  scopes: scopesInputSchema.optional(),
+  allowedOrigins: allowedOriginsInputSchema.optional(),
+  rateLimit: rateLimitInputSchema.nullable().optional().meta({ description: 'null removes both caps.' }),
+});
+
+export function registerUpdateKey(app: App, deps: AppDeps): void {
+  app.patch(
+    '/v1/keys/:id',
+    {
+      config: { auth: { scope: 'manage' } },
+      schema: {
+        summary: 'Edit an API key',
+        description:
+          'Not in the spec’s table (there is no dashboard here): change name, scopes (within the caller’s), ' +
+          'allowed origins and per-key / per-IP rate caps. Takes effect on every process within seconds.',
+        tags: ['keys'],
+        params: z.object({ id: z.string().min(1).max(64) }),
+        body,
+        response: { 200: z.object({ data: keyListItemSchema }), ...errorResponses(400, 401, 403, 404, 415) },
+      },
+    },
+    async (request) => {
+      const principal = caller(request);
+      const updated = await updateKey(deps.database, keyCreator(principal), principal.organization.id, request.params.id, request.body);
+      return { data: updated };
+    },
+  );
+}

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { errorResponses } from '../../core/index.js';
+import { createProject } from '../../identity/index.js';
+import type { App, AppDeps } from '../../http/index.js';
+import { projectSchema } from '../schemas.js';
+import { callerOrganizationId } from './caller.js';
+
+const body = z.object({
+  name: z.string().max(100),
+  network: z.enum(['mainnet', 'testnet']),
+});
+
+export function registerCreateProject(app: App, deps: AppDeps): void {
+  app.post(
+    '/v1/projects',
+    {
+      config: { auth: { scope: 'manage' } },
+      schema: {
+        summary: 'Create a project',
+        description:
+          'The slug comes from the name (lower-case letters, digits, hyphens). Errors: 400 INVALID_PROJECT_NAME ' +
+          '(empty slug), 409 PROJECT_SLUG_TAKEN, 403 PROJECT_LIMIT_REACHED (plan limit).',
+        tags: ['projects'],
+        body,
+        response: { 201: z.object({ data: projectSchema }), ...errorResponses(400, 401, 403, 404, 409, 415) },
+      },
+    },
+    async (request, reply) => {
+      const project = await createProject(deps.database, deps.clock, callerOrganizationId(request), request.body);
+      return reply.code(201).send({ data: project });
+    },
+  );
+}

@@ -1,0 +1,43 @@
+import { z } from 'zod';
+import { ADDRESS_PATTERN, errorResponses } from '../../core/index.js';
+import { registerWallet } from '../../identity/index.js';
+import type { App, AppDeps } from '../../http/index.js';
+import { createdKeySchema } from '../schemas.js';
+import { requireMainnet } from './wallet.challenge.js';
+
+const body = z.object({
+  address: z.string().regex(ADDRESS_PATTERN, 'address must match ^0x[a-fA-F0-9]{64}$'),
+  challengeId: z.string().min(1).max(64),
+  signature: z.string().min(1).max(4096).meta({ description: 'Sui serialized signature (base64) of the challenge message.' }),
+});
+
+export function registerWalletRegister(app: App, deps: AppDeps): void {
+  app.post(
+    '/v1/wallet/register',
+    {
+      config: { auth: 'none' },
+      schema: {
+        summary: 'Register a wallet and get its key',
+        description:
+          'Public: the signature is the credential. Verifies the signed challenge, creates the wallet organization ' +
+          '(tier wallet, one mainnet project) on first use, and, when its prepaid balance is at least $5, issues a ' +
+          '30-day key with scopes data, streams, manage and revokes its older wallet keys (keys made with /v1/keys ' +
+          'stay). Errors: 400 WALLET_CHALLENGE_INVALID (unknown, used or expired challenge), 401 ' +
+          'WALLET_SIGNATURE_INVALID, 402 INSUFFICIENT_PREPAID_BALANCE (body has organizationId, to top up).',
+        tags: ['wallet'],
+        body,
+        response: {
+          201: z.object({
+            data: createdKeySchema.extend({ organizationId: z.string(), revokedKeys: z.number().int() }),
+          }),
+          ...errorResponses(400, 401, 402, 403, 415),
+        },
+      },
+    },
+    async (request, reply) => {
+      requireMainnet(request.network);
+      const result = await registerWallet(deps.database, deps.clock, deps.config.walletMinPrepaidMicroUsd, request.body);
+      return reply.code(201).send({ data: result });
+    },
+  );
+}

@@ -1,0 +1,80 @@
+import { z } from 'zod';
+
+/** Response shapes of the management API (spec: "API key", "Project", "Management account"). */
+
+const rateLimitSchema = z
+  .object({
+    perKeyRps: z.number().int().nullable().meta({ description: 'Requests per second for this key; null: no cap.' }),
+    perIpRps: z.number().int().nullable().meta({ description: 'Requests per second per visitor IP; null: no cap.' }),
+  })
+  .meta({ id: 'KeyRateLimit' });
+
+export const keyListItemSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    start: z.string().meta({ description: 'The first characters of the key; the secret is never listed.' }),
+    prefix: z.string(),
+    projectId: z.string().nullable(),
+    scopes: z.array(z.string()),
+    allowedOrigins: z.array(z.string()),
+    rateLimit: rateLimitSchema,
+    enabled: z.boolean(),
+    expiresAt: z.string(),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'ApiKeyListItem' });
+
+export const createdKeySchema = z
+  .object({
+    id: z.string(),
+    apiKey: z.string().meta({ description: 'The key value. Shown once, in this response only.' }),
+    name: z.string(),
+    projectId: z.string(),
+    scopes: z.array(z.string()),
+    allowedOrigins: z.array(z.string()),
+    rateLimit: rateLimitSchema,
+    expiresAt: z.string(),
+  })
+  .meta({ id: 'CreatedApiKey' });
+
+export const projectSchema = z
+  .object({
+    id: z.string(),
+    name: z.string(),
+    slug: z.string(),
+    network: z.enum(['mainnet', 'testnet', 'devnet']),
+    createdAt: z.string(),
+  })
+  .meta({ id: 'Project' });
+
+export const accountSchema = z
+  .object({
+    organization: z.object({ id: z.string(), name: z.string(), walletAddress: z.string().nullable() }),
+    tier: z.string(),
+    subscription: z.object({ plan: z.string().nullable(), status: z.string().nullable(), periodEnd: z.string().nullable() }),
+    key: z.object({
+      id: z.string(),
+      name: z.string(),
+      scopes: z.array(z.string()),
+      projectId: z.string().nullable(),
+      expiresAt: z.string(),
+    }),
+    balance: z.object({ credits: z.string(), usd: z.string() }).optional(),
+  })
+  .meta({ id: 'ManagementAccount' });
+
+/** Request fields shared by key creation and key edits. */
+export const keyNameSchema = z.string().trim().min(1).max(100);
+export const scopesInputSchema = z
+  .array(z.string().max(64))
+  .max(16)
+  .meta({ description: 'Any of data, streams, manage, zkLogin; only scopes the calling key holds.' });
+export const allowedOriginsInputSchema = z
+  .array(z.string().max(300))
+  .max(50)
+  .meta({ description: 'Entries `[scheme://][*.]host[:port]`; empty: any origin.' });
+export const rateLimitInputSchema = z.object({
+  perKeyRps: z.number().int().min(1).max(1_000_000).nullable().optional(),
+  perIpRps: z.number().int().min(1).max(1_000_000).nullable().optional(),
+});
