@@ -52,6 +52,7 @@ export async function runGraphql(
   request: GraphqlRequest,
   rootValue: object,
   contextValue: object,
+  options: { queriesOnly?: boolean } = {},
 ): Promise<GraphqlResponse> {
   const { query, variables, operationName } = request;
   if (typeof query !== 'string' || query.trim() === '') {
@@ -84,6 +85,10 @@ export async function runGraphql(
 
   const operation = getOperationAST(document, operationName ?? undefined);
   if (operation) {
+    // GET requests may be cached and replayed: like any GraphQL-over-HTTP server, no mutations.
+    if (options.queriesOnly && operation.operation === 'mutation') {
+      return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'Mutations must be sent with POST');
+    }
     const problem = checkQueryShape(document, operation);
     if (problem) return requestError(GraphqlErrorCode.BAD_USER_INPUT, problem);
   }

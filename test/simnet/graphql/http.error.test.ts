@@ -75,6 +75,8 @@ describe('GraphQL over HTTP: bad requests never crash the service', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
     expect(await res.json()).toMatchObject({ data: { chainIdentifier: expect.any(String) } });
+    const mutation = await fetch(`${server.url}?query=${encodeURIComponent('mutation { executeTransaction(transactionDataBcs: "", signatures: []) { effects { digest } } }')}`);
+    expect(await mutation.json()).toMatchObject({ data: null, errors: [{ message: 'Mutations must be sent with POST' }] });
     const preflight = await fetch(server.url, { method: 'OPTIONS', headers: { origin: 'http://example.test', 'access-control-request-method': 'POST' } });
     expect(preflight.status).toBe(204);
   });

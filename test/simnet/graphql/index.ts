@@ -23,9 +23,13 @@ export interface GraphqlServiceOptions {
 }
 
 /** Runs one request in-process (what the HTTP handler does after reading the body). */
-export function executeGraphql(ledger: LedgerReader, request: GraphqlRequest, options: GraphqlServiceOptions = {}): Promise<GraphqlResponse> {
+export function executeGraphql(
+  ledger: LedgerReader,
+  request: GraphqlRequest,
+  options: GraphqlServiceOptions & { queriesOnly?: boolean } = {},
+): Promise<GraphqlResponse> {
   const ctx = new RequestContext(ledger);
-  return runGraphql(request, createRoot(ctx, options.runner), ctx);
+  return runGraphql(request, createRoot(ctx, options.runner), ctx, { queriesOnly: options.queriesOnly });
 }
 
 class BodyError extends Error {
@@ -125,7 +129,7 @@ export function createGraphqlHandler(ledger: LedgerReader, options: GraphqlServi
         throw error;
       }
       if (req.method === 'GET' && request.query === undefined) return badRequest(res, 400, 'GET requests need a `query` parameter');
-      send(res, 200, await executeGraphql(ledger, request, options));
+      send(res, 200, await executeGraphql(ledger, request, { ...options, queriesOnly: req.method === 'GET' }));
     })().catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       send(res, 500, { data: null, errors: [{ message: error instanceof Error ? error.message : String(error), extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });

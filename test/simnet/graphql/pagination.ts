@@ -157,3 +157,46 @@ function lowerBound<T>(items: readonly T[], key: (item: T) => CursorKey, pred: (
   }
   return lo;
 }
+
+/** A position-ordered source: items after a position, ascending or descending. */
+export type PositionScan<T> = (options: { after?: number; descending: boolean }) => Iterable<{ position: number; item: T }>;
+
+function positionBound(key: CursorKey | null): number | null {
+  if (key === null) return null;
+  if (typeof key !== 'number' || !Number.isSafeInteger(key) || key < 0) throw badUserInput('Invalid cursor');
+  return key;
+}
+
+/**
+ * Pages a long, position-ordered source without reading all of it: walks from the page's
+ * cursor towards the other end and stops one match past the limit. As in Sui, a page drawn from
+ * the front has a previous page when it starts after a cursor, and one drawn from the back has a
+ * next page when it ends before a cursor.
+ */
+export function paginateScan<T, N>(scan: PositionScan<T>, matches: (item: T) => boolean, page: Page, node: (item: T) => N): Connection<N> {
+  const after = positionBound(page.after);
+  const before = positionBound(page.before);
+  const found: { position: number; item: T }[] = [];
+  const start = page.fromFront ? after : before;
+  for (const entry of scan({ after: start ?? undefined, descending: !page.fromFront })) {
+    if (page.fromFront ? before !== null && entry.position >= before : after !== null && entry.position <= after) break;
+    if (!matches(entry.item)) continue;
+    found.push(entry);
+    if (found.length > page.limit) break;
+  }
+  const more = found.length > page.limit;
+  const kept = found.slice(0, page.limit);
+  if (!page.fromFront) kept.reverse();
+  if (kept.length === 0) return emptyConnection();
+  const edges = kept.map((entry) => ({ cursor: encodeCursor(entry.position), node: node(entry.item) }));
+  return {
+    edges,
+    nodes: edges.map((e) => e.node),
+    pageInfo: {
+      hasPreviousPage: page.fromFront ? after !== null : more,
+      hasNextPage: page.fromFront ? more || before !== null : before !== null,
+      startCursor: edges[0]!.cursor,
+      endCursor: edges[edges.length - 1]!.cursor,
+    },
+  };
+}

@@ -113,6 +113,22 @@ describe('SuiGraphQLClient against simnet GraphQL', () => {
     expect(protocolConfig.featureFlags).toEqual(ledger.protocolConfig().featureFlags);
   });
 
+  it('lists dynamic fields and finds one by name', async () => {
+    const table = ledger.systemState().validators[0]!.exchangeRatesId;
+    const fields = ledger.listDynamicFields(table, { limit: 1000 }).items;
+    const { dynamicFields, hasNextPage } = await client.listDynamicFields({ parentId: table, limit: 50, include: { value: true } });
+    expect(fields.length).toBeLessThanOrEqual(50);
+    expect(hasNextPage).toBe(false);
+    // The SDK derives `fieldId` from parent, name type and name BCS itself; compare the names.
+    expect(dynamicFields.map((f) => f.name.bcs)).toEqual(fields.map((f) => f.dynamicField!.nameBcs));
+    const wanted = fields[1]!.dynamicField!;
+    const { data } = await client.query({
+      query: 'query($p: SuiAddress!, $n: DynamicFieldName!) { address(address: $p) { dynamicField(name: $n) { address value { ... on MoveValue { json } } } } }',
+      variables: { p: table, n: { type: wanted.nameType, bcs: Buffer.from(wanted.nameBcs).toString('base64') } },
+    });
+    expect((data as { address: { dynamicField: { address: string } } }).address.dynamicField.address).toBe(fields[1]!.objectId);
+  });
+
   it('resolves names both ways', async () => {
     const name = ledger.reverseLookupName(alice)!.name;
     expect((await client.core.defaultNameServiceName({ address: alice })).data.name).toBe(name);

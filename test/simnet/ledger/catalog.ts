@@ -133,6 +133,7 @@ export const FRAMEWORK_MODULES: MoveModuleRecord[] = [
     ],
     functions: [fn('balance_spend', [`&mut ${F}::allowance::Allowance<${BALANCE_T}>`, WITHDRAWAL_T, `&${F}::clock::Clock`], [BALANCE_T], { typeParameters: 1 })],
   },
+  { name: 'clock', datatypes: [struct('Clock', KEY, [['id', UID], ['timestamp_ms', 'u64']])], functions: [fn('timestamp_ms', [`&${F}::clock::Clock`], ['u64'])] },
   { name: 'object', datatypes: [struct('UID', ['store'], [['id', ID]]), struct('ID', ['copy', 'drop', 'store'], [['bytes', 'address']])], functions: [] },
   { name: 'dynamic_field', datatypes: [struct('Field', KEY, [['id', UID], ['name', 'T0'], ['value', 'T1']], [{ constraints: ['copy', 'drop', 'store'], isPhantom: false }, { constraints: ['store'], isPhantom: false }])], functions: [] },
   { name: 'display', datatypes: [struct('Display', KEY_STORE, [['id', UID], ['fields', `${F}::vec_map::VecMap<${STRING}, ${STRING}>`], ['version', 'u16']], [{ constraints: ['key'], isPhantom: true }])], functions: [] },

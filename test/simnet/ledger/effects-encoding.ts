@@ -3,7 +3,8 @@ import { ownerToBcs } from './object-encoding.js';
 import { suiDigest } from './hashing.js';
 import type { EffectsRecord, EventRecord, ExecutionFailure, GasCostSummaryRecord, ObjectChangeRecord } from './types.js';
 
-const EventBcs = bcs.struct('Event', {
+/** Sui's `Event` (sui-types event.rs): what `TransactionEvents` and `eventBcs` carry. */
+export const EventBcs = bcs.struct('Event', {
   packageId: bcs.Address,
   transactionModule: bcs.string(),
   sender: bcs.Address,

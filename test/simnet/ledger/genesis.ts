@@ -1,7 +1,8 @@
 import { bcs } from '@mysten/sui/bcs';
+import { deriveDynamicFieldID } from '@mysten/sui/utils';
 import { deriveAccounts } from './accounts.js';
 import { CATALOG, COIN_TYPES, FRAMEWORK_MODULES, OBJECT_TYPES, SYSTEM_MODULES, protocolPackages } from './catalog.js';
-import { SUI_FRAMEWORK, SUI_SYSTEM, ZERO_ADDRESS, coinObjectType, MIST_PER_SUI } from './constants.js';
+import { CLOCK_ID, SUI_FRAMEWORK, SUI_SYSTEM, ZERO_ADDRESS, coinObjectType, MIST_PER_SUI } from './constants.js';
 import { buildEffects } from './effects-encoding.js';
 import { SeededRandom, suiDigest } from './hashing.js';
 import { Ledger } from './ledger.js';
@@ -160,7 +161,7 @@ function buildValidators(rng: SeededRandom, builder: GenesisBuilder, currentEpoc
       exchangeRates: rates,
     };
     for (const rate of rates) {
-      const fieldId = builder.newId();
+      const fieldId = deriveDynamicFieldID(record.exchangeRatesId, 'u64', bcs.u64().serialize(rate.epoch).toBytes());
       builder.add({
         objectId: fieldId,
         type: `${SUI_FRAMEWORK}::dynamic_field::Field<u64, ${SUI_SYSTEM}::staking_pool::PoolTokenExchangeRate>`,
@@ -375,7 +376,16 @@ function genesisAllowances(builder: GenesisBuilder, ledger: Ledger, accounts: re
   }
 }
 
-function genesisProtocolObjects(builder: GenesisBuilder): void {
+function genesisProtocolObjects(builder: GenesisBuilder, genesisMs: bigint): void {
+  // The clock's contents stay at genesis time: executing code reads the simulated clock instead.
+  builder.add({
+    objectId: CLOCK_ID,
+    type: `${SUI_FRAMEWORK}::clock::Clock`,
+    owner: { kind: 'shared', initialSharedVersion: 1n },
+    hasPublicTransfer: false,
+    contents: bcs.struct('Clock', { id: bcs.Address, timestampMs: bcs.u64() }).serialize({ id: CLOCK_ID, timestampMs: genesisMs }).toBytes(),
+    json: { id: CLOCK_ID, timestamp_ms: genesisMs.toString() },
+  });
   const pools: [string, string, bigint, bigint][] = [
     [COIN_TYPES.SUI, COIN_TYPES.USDC, 5_000_000n * MIST_PER_SUI, 17_500_000n * 1_000_000n],
     [COIN_TYPES.DEEP, COIN_TYPES.USDC, 80_000_000n * 1_000_000n, 3_200_000n * 1_000_000n],
@@ -459,7 +469,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
   genesisCollectibles(rng, builder, accounts, deployer);
   genesisNames(builder, ledger, accounts, genesisMs);
   genesisAllowances(builder, ledger, accounts, genesisMs);
-  genesisProtocolObjects(builder);
+  genesisProtocolObjects(builder, genesisMs);
 
   const epochs: EpochRecord[] = [];
   for (let epoch = 0n; epoch <= currentEpoch; epoch++) {

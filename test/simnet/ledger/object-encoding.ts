@@ -159,7 +159,7 @@ export function coinContents(objectId: string, balance: bigint): Uint8Array {
 }
 
 export function coinJson(objectId: string, balance: bigint): JsonValue {
-  return { id: objectId, balance: { value: balance.toString() } };
+  return { id: objectId, balance: balance.toString() };
 }
 
 /** The coin type inside `0x2::coin::Coin<T>`, or undefined. */

@@ -4,6 +4,7 @@ import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
 import { EpochNode } from './epoch.js';
+import { gasCostSummary } from './gas.js';
 import { transactionConnection } from './transaction-filters.js';
 import type { TransactionFilterArgs } from './transaction-filters.js';
 
@@ -81,14 +82,7 @@ export class CheckpointNode {
   }
 
   rollingGasSummary() {
-    const gas = this.#checkpoint.epochRollingGasCostSummary;
-    return {
-      __typename: 'GasCostSummary',
-      computationCost: Number(gas.computationCost),
-      storageCost: Number(gas.storageCost),
-      storageRebate: Number(gas.storageRebate),
-      nonRefundableStorageFee: Number(gas.nonRefundableStorageFee),
-    };
+    return gasCostSummary(this.#checkpoint.epochRollingGasCostSummary);
   }
 
   epoch(): EpochNode | null {

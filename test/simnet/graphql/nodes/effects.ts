@@ -7,6 +7,7 @@ import type { Connection, PageArgs } from '../pagination.js';
 import { CheckpointNode } from './checkpoint.js';
 import { EpochNode } from './epoch.js';
 import { EventNode } from './event.js';
+import { gasCostSummary } from './gas.js';
 import { MoveModuleNode, MoveTypeNode } from './move.js';
 import { AddressNode, ObjectNode, isTombstone } from './objects.js';
 import { TransactionNode } from './transaction.js';
@@ -33,14 +34,6 @@ function executionError(ctx: RequestContext, failure: ExecutionFailure) {
       : null,
   };
 }
-
-const gasSummary = (gas: TransactionRecord['effects']['gasUsed']) => ({
-  __typename: 'GasCostSummary',
-  computationCost: Number(gas.computationCost),
-  storageCost: Number(gas.storageCost),
-  storageRebate: Number(gas.storageRebate),
-  nonRefundableStorageFee: Number(gas.nonRefundableStorageFee),
-});
 
 export class EffectsNode {
   readonly __typename = 'TransactionEffects';
@@ -142,7 +135,7 @@ export class EffectsNode {
     const gasChange = effects.changedObjects.find((change) => change.objectId === effects.gasObjectId);
     return {
       __typename: 'GasEffects',
-      gasSummary: gasSummary(effects.gasUsed),
+      gasSummary: gasCostSummary(effects.gasUsed),
       gasObject: () => {
         if (!gasChange?.output) return null;
         const record = ctx.ledger.getObjectAtVersion(gasChange.objectId, gasChange.output.version);

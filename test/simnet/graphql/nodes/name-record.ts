@@ -1,3 +1,4 @@
+import { CATALOG } from '../../ledger/catalog.js';
 import type { NameRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
 import { MoveValueNode } from './move.js';
@@ -39,7 +40,7 @@ export class NameRecordNode {
     const data: { key: string; value: string }[] = [];
     if (this.#record.avatar) data.push({ key: 'avatar', value: this.#record.avatar });
     if (this.#record.contentHash) data.push({ key: 'content_hash', value: this.#record.contentHash });
-    return new MoveValueNode(`${this.#record.registryId}::name_record::NameRecord`, null, {
+    return new MoveValueNode(`${CATALOG.suinsPackage}::name_record::NameRecord`, null, {
       nft_id: this.#record.nftId,
       expiration_timestamp_ms: str(this.#record.expirationTimestampMs),
       target_address: this.#record.targetAddress ?? null,

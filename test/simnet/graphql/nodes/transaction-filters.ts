@@ -5,7 +5,7 @@ import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
 import { pageLimits } from '../limits.js';
-import { pageFromArgs, paginate } from '../pagination.js';
+import { pageFromArgs, paginate, paginateScan } from '../pagination.js';
 import type { Connection, PageArgs, PageLimits } from '../pagination.js';
 import { EventNode } from './event.js';
 import { TransactionNode } from './transaction.js';
@@ -52,33 +52,35 @@ function functionMatcher(filter: string): (tx: TransactionRecord) => boolean {
     );
 }
 
-/** Sealed transactions matching Sui's `TransactionFilter`, in chain order. */
-export function filterTransactions(ctx: RequestContext, filter: TransactionFilterArgs): TransactionRecord[] {
-  const ledgerFilter = {
-    sender: filter.sentAddress ?? undefined,
-    affectedAddress: filter.affectedAddress ?? undefined,
-    affectedObject: filter.affectedObject ?? undefined,
-    checkpoint: filter.atCheckpoint != null ? BigInt(filter.atCheckpoint) : undefined,
-  };
+/** A predicate for Sui's `TransactionFilter` (all set fields must match). */
+function transactionMatcher(filter: TransactionFilterArgs): (tx: TransactionRecord) => boolean {
   const matchesFunction = filter.function ? functionMatcher(filter.function) : () => true;
-  const after = filter.afterCheckpoint;
-  const before = filter.beforeCheckpoint;
-  return readAll((page) => ctx.ledger.listTransactions(ledgerFilter, page)).filter(
-    (tx) =>
-      (after == null || Number(tx.checkpoint) > after) &&
-      (before == null || Number(tx.checkpoint) < before) &&
-      (filter.kind == null || (filter.kind === 'PROGRAMMABLE_TX') === (tx.kind === 'programmable')) &&
-      matchesFunction(tx),
-  );
+  const { sentAddress, affectedAddress, affectedObject, atCheckpoint, afterCheckpoint, beforeCheckpoint, kind } = filter;
+  return (tx) => {
+    const checkpoint = Number(tx.checkpoint);
+    return (
+      (sentAddress == null || tx.sender === sentAddress) &&
+      (affectedAddress == null || tx.affectedAddresses.includes(affectedAddress)) &&
+      (affectedObject == null || tx.affectedObjects.includes(affectedObject)) &&
+      (atCheckpoint == null || checkpoint === atCheckpoint) &&
+      (afterCheckpoint == null || checkpoint > afterCheckpoint) &&
+      (beforeCheckpoint == null || checkpoint < beforeCheckpoint) &&
+      (kind == null || (kind === 'PROGRAMMABLE_TX') === (tx.kind === 'programmable')) &&
+      matchesFunction(tx)
+    );
+  };
 }
 
+/**
+ * Sealed transactions matching the filter, paged by their global position (Sui's transaction
+ * sequence number), scanning from the cursor rather than reading the whole chain.
+ */
 export function transactionConnection(ctx: RequestContext, filter: TransactionFilterArgs, args: PageArgs, limits: PageLimits): Connection<TransactionNode> {
   const page = pageFromArgs(args, limits);
-  const keyed = filterTransactions(ctx, filter).flatMap((tx) => {
-    const sequence = ctx.transactionSequence(tx);
-    return sequence === undefined ? [] : [{ tx, sequence }];
-  });
-  return paginate(keyed, (k) => k.sequence, page, (k) => new TransactionNode(ctx, k.tx));
+  const scan = function* (options: { after?: number; descending: boolean }) {
+    for (const { position, transaction } of ctx.ledger.iterateTransactions(options)) yield { position, item: transaction };
+  };
+  return paginateScan(scan, transactionMatcher(filter), page, (tx) => new TransactionNode(ctx, tx));
 }
 
 export interface EventFilterArgs {
