@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidSuiAddress, normalizeSuiAddress } from '@mysten/sui/utils';
+import { Executor } from '../execution/executor.js';
 import type { Ledger } from '../ledger/index.js';
 import { FaucetError, sendFromFaucet } from './faucet-transfer.js';
 
@@ -43,10 +44,15 @@ async function readRecipient(req: IncomingMessage): Promise<string> {
 /**
  * simnet's faucet, compatible with `requestSuiFromFaucetV2` (`POST /v2/gas`) and the older
  * `POST /gas` / `/v1/gas`: each request is a real transfer from the ledger's faucet account,
- * visible once the next checkpoint is sealed. Requests run one at a time so each sees the faucet
+ * executed by simnet's executor and visible once the next checkpoint is sealed. Requests run one at a time so each sees the faucet
  * coin's latest version. Bad input answers 400 with the V2 failure shape.
  */
-export function createFaucetHandler(ledger: Ledger, amount: bigint = FAUCET_AMOUNT_MIST): (req: IncomingMessage, res: ServerResponse) => void {
+export function createFaucetHandler(
+  ledger: Ledger,
+  options: { amount?: bigint; executor?: Executor } = {},
+): (req: IncomingMessage, res: ServerResponse) => void {
+  const amount = options.amount ?? FAUCET_AMOUNT_MIST;
+  const executor = options.executor ?? new Executor(ledger);
   let queue: Promise<unknown> = Promise.resolve();
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://simnet.invalid').pathname.replace(/\/+$/, '');
@@ -61,7 +67,7 @@ export function createFaucetHandler(ledger: Ledger, amount: bigint = FAUCET_AMOU
     if (!v2 && path !== '/gas' && path !== '/v1/gas') return failure(404, `no faucet endpoint at ${path}`);
     if (req.method !== 'POST') return failure(405, `method ${req.method} is not allowed`);
     const work = readRecipient(req).then(async (recipient) => {
-      const run = queue.then(() => sendFromFaucet(ledger, recipient, amount));
+      const run = queue.then(() => sendFromFaucet(ledger, recipient, amount, executor));
       queue = run.catch(() => undefined);
       const { transaction, coinId } = await run;
       const coin = { amount: Number(amount), id: coinId, transferTxDigest: transaction.digest };

@@ -1,13 +1,16 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Ledger } from '../ledger/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import { RequestContext } from './context.js';
 import { runGraphql } from './execute.js';
 import type { GraphqlRequest, GraphqlResponse } from './execute.js';
+import { createLedgerRunner } from './ledger-runner.js';
 import { createRoot } from './query.js';
 import type { TransactionRunner } from './transaction-runner.js';
 
 export type { GraphqlRequest, GraphqlResponse } from './execute.js';
 export type { TransactionRunner } from './transaction-runner.js';
+export { createLedgerRunner } from './ledger-runner.js';
 export { GraphqlErrorCode } from './errors.js';
 export { LIMITS } from './limits.js';
 
@@ -18,8 +21,15 @@ const MAX_BODY_BYTES = 1024 * 1024;
 const RPC_VERSION = '2026.11.0-simnet';
 
 export interface GraphqlServiceOptions {
-  /** Execution for `executeTransaction` / `simulateTransaction`; without it they are unsupported. */
+  /**
+   * Execution for `executeTransaction` / `simulateTransaction`. Defaults to simnet's executor
+   * when `ledger` is a writable `Ledger`; over a read-only view both fields are unsupported.
+   */
   readonly runner?: TransactionRunner;
+}
+
+function runnerFor(ledger: LedgerReader, options: GraphqlServiceOptions): TransactionRunner | undefined {
+  return options.runner ?? (ledger instanceof Ledger ? createLedgerRunner(ledger) : undefined);
 }
 
 /** Runs one request in-process (what the HTTP handler does after reading the body). */
@@ -29,7 +39,7 @@ export function executeGraphql(
   options: GraphqlServiceOptions & { queriesOnly?: boolean } = {},
 ): Promise<GraphqlResponse> {
   const ctx = new RequestContext(ledger);
-  return runGraphql(request, createRoot(ctx, options.runner), ctx, { queriesOnly: options.queriesOnly });
+  return runGraphql(request, createRoot(ctx, runnerFor(ledger, options)), ctx, { queriesOnly: options.queriesOnly });
 }
 
 class BodyError extends Error {
@@ -106,6 +116,7 @@ async function requestFrom(req: IncomingMessage, url: URL): Promise<GraphqlReque
  * 400 for a body that is not a JSON request, CORS open.
  */
 export function createGraphqlHandler(ledger: LedgerReader, options: GraphqlServiceOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const runner = runnerFor(ledger, options);
   return (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://simnet.invalid');
@@ -129,7 +140,7 @@ export function createGraphqlHandler(ledger: LedgerReader, options: GraphqlServi
         throw error;
       }
       if (req.method === 'GET' && request.query === undefined) return badRequest(res, 400, 'GET requests need a `query` parameter');
-      send(res, 200, await executeGraphql(ledger, request, { ...options, queriesOnly: req.method === 'GET' }));
+      send(res, 200, await executeGraphql(ledger, request, { runner, queriesOnly: req.method === 'GET' }));
     })().catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       send(res, 500, { data: null, errors: [{ message: error instanceof Error ? error.message : String(error), extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });
