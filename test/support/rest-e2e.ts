@@ -36,7 +36,7 @@ export async function startRestE2E(options: { db?: Kysely<RestCacheTables>; seed
       return account.address;
     },
     async faucet(recipient) {
-      await requestSuiFromFaucetV2({ host: simnet.faucetUrl, recipient });
+      await requestSuiFromFaucetV2({ host: simnet.faucetHost, recipient });
       simnet.seal();
     },
     async stop() {
