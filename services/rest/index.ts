@@ -1,10 +1,11 @@
+import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/schema.js';
 import {
   AccountService, ChainedPriceSource, ChainService, CoinService, CursorCodec, HttpPriceFeed, MemoryTransactionCache,
   NameService, ObjectService, PostgresTransactionCache, StaticPriceSource, TransactionService,
-  type PriceSource, type RestCacheTables,
-} from './domain/index.js';
+  type PriceSource, } from './domain/index.js';
 import { registerGetAccountBalance } from './routes/accounts.balance.js';
 import { registerGetAccountDelegations } from './routes/accounts.delegations.js';
 import { registerGetAccount } from './routes/accounts.get.js';
@@ -46,12 +47,12 @@ export interface RestConfig {
   /** Fixed USD prices per coin type (SUIGW_PRICES). */
   prices: Record<string, number>;
   /** URL of a JSON price feed `{prices: {coinType: usd}}` (SUIGW_PRICE_FEED_URL). */
-  priceFeedUrl?: string;
+  priceFeedUrl?: string | undefined;
   statsCheckpoints: number;
 }
 
 /** The data plane's services; `db` absent means an in-memory transaction cache. */
-export function createRestServices(config: RestConfig, deps: { db?: Kysely<RestCacheTables>; now: () => number; prices?: PriceSource }): RestServices {
+export function createRestServices(config: RestConfig, deps: { db?: Kysely<DatabaseSchema>; now: () => number; prices?: PriceSource }): RestServices {
   const cursors = new CursorCodec({ secret: config.cursorSecret, maxAgeSeconds: config.cursorMaxAgeSeconds, now: deps.now });
   const sources: PriceSource[] = [new StaticPriceSource(config.prices)];
   if (config.priceFeedUrl) sources.push(new HttpPriceFeed({ url: config.priceFeedUrl, ttlMs: 60_000, timeoutMs: 2_000, now: deps.now }));
@@ -79,12 +80,19 @@ const ROUTES = [
 ];
 
 /**
- * The `/v1` REST data plane. Call inside the network-prefixed `/v1` context; the routes are
- * encapsulated so the validation hook applies to them only.
+ * The `/v1` REST data plane, registered once per network (inside the `/{network}` scope). The
+ * routes are encapsulated so the validation hook applies to them only.
  */
 export async function registerRest(app: FastifyInstance, deps: RestDeps): Promise<void> {
   await app.register(async (scope) => {
     scope.addHook('preHandler', async (request) => validationToApiError(request));
     for (const register of ROUTES) register(scope, deps);
-  });
+  }, { prefix: '/v1' });
+}
+
+/** `createRestServices` options from the one config. */
+export function restConfigFrom(config: { secret: string | undefined; rest: Omit<RestConfig, 'cursorSecret'> }): RestConfig {
+  // Without a configured secret, cursors are signed with a per-process key: they then stop
+  // working across restarts and replicas, which is why production sets SUIGW_SECRET.
+  return { ...config.rest, cursorSecret: config.secret ?? randomBytes(32).toString('hex') };
 }

@@ -2,7 +2,8 @@ export { CircuitBreaker, type BreakerState, type CircuitBreakerOptions } from '.
 export { UpstreamError, isUpstreamError, fromGrpcError, type StatusClassifier, type UpstreamErrorKind } from './errors.js';
 export { withRetries, backoffDelay, realRetryEnv, type RetryPolicy, type RetryEnv } from './retry.js';
 export { SuiUpstream, type SuiUpstreamOptions } from './sui-upstream.js';
-export { createUpstreamSet, closeUpstreamSet, type UpstreamSetConfig } from './upstream-set.js';
+export { createUpstreamSet, closeUpstreamSet, upstreamSetFromConfig, type UpstreamSetConfig } from './upstream-set.js';
+export { upstreamHealthChecks } from './health-checks.js';
 export {
   defaultUpstreamPolicy,
   type CallOptions, type Network, type ProbeResult, type Upstream, type UpstreamEndpoints, type UpstreamHealth,

@@ -16,6 +16,20 @@ export function createUpstreamSet(config: UpstreamSetConfig): Map<Network, Upstr
   return set;
 }
 
+/** The client set of the configured networks that have both upstream URLs. */
+export function upstreamSetFromConfig(config: {
+  networks: readonly Network[];
+  endpoints: Readonly<Record<Network, { grpcUrl: string | undefined; graphqlUrl: string | undefined }>>;
+  upstream: Omit<UpstreamPolicy, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'healthTimeoutMs'>;
+}): Map<Network, Upstream> {
+  const networks: Partial<Record<Network, UpstreamEndpoints>> = {};
+  for (const network of config.networks) {
+    const { grpcUrl, graphqlUrl } = config.endpoints[network];
+    if (grpcUrl && graphqlUrl) networks[network] = { grpcUrl, graphqlUrl };
+  }
+  return createUpstreamSet({ networks, policy: config.upstream });
+}
+
 export async function closeUpstreamSet(set: ReadonlyMap<Network, Upstream>): Promise<void> {
   await Promise.all([...set.values()].map((upstream) => upstream.close()));
 }

@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import type { RestCacheTables } from '../../services/rest/domain/index.js';
 import { RawTransaction, TransactionBlock, TransactionStats } from '../../services/rest/schemas.js';
-import { createTestSchema } from '../support/pg-schema.js';
 import { startRestE2E, type RestE2E } from '../support/rest-e2e.js';
 
 const PageInfo = z.object({ limit: z.number(), cursor: z.string().optional(), hasNextPage: z.boolean() }).strict();
@@ -15,17 +13,15 @@ const Batch = z.object({
 
 describe('REST transactions against simnet, cache on PostgreSQL', () => {
   let e2e: RestE2E;
-  let schema: Awaited<ReturnType<typeof createTestSchema<RestCacheTables>>>;
   const recipients = [0, 1, 2].map(() => Ed25519Keypair.generate().toSuiAddress());
   const digests: string[] = [];
 
   beforeAll(async () => {
-    schema = await createTestSchema<RestCacheTables>(['services/db/migrations/002_rest_transaction_cache.sql']);
-    e2e = await startRestE2E({ db: schema.db });
+    e2e = await startRestE2E();
     for (const r of recipients) await e2e.faucet(r);
     for (const r of recipients) digests.push(e2e.simnet.ledger.listTransactions({ affectedAddress: r }).items[0]!.digest);
   });
-  afterAll(async () => { await e2e.stop(); await schema.drop(); });
+  afterAll(async () => { await e2e.stop(); });
 
   it('GET /transactions/latest: newest first, hasNextPage, limit max 50', async () => {
     const { status, body } = await e2e.get('/transactions/latest?limit=2');
@@ -75,7 +71,7 @@ describe('REST transactions against simnet, cache on PostgreSQL', () => {
     const first = Batch.parse((await e2e.post('/transactions/batch?includeBalanceChanges=true', { digests: [...digests, missing] })).body);
     expect(first.summary).toEqual({ total: 4, found: 3, fromDatabase: 0, fromRpc: 3 });
     expect(first.data.map((t) => t.digest)).toEqual(digests);
-    const rows = await schema.db.selectFrom('rest_transaction_cache').select('digest').where('digest', 'in', digests).execute();
+    const rows = await e2e.gateway.db.database.db.selectFrom('rest_transaction_cache').select('digest').where('digest', 'in', digests).execute();
     expect(rows).toHaveLength(3);
     const second = Batch.parse((await e2e.post('/transactions/batch?includeBalanceChanges=true', { digests: [...digests, missing] })).body);
     expect(second.summary).toEqual({ total: 4, found: 3, fromDatabase: 3, fromRpc: 0 });

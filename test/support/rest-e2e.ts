@@ -1,34 +1,40 @@
-import type { FastifyInstance } from 'fastify';
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
-import type { Kysely } from 'kysely';
-import type { RestCacheTables } from '../../services/rest/domain/index.js';
-import { defaultUpstreamPolicy, SuiUpstream } from '../../services/upstream/index.js';
-import { buildRestTestApp } from './rest-app.js';
+import { createTestApp, type TestApp } from '../../services/http/testing.js';
+import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
+
+type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are checked with zod schemas in the tests
 
 export interface RestE2E {
   simnet: TestSimnet;
-  app: FastifyInstance;
-  upstream: SuiUpstream;
-  get(path: string): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are checked with zod schemas in the tests
-  post(path: string, payload: object): Promise<{ status: number; body: any }>; // eslint-disable-line @typescript-eslint/no-explicit-any -- idem
+  gateway: TestApp;
+  upstream: Upstream;
+  get(path: string, headers?: Record<string, string>): Promise<{ status: number; body: Body }>;
+  post(path: string, payload: object): Promise<{ status: number; body: Body }>;
   address(label: string): string;
   faucet(recipient: string): Promise<void>;
   stop(): Promise<void>;
 }
 
-/** The REST app over a real SuiUpstream pointed at simnet (testnet route). */
-export async function startRestE2E(options: { db?: Kysely<RestCacheTables>; seed?: string } = {}): Promise<RestE2E> {
-  const simnet = await startTestSimnet({ seed: options.seed ?? 'suigw-rest-e2e' });
-  const upstream = new SuiUpstream({ network: 'testnet', endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl }, policy: defaultUpstreamPolicy });
-  const { app } = await buildRestTestApp(new Map([['testnet', upstream]]), options.db ? { db: options.db } : {});
-  const send = async (method: 'GET' | 'POST', path: string, payload?: object) => {
-    const response = await app.inject({ method, url: `/testnet/v1${path}`, ...(payload ? { payload } : {}) });
-    return { status: response.statusCode, body: response.json() };
+/**
+ * The gateway as `suigw dev` builds it (buildApp: auth, error handler, network routing, real
+ * PostgreSQL) with mainnet's upstream on simnet, called with the seeded admin key.
+ */
+export async function startRestE2E(options: { policy?: Partial<UpstreamPolicy> } = {}): Promise<RestE2E> {
+  const simnet = await startTestSimnet();
+  const upstream = new SuiUpstream({
+    network: 'mainnet',
+    endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl },
+    policy: { ...defaultUpstreamPolicy, ...options.policy },
+  });
+  const gateway = await createTestApp({ env: { SUIGW_PRICES: JSON.stringify({ '0x2::sui::SUI': 2 }) }, extra: { upstreams: new Map([['mainnet', upstream]]) } });
+  const send = async (method: 'GET' | 'POST', path: string, payload?: object, headers: Record<string, string> = {}) => {
+    const response = await gateway.app.inject({ method, url: `/mainnet/v1${path}`, headers: { 'x-api-key': gateway.adminKey, ...headers }, ...(payload ? { payload } : {}) });
+    return { status: response.statusCode, body: response.json() as Body };
   };
   return {
-    simnet, app, upstream,
-    get: (path) => send('GET', path),
+    simnet, gateway, upstream,
+    get: (path, headers) => send('GET', path, undefined, headers),
     post: (path, payload) => send('POST', path, payload),
     address: (label) => {
       const account = simnet.accounts.find((a) => a.label === label);
@@ -40,7 +46,7 @@ export async function startRestE2E(options: { db?: Kysely<RestCacheTables>; seed
       simnet.seal();
     },
     async stop() {
-      await app.close();
+      await gateway.close();
       await upstream.close();
       await simnet.stop();
     },

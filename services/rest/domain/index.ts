@@ -7,6 +7,6 @@ export { includeAll, includeNone, toTransactionBlock, type TransactionInclude } 
 export { NameService } from './names.js';
 export { ObjectService } from './objects.js';
 export { ChainedPriceSource, HttpPriceFeed, noPrices, StaticPriceSource, type PriceSource } from './price-source.js';
-export { MemoryTransactionCache, PostgresTransactionCache, type RestCacheTables, type TransactionCache } from './transaction-cache.js';
+export { MemoryTransactionCache, PostgresTransactionCache, type TransactionCache } from './transaction-cache.js';
 export { TransactionService, type Page, type TransactionQuery } from './transactions.js';
 export { toApiError } from './upstream-calls.js';

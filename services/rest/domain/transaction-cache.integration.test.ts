@@ -1,14 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcTypes } from '@mysten/sui/grpc';
-import { createTestSchema } from '../../../test/support/pg-schema.js';
-import { PostgresTransactionCache, type RestCacheTables } from './transaction-cache.js';
+import { createTestDatabase, type TestDatabase } from '../../db/testing.js';
+import { PostgresTransactionCache } from './transaction-cache.js';
 
 describe('PostgresTransactionCache', () => {
-  let env: Awaited<ReturnType<typeof createTestSchema<RestCacheTables>>>;
+  let env: TestDatabase;
   let cache: PostgresTransactionCache;
   beforeAll(async () => {
-    env = await createTestSchema<RestCacheTables>(['services/db/migrations/002_rest_transaction_cache.sql']);
-    cache = new PostgresTransactionCache(env.db);
+    env = await createTestDatabase();
+    cache = new PostgresTransactionCache(env.database.db);
   });
   afterAll(async () => { await env.drop(); });
 

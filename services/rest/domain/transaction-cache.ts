@@ -1,5 +1,6 @@
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { sql, type Kysely } from 'kysely';
+import type { DatabaseSchema } from '../../db/schema.js';
 
 type Executed = GrpcTypes.ExecutedTransaction;
 
@@ -9,18 +10,10 @@ export interface TransactionCache {
   putMany(network: string, transactions: readonly Executed[]): Promise<void>;
 }
 
-export interface RestCacheTables {
-  rest_transaction_cache: {
-    network: string;
-    digest: string;
-    checkpoint: string | bigint;
-    payload: Uint8Array;
-  };
-}
 
 export class PostgresTransactionCache implements TransactionCache {
-  readonly #db: Kysely<RestCacheTables>;
-  constructor(db: Kysely<RestCacheTables>) { this.#db = db; }
+  readonly #db: Kysely<DatabaseSchema>;
+  constructor(db: Kysely<DatabaseSchema>) { this.#db = db; }
 
   async getMany(network: string, digests: readonly string[]): Promise<Map<string, Executed>> {
     const found = new Map<string, Executed>();
@@ -33,7 +26,7 @@ export class PostgresTransactionCache implements TransactionCache {
 
   async putMany(network: string, transactions: readonly Executed[]): Promise<void> {
     const rows = transactions.filter((tx) => tx.digest && tx.checkpoint !== undefined).map((tx) => ({
-      network, digest: tx.digest as string, checkpoint: (tx.checkpoint as bigint).toString(),
+      network, digest: tx.digest as string, checkpoint: tx.checkpoint as bigint,
       payload: GrpcTypes.ExecutedTransaction.toBinary(tx),
     }));
     if (rows.length === 0) return;

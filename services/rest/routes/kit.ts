@@ -19,8 +19,8 @@ export interface RestServices {
 export interface RestDeps {
   upstreams: UpstreamSet;
   services: RestServices;
-  /** The request's network (set by the HTTP layer's network routing). */
-  networkOf: (request: FastifyRequest) => Network;
+  /** The request's network; default: `request.network`, set by the HTTP layer's network routing. */
+  networkOf?: (request: FastifyRequest) => Network;
 }
 
 
@@ -29,7 +29,7 @@ export function typed(app: FastifyInstance) {
 }
 
 export function contextOf(deps: RestDeps, request: FastifyRequest): NetworkContext {
-  const network = deps.networkOf(request);
+  const network = deps.networkOf ? deps.networkOf(request) : request.network;
   const upstream = deps.upstreams.get(network);
   if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
   return { network, upstream };
@@ -77,4 +77,5 @@ export function validationToApiError(request: FastifyRequest): void {
   throw new ApiError(code, { message: `${where}: ${issue?.message ?? error.message}` });
 }
 
-export const dataRoute = { scope: 'data' } as const;
+/** Every data route needs a key of the request's network holding the `data` scope. */
+export const dataRoute = { auth: { scope: 'data' as const } };
