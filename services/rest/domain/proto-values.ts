@@ -43,12 +43,21 @@ export function timestampMs(ts: ProtoTimestamp | undefined): bigint | null {
  */
 export function fullType(type: string | undefined): string {
   if (!type) return '';
+  const known = normalizedTypes.get(type);
+  if (known !== undefined) return known;
+  let normalized: string;
   try {
-    return normalizeStructTag(type);
+    normalized = normalizeStructTag(type);
   } catch {
-    return type.replace(/0x[0-9a-fA-F]{1,64}(?=::)/g, (a) => normalizeSuiAddress(a));
+    normalized = type.replace(/0x[0-9a-fA-F]{1,64}(?=::)/g, (a) => normalizeSuiAddress(a));
   }
+  // Parsing a struct tag is the costliest step of mapping a balance; the same few types recur.
+  if (normalizedTypes.size >= 10_000) normalizedTypes.clear();
+  normalizedTypes.set(type, normalized);
+  return normalized;
 }
+
+const normalizedTypes = new Map<string, string>();
 
 export function fullAddress(address: string | undefined): string {
   return address ? normalizeSuiAddress(address) : '';
