@@ -3,6 +3,7 @@ import { verifyPersonalMessageSignature, verifyTransactionSignature } from '@mys
 import type { RequestContext } from './context.js';
 import { badUserInput, notSupported } from './errors.js';
 import { checkMultiGetSize } from './limits.js';
+import { nodeById } from './node-lookup.js';
 import { canonicalType } from './move-types.js';
 import { pageFromArgs, paginate } from './pagination.js';
 import type { PageArgs } from './pagination.js';
@@ -201,6 +202,7 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
     },
 
     verifySignature,
+    node: ({ id }: { id: string }) => nodeById(ctx, id),
 
     simulateTransaction: (args: { transaction: unknown; checksEnabled?: boolean | null; doGasSelection?: boolean | null }) => {
       if (!runner?.simulate) throw notSupported('Query.simulateTransaction');

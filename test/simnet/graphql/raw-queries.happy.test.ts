@@ -172,6 +172,30 @@ describe('raw GraphQL queries against simnet', () => {
     expect(fn.parameters.length).toBeGreaterThan(0);
   });
 
+  it('gives Node types global ids that Query.node resolves', async () => {
+    const ids = await query<{ checkpoint: { id: string }; epoch: { id: string }; transaction: { id: string }; address: { id: string }; object: { id: string; version: number } }>(
+      'query($d: String!, $a: SuiAddress!) { checkpoint(sequenceNumber: 1) { id } epoch { id } transaction(digest: $d) { id } address(address: $a) { id } object(address: "0x2") { id version } }',
+      { d: sent[0], a: faucet },
+    );
+    const nodes = await query<{ c: { sequenceNumber: number }; e: { epochId: number }; t: { digest: string }; a: { address: string }; o: { __typename: string; version: number } }>(
+      `query($c: ID!, $e: ID!, $t: ID!, $a: ID!, $o: ID!) {
+        c: node(id: $c) { ... on Checkpoint { sequenceNumber } }
+        e: node(id: $e) { ... on Epoch { epochId } }
+        t: node(id: $t) { ... on Transaction { digest } }
+        a: node(id: $a) { ... on Address { address } }
+        o: node(id: $o) { __typename ... on Object { version } }
+      }`,
+      { c: ids.checkpoint.id, e: ids.epoch.id, t: ids.transaction.id, a: ids.address.id, o: ids.object.id },
+    );
+    expect(nodes).toEqual({
+      c: { sequenceNumber: 1 },
+      e: { epochId: Number(ledger.currentEpoch().epoch) },
+      t: { digest: sent[0] },
+      a: { address: faucet },
+      o: { __typename: 'Object', version: ids.object.version },
+    });
+  });
+
   it('reports service limits', async () => {
     const data = await query<{ serviceConfig: { maxPageSize: number; defaultPageSize: number; maxQueryDepth: number; maxMultiGetSize: number } }>(
       '{ serviceConfig { maxPageSize(type: "Query", field: "transactions") defaultPageSize(type: "Query", field: "transactions") maxQueryDepth maxMultiGetSize } }',

@@ -3,6 +3,7 @@ import type { RequestContext } from '../context.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { PageArgs } from '../pagination.js';
+import { nodeId } from './node-id.js';
 import { checkpointConnection } from './checkpoint.js';
 import type { CheckpointFilterArgs } from './checkpoint.js';
 import { MoveValueNode } from './move.js';
@@ -24,6 +25,10 @@ export class EpochNode {
   constructor(ctx: RequestContext, epoch: EpochRecord) {
     this.#ctx = ctx;
     this.#epoch = epoch;
+  }
+
+  get id(): string {
+    return nodeId('Epoch', this.epochId);
   }
 
   get epochId(): number {

@@ -7,6 +7,7 @@ import { badUserInput } from '../errors.js';
 import { checkMultiGetSize, pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
+import { nodeId } from './node-id.js';
 import { BalanceNode } from './balance.js';
 import { MoveModuleNode, MoveValueNode } from './move.js';
 import { NameRecordNode } from './name-record.js';
@@ -28,6 +29,10 @@ export class AddressNode {
     protected readonly ctx: RequestContext,
     readonly address: string,
   ) {}
+
+  get id(): string {
+    return nodeId('Address', this.address);
+  }
 
   balance({ coinType }: { coinType: string }): BalanceNode {
     return new BalanceNode(this.ctx.ledger.getBalance(this.address, coinType));
@@ -106,6 +111,10 @@ export class ObjectNode extends AddressNode {
   /** Packages are answered as `MovePackage` wherever the caller asked for `Object`. */
   static of(ctx: RequestContext, record: ObjectRecord, typename: ObjectTypename): ObjectNode {
     return typename === 'Object' || !record.package ? new ObjectNode(ctx, record, typename) : new PackageNode(ctx, record);
+  }
+
+  override get id(): string {
+    return nodeId(this.__typename, this.address, this.version);
   }
 
   get version(): number {
