@@ -156,6 +156,15 @@ describe('raw GraphQL queries against simnet', () => {
     expect(data.epoch.totalTransactions).toBe(Number(ledger.latestCheckpoint().networkTotalTransactions));
   });
 
+  it('answers effects version, unchanged consensus objects and the epoch system packages', async () => {
+    const data = await query<{ epoch: { systemPackages: { nodes: { address: string }[] } }; transaction: { effects: { version: number; unchangedConsensusObjects: { nodes: unknown[] } } } }>(
+      'query($d: String!) { epoch { systemPackages { nodes { address } } } transaction(digest: $d) { effects { version unchangedConsensusObjects { nodes { __typename } } } } }',
+      { d: sent[0] },
+    );
+    expect(data.transaction.effects).toEqual({ version: 2, unchangedConsensusObjects: { nodes: [] } });
+    expect(data.epoch.systemPackages.nodes.map((n) => n.address)).toContain('0x0000000000000000000000000000000000000000000000000000000000000002');
+  });
+
   it('resolves name records and addresses by name', async () => {
     const record = ledger.listNames()[0]!;
     const data = await query<{ nameRecord: { domain: string; target: { address: string } }; address: { address: string; defaultNameRecord: { domain: string } } }>(
