@@ -278,6 +278,13 @@ export class CoinMetadataNode extends ObjectNode {
   get supply(): bigint {
     return this.#coinType.totalSupply;
   }
+
+  // simnet registers no regulated coin and keeps every treasury cap: no deny cap, no global
+  // pause, and a supply that can still change.
+  readonly regulatedState = 'UNREGULATED';
+  readonly denyCap = null;
+  readonly allowGlobalPause = null;
+  readonly supplyState = null;
 }
 
 /** A `0x2::dynamic_field::Field<K, V>` object seen as a dynamic field of its parent. */
