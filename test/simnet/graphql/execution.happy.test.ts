@@ -92,6 +92,16 @@ describe('executing through GraphQL: SuiGraphQLClient builds, signs and executes
     expect(await events({ module: `${CATALOG.dexPackage}::pool` })).toHaveLength(1);
   });
 
+  it('filters transactions by the function they call', async () => {
+    const { data } = await client.query({
+      query: 'query($f: String) { transactions(filter: { function: $f }) { nodes { sender { address } } } }',
+      variables: { f: `${CATALOG.dexPackage}::pool::swap_a_to_b` },
+    });
+    expect((data as { transactions: { nodes: unknown[] } }).transactions.nodes).toEqual([{ sender: { address: alice.address } }]);
+    const byModule = await client.query({ query: 'query($f: String) { transactions(filter: { function: $f }) { nodes { digest } } }', variables: { f: `${CATALOG.lendingPackage}::lending` } });
+    expect((byModule.data as { transactions: { nodes: unknown[] } }).transactions.nodes).toHaveLength(1);
+  });
+
   it('answers eventBcs as the BCS of Sui\'s Event struct', async () => {
     const { data } = await client.query({ query: '{ events(first: 1) { nodes { eventBcs contents { bcs } } } }', variables: {} });
     const [node] = (data as { events: { nodes: { eventBcs: string; contents: { bcs: string } }[] } }).events.nodes;
