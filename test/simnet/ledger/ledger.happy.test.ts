@@ -1,6 +1,6 @@
 import { bcs } from '@mysten/sui/bcs';
 import { describe, expect, it } from 'vitest';
-import { COIN_TYPES, OBJECT_TYPES } from './catalog.js';
+import { CATALOG, COIN_TYPES, EVENT_TYPES, OBJECT_TYPES } from './catalog.js';
 import { createLedger } from './index.js';
 import { suiDigest } from './hashing.js';
 
@@ -49,5 +49,35 @@ describe('genesis', () => {
     const second = ledger.listOwnedObjects(alice, {}, { limit: 3, cursor: first.nextCursor });
     expect(second.items[0]!.objectId > first.items[2]!.objectId).toBe(true);
     expect(() => ledger.listOwnedObjects(alice, {}, { cursor: ledger.listBalances(alice, { limit: 1 }).nextCursor })).toThrow(/invalid page token/);
+  });
+});
+
+describe('transaction and event indexes', () => {
+  it('page filtered listings the same as a full scan, both directions', async () => {
+    const { Executor } = await import('../execution/index.js');
+    const { CheckpointProducer, producerSenders } = await import('../producer/index.js');
+    const busy = createLedger({ seed: 'indexes' });
+    const producer = new CheckpointProducer(busy, new Executor(busy), { intervalMs: 1, transactionsPerCheckpoint: 20 });
+    for (let i = 0; i < 4; i++) await producer.produceCheckpoint();
+    const sender = producerSenders(busy.accounts)[0]!.address;
+    const all = [...busy.iterateTransactions()].map(({ transaction }) => transaction).filter((tx) => tx.sender === sender);
+    for (const descending of [false, true]) {
+      const paged = [];
+      let cursor: string | undefined;
+      do {
+        const page = busy.listTransactions({ sender }, { limit: 2, cursor, descending });
+        paged.push(...page.items);
+        cursor = page.nextCursor;
+      } while (cursor);
+      expect(paged.map((tx) => tx.digest)).toEqual((descending ? [...all].reverse() : all).map((tx) => tx.digest));
+    }
+    const swapType = `${CATALOG.dexPackage}::pool::SwapEvent`;
+    const swaps = busy.listEvents({ type: swapType }, { limit: 1000 }).items;
+    const allSwaps = [...busy.iterateEvents()].map(({ event }) => event).filter((event) => event.type.startsWith(`${swapType}<`));
+    expect(swaps.length).toBeGreaterThan(0);
+    expect(swaps).toEqual(allSwaps);
+    expect(busy.listEvents({ type: EVENT_TYPES.wrappedDeposit }, { limit: 1000 }).items.every((event) => event.type === EVENT_TYPES.wrappedDeposit)).toBe(true);
+    const checkpointTxs = busy.listTransactions({ checkpoint: 2n }, { limit: 1000 });
+    expect(checkpointTxs.items.map((tx) => tx.digest)).toEqual(busy.getCheckpoint(2n)!.transactionDigests);
   });
 });
