@@ -1,5 +1,5 @@
 import { fromBase64 } from '@mysten/sui/utils';
-import { verifyPersonalMessageSignature, verifyTransactionSignature } from '@mysten/sui/verify';
+import { verifyUserSignature } from '../execution/signatures.js';
 import type { RequestContext } from './context.js';
 import { badUserInput, notSupported } from './errors.js';
 import { checkMultiGetSize } from './limits.js';
@@ -84,16 +84,27 @@ function allEpochs(ctx: RequestContext) {
   return epochs;
 }
 
-async function verifySignature(args: { message: string; signature: string; intentScope: string; author: string }) {
-  const message = fromBase64(args.message);
-  const options = { address: args.author };
+/**
+ * Verifies a signature the way simnet's executor and gRPC SignatureVerificationService do (zkLogin
+ * structurally, without the Groth16 proof), answering Sui's shapes: success, or an error saying
+ * why not.
+ */
+async function verifyAuthor(
+  ctx: RequestContext,
+  args: { message: string; signature: string; intentScope: string; author: string },
+  typename: string,
+  scheme?: 'zklogin',
+) {
+  const kind = args.intentScope === 'TRANSACTION_DATA' ? 'transaction' : 'personalMessage';
+  let verified;
   try {
-    if (args.intentScope === 'TRANSACTION_DATA') await verifyTransactionSignature(message, args.signature, options);
-    else await verifyPersonalMessageSignature(message, args.signature, options);
+    verified = await verifyUserSignature({ kind, bytes: fromBase64(args.message) }, fromBase64(args.signature), ctx.ledger.currentEpoch().epoch);
   } catch (error) {
-    throw badUserInput(error instanceof Error ? error.message : 'Invalid signature');
+    throw badUserInput(`Invalid signature: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { __typename: 'SignatureVerifyResult', success: true };
+  if (scheme && verified.record.scheme !== scheme) throw badUserInput(`Expected a ${scheme} signature, got ${verified.record.scheme}`);
+  if (verified.address !== args.author) throw badUserInput(`Signature is for ${verified.address}, not ${args.author}`);
+  return { __typename: typename, success: true };
 }
 
 /**
@@ -201,7 +212,10 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
       return keys.map((type) => new MoveTypeNode(canonicalType(type)));
     },
 
-    verifySignature,
+    verifySignature: (args: { message: string; signature: string; intentScope: string; author: string }) =>
+      verifyAuthor(ctx, args, 'SignatureVerifyResult'),
+    verifyZkLoginSignature: (args: { bytes: string; signature: string; intentScope: string; author: string }) =>
+      verifyAuthor(ctx, { ...args, message: args.bytes }, 'ZkLoginVerifyResult', 'zklogin'),
     node: ({ id }: { id: string }) => nodeById(ctx, id),
 
     simulateTransaction: (args: { transaction: unknown; checksEnabled?: boolean | null; doGasSelection?: boolean | null }) => {
