@@ -128,6 +128,33 @@ describe('raw GraphQL queries against simnet', () => {
     expect(moveObject.contents.type.abilities.sort()).toEqual(['KEY', 'STORE']);
   });
 
+  it('reads past object versions by version, root version and checkpoint', async () => {
+    const coin = ledger.listCoins(faucet, '0x2::sui::SUI').items.reduce((a, b) => (ledger.getObjectHistory(a.objectId).length >= ledger.getObjectHistory(b.objectId).length ? a : b));
+    const history = ledger.getObjectHistory(coin.objectId);
+    expect(history.length).toBeGreaterThan(2);
+    const checkpointOf = (version: bigint) => Number(ledger.getTransaction(history.find((r) => r.version === version)!.previousTransaction)!.checkpoint);
+    const second = history[1]!;
+    // As of a checkpoint: the last version committed at or before it.
+    const asOf = (checkpoint: number) => Number(history.filter((r) => checkpointOf(r.version) <= checkpoint).at(-1)!.version);
+    const data = await query<{ exact: { version: number }; root: { version: number }; atGenesis: { version: number }; atSecond: { version: number; objectAt: { version: number } } }>(
+      `query($a: SuiAddress!, $v: UInt53!, $r: UInt53!, $c: UInt53!) {
+        exact: object(address: $a, version: $v) { version }
+        root: object(address: $a, rootVersion: $r) { version }
+        atGenesis: object(address: $a, atCheckpoint: 0) { version }
+        atSecond: object(address: $a, atCheckpoint: $c) { version objectAt(checkpoint: 0) { version } }
+      }`,
+      { a: coin.objectId, v: Number(second.version), r: Number(second.version), c: checkpointOf(second.version) },
+    );
+    expect(data).toEqual({
+      exact: { version: Number(second.version) },
+      root: { version: Number(second.version) },
+      atGenesis: { version: Number(history[0]!.version) },
+      atSecond: { version: asOf(checkpointOf(second.version)), objectAt: { version: Number(history[0]!.version) } },
+    });
+    const future = await client.query({ query: 'query($a: SuiAddress!, $c: UInt53!) { object(address: $a, atCheckpoint: $c) { version } }', variables: { a: coin.objectId, c: Number(ledger.latestCheckpoint().sequenceNumber) + 1 } });
+    expect(future.errors![0]!.extensions).toEqual({ code: 'BAD_USER_INPUT' });
+  });
+
   it('reads checkpoints by number, digest and range with their transactions', async () => {
     const data = await query<{
       checkpoint: { sequenceNumber: number; digest: string; previousCheckpointDigest: string; transactions: { nodes: { digest: string }[] } };

@@ -3,7 +3,6 @@ import type { CoinTypeRecord, MovePackageRecord, ObjectOwner, ObjectRecord, Obje
 import { moveObjectData } from '../../ledger/object-encoding.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
-import { badUserInput } from '../errors.js';
 import { checkMultiGetSize, pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
@@ -11,7 +10,7 @@ import { nodeId } from './node-id.js';
 import { BalanceNode } from './balance.js';
 import { MoveModuleNode, MoveValueNode } from './move.js';
 import { NameRecordNode } from './name-record.js';
-import { findDynamicField, packageVersionConnection, versionConnection } from './object-lookups.js';
+import { boundedObject, boundedPackage, findDynamicField, packageVersionConnection, versionConnection } from './object-lookups.js';
 import type { DynamicFieldNameArgs, VersionFilterArgs } from './object-lookups.js';
 import { TransactionNode } from './transaction.js';
 import { transactionConnection } from './transaction-filters.js';
@@ -175,10 +174,9 @@ export class ObjectNode extends AddressNode {
   }
 
   objectAt({ version, rootVersion, checkpoint }: { version?: number | null; rootVersion?: number | null; checkpoint?: number | null }): ObjectNode | null {
-    if (rootVersion != null || checkpoint != null) throw badUserInput('simnet fetches object versions by `version` only');
-    if (version == null) return this;
-    const record = this.ctx.ledger.getObjectAtVersion(this.address, BigInt(version));
-    return record && !isTombstone(record) ? ObjectNode.of(this.ctx, record, 'Object') : null;
+    if (version == null && rootVersion == null && checkpoint == null) return this;
+    const record = boundedObject(this.ctx, this.address, { version, rootVersion, atCheckpoint: checkpoint });
+    return record ? ObjectNode.of(this.ctx, record, 'Object') : null;
   }
 
   objectVersionsAfter(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<ObjectNode> {
@@ -231,10 +229,8 @@ export class PackageNode extends ObjectNode {
   }
 
   packageAt({ version, checkpoint }: { version?: number | null; checkpoint?: number | null }): PackageNode | null {
-    if (checkpoint != null) throw badUserInput('simnet fetches package versions by `version` only');
-    if (version == null) return this;
-    const match = this.ctx.ledger.listPackageVersions(this.address).find((p) => Number(p.version) === version);
-    return match ? PackageNode.forPackage(this.ctx, match.packageId) : null;
+    if (version == null && checkpoint == null) return this;
+    return boundedPackage(this.ctx, this.address, { version, atCheckpoint: checkpoint });
   }
 
   packageVersionsAfter(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<PackageNode> {
