@@ -16,7 +16,7 @@ import type { EffectsNode } from './nodes/effects.js';
 import { EpochNode, ProtocolConfigsNode } from './nodes/epoch.js';
 import { MoveTypeNode } from './nodes/move.js';
 import { NameRecordNode } from './nodes/name-record.js';
-import { boundedObject, boundedPackage, packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
+import { boundedObject, boundedPackage, packageConnection, packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
 import type { VersionFilterArgs } from './nodes/object-lookups.js';
 import { AddressNode, CoinMetadataNode, ObjectNode } from './nodes/objects.js';
 import { TransactionNode } from './nodes/transaction.js';
@@ -174,6 +174,8 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
       checkMultiGetSize(keys.length);
       return keys.map((key) => boundedPackage(ctx, key.address, key));
     },
+    packages: (args: PageArgs & { filter?: { afterCheckpoint?: number | null; beforeCheckpoint?: number | null } | null }) =>
+      packageConnection(ctx, args.filter ?? {}, args),
     packageVersions: (args: PageArgs & { address: string; filter?: VersionFilterArgs | null }) =>
       packageVersionConnection(ctx, args.address, args.filter ?? {}, args),
 

@@ -116,3 +116,23 @@ export function boundedPackage(ctx: RequestContext, address: string, bound: { ve
   const chosen = versions[versions.length - 1];
   return chosen ? PackageNode.forPackage(ctx, chosen.packageId) : null;
 }
+
+/**
+ * `Query.packages`: every package written by a sealed transaction (genesis included), in chain
+ * order, optionally strictly after / before a checkpoint.
+ */
+export function packageConnection(ctx: RequestContext, filter: { afterCheckpoint?: number | null; beforeCheckpoint?: number | null }, args: PageArgs): Connection<PackageNode> {
+  const page = pageFromArgs(args, pageLimits('Query', 'packages'));
+  const published: { key: [number, number]; node: PackageNode }[] = [];
+  for (const { position, transaction } of ctx.ledger.iterateTransactions()) {
+    const checkpoint = Number(transaction.checkpoint);
+    if (filter.afterCheckpoint != null && checkpoint <= filter.afterCheckpoint) continue;
+    if (filter.beforeCheckpoint != null && checkpoint >= filter.beforeCheckpoint) break;
+    transaction.effects.changedObjects.forEach((change, index) => {
+      if (!change.isPackage || !change.output) return;
+      const record = ctx.ledger.getObjectAtVersion(change.objectId, change.output.version);
+      if (record && !isTombstone(record) && record.package) published.push({ key: [position, index], node: new PackageNode(ctx, record) });
+    });
+  }
+  return paginate(published, (p) => p.key, page, (p) => p.node);
+}
