@@ -105,3 +105,18 @@ describe('execution failures', () => {
     expect(await statusOf(native.transactionExecutionService.executeTransaction(GrpcTypes.ExecuteTransactionRequest.create({ transaction: { bcs: { value: new Uint8Array([1, 2, 3]) } }, signatures: [{ bcs: { value: new Uint8Array([0]) }, signature: { oneofKind: undefined } }] })))).toBe('INVALID_ARGUMENT');
   });
 });
+
+describe('streaming errors', () => {
+  it.each([
+    ['native gRPC', () => native],
+    ['gRPC-Web', () => web],
+  ])('end a failed server stream with its status over %s instead of hanging', async (_name, client) => {
+    const drain = async (responses: AsyncIterable<unknown>) => {
+      for await (const _ of responses) {
+        // Nothing is expected before the status.
+      }
+    };
+    await expect(drain(client().ledgerService.listTransactions({ options: { after: new Uint8Array([1, 2]) } }).responses)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+    await expect(drain(client().subscriptionService.subscribeCheckpoints({ readMask: { paths: ['bogus'] } }).responses)).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+});
