@@ -1,5 +1,6 @@
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { normalizeStructTag } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendFromFaucet } from '../faucet/index.js';
 import { createLedger } from '../ledger/index.js';
@@ -200,6 +201,13 @@ describe('raw GraphQL queries against simnet', () => {
     );
     expect(data.nameRecord).toEqual({ domain: record.name, target: { address: record.targetAddress } });
     expect(data.address.address).toBe(record.targetAddress);
+  });
+
+  it('answers types in canonical form', async () => {
+    const data = await query<{ type: { repr: string } }>('{ type(type: "0x2::coin::Coin<vector<0x2::sui::SUI>>") { repr } }');
+    expect(data.type.repr).toBe(normalizeStructTag('0x2::coin::Coin<vector<0x2::sui::SUI>>'));
+    const pair = await query<{ type: { repr: string } }>('{ type(type: "0x3::pool::Pool<0x2::sui::SUI, u64>") { repr } }');
+    expect(pair.type.repr).toBe(normalizeStructTag('0x3::pool::Pool<0x2::sui::SUI, u64>'));
   });
 
   it('lists published packages', async () => {
