@@ -40,15 +40,20 @@ export function serviceHandlers(service: ServiceType, implementation: object): U
             (error: unknown) => {
               if (!context.cancelled) call.emit('error', grpcStatus(error));
             },
-          );
+          )
+          // The call may already be gone; there is nobody left to tell.
+          .catch(() => undefined);
       };
     } else {
       handlers[method.localName] = (call: ServerUnaryCall<object, object>, callback: sendUnaryData<object>) => {
         const context = createContext(service, method, call);
-        (fn as UnaryMethod).call(implementation, call.request, context).then(
-          (response) => callback(null, response),
-          (error: unknown) => callback(grpcStatus(error)),
-        );
+        (fn as UnaryMethod)
+          .call(implementation, call.request, context)
+          .then(
+            (response) => callback(null, response),
+            (error: unknown) => callback(grpcStatus(error)),
+          )
+          .catch(() => undefined);
       };
     }
   }
