@@ -4,7 +4,8 @@ import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
 import { Secp256r1Keypair } from '@mysten/sui/keypairs/secp256r1';
 import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COIN_TYPES, startSimnet } from './index.js';
+import { CATALOG, COIN_TYPES, EVENT_TYPES, startSimnet } from './index.js';
+import { suiDigest } from './ledger/hashing.js';
 import type { RunningSimnet } from './index.js';
 
 let simnet: RunningSimnet;
@@ -108,4 +109,23 @@ describe('execution through the SDK', () => {
     expect(result.$kind).toBe('Transaction');
     expect(simnet.ledger.getObject(coins[coins.length - 1]!.objectId)).toBeUndefined();
   });
+
+  it('serves generated protocol activity: generic swap events, wrapped deposit events, full transactions', async () => {
+    for (let i = 0; i < 3; i++) await simnet.produceCheckpoint();
+    const swaps = await client.core.listEvents({ filter: { eventType: `${CATALOG.dexPackage}::pool::SwapEvent` }, limit: 5 } as Parameters<typeof client.core.listEvents>[0]);
+    expect(swaps.events.length).toBeGreaterThan(0);
+    expect(swaps.events[0]!.eventType).toBe(EVENT_TYPES.swap(COIN_TYPES.SUI, COIN_TYPES.USDC));
+    const tx = await client.core.getTransaction({ digest: swaps.events[0]!.transactionDigest, include: { transaction: true, effects: true, events: true, objectTypes: true, bcs: true, balanceChanges: true } });
+    const executed = tx.Transaction!;
+    expect(suiDigest('TransactionData', executed.bcs!)).toBe(executed.digest);
+    expect(executed.transaction?.commands.some((command) => command.$kind === 'MoveCall')).toBe(true);
+    expect(executed.events?.[0]?.json).toMatchObject({ a_to_b: true });
+    expect(Object.values(executed.objectTypes ?? {})).toContain(OBJECT_TYPE_POOL());
+    const wrapped = simnet.ledger.listEvents({ type: EVENT_TYPES.wrappedDeposit }, { limit: 1 }).items;
+    if (wrapped.length > 0) expect(wrapped[0]!.json).toMatchObject({ inner: { depositor: wrapped[0]!.sender } });
+  });
 });
+
+function OBJECT_TYPE_POOL(): string {
+  return `${CATALOG.dexPackage}::pool::Pool<${COIN_TYPES.SUI},${COIN_TYPES.USDC}>`;
+}
