@@ -118,7 +118,7 @@ describe('execution through the SDK', () => {
     const tx = await client.core.getTransaction({ digest: swaps.events[0]!.transactionDigest, include: { transaction: true, effects: true, events: true, objectTypes: true, bcs: true, balanceChanges: true } });
     const executed = tx.Transaction!;
     expect(suiDigest('TransactionData', executed.bcs!)).toBe(executed.digest);
-    expect(executed.transaction?.commands.some((command) => command.$kind === 'MoveCall')).toBe(true);
+    expect(executed.transaction?.commands.some((command) => 'MoveCall' in command)).toBe(true);
     expect(executed.events?.[0]?.json).toMatchObject({ a_to_b: true });
     expect(Object.values(executed.objectTypes ?? {})).toContain(OBJECT_TYPE_POOL());
     const wrapped = simnet.ledger.listEvents({ type: EVENT_TYPES.wrappedDeposit }, { limit: 1 }).items;
