@@ -224,6 +224,8 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     }
     sockets.add(socket);
     socket.once('close', () => sockets.delete(socket));
+    // Small gRPC frames must not wait for Nagle's algorithm (~40 ms per exchange otherwise).
+    socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
     let head = Buffer.alloc(0);
     const onData = (chunk: Buffer) => {

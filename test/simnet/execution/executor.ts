@@ -118,7 +118,7 @@ export class Executor {
       gasUsed = { ...gasUsed, computationCost: computation };
     }
     this.#chargeGas(state, gasOwner, GasModel.net(gasUsed));
-    return this.#finish({ state, data, digest, sender, gasOwner, price, budget, gasUsed, failure, signatures: options.signatures ?? [], gasCoinSpend });
+    return this.#finish({ state, data, txBcs, digest, sender, gasOwner, price, budget, gasUsed, failure, signatures: options.signatures ?? [], gasCoinSpend });
   }
 
   #validate(data: ParsedData, price: bigint, budget: bigint): void {
@@ -402,6 +402,7 @@ export class Executor {
   #finish(input: {
     state: RunState;
     data: ParsedData;
+    txBcs: Uint8Array;
     digest: string;
     sender: string;
     gasOwner: string;
@@ -469,7 +470,7 @@ export class Executor {
     const payment = input.data.gasData.payment.map((ref) => ({ objectId: normalizeSuiAddress(ref.objectId), version: BigInt(ref.version), digest: ref.digest }));
     const record: TransactionRecord = {
       digest,
-      bcs: bcs.TransactionData.serialize({ V1: input.data } as Parameters<typeof bcs.TransactionData.serialize>[0]).toBytes(),
+      bcs: input.txBcs,
       sender,
       gasOwner: input.gasOwner,
       gasPayment: payment,

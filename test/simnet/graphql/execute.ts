@@ -33,15 +33,33 @@ function requestError(code: GraphqlErrorCode, message: string): GraphqlResponse 
   return { data: null, errors: [graphqlError(code, message).toJSON()] };
 }
 
-function parseDocument(query: string): DocumentNode | GraphqlResponse {
+/** Clients send the same few queries over and over: keep their validated documents. */
+const VALIDATED_CACHE_SIZE = 256;
+const validated = new Map<string, DocumentNode>();
+
+/** Parses and validates a query against Sui's schema, or answers the errors Sui would. */
+function validatedDocument(query: string): DocumentNode | GraphqlResponse {
+  const cached = validated.get(query);
+  if (cached) return cached;
+  let document: DocumentNode;
   try {
-    return parse(query);
+    document = parse(query);
   } catch (error) {
     if (error instanceof GraphQLError) {
       return { data: null, errors: [recoded(error, { code: GraphqlErrorCode.GRAPHQL_PARSE_FAILED }).toJSON()] };
     }
     throw error;
   }
+  const validationErrors = validate(suiSchema(), document);
+  if (validationErrors.length > 0) {
+    return {
+      data: null,
+      errors: validationErrors.map((error) => recoded(error, { code: GraphqlErrorCode.GRAPHQL_VALIDATION_FAILED }).toJSON()),
+    };
+  }
+  if (validated.size >= VALIDATED_CACHE_SIZE) validated.delete(validated.keys().next().value!);
+  validated.set(query, document);
+  return document;
 }
 
 /**
@@ -71,17 +89,8 @@ export async function runGraphql(
     return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'operationName must be a string');
   }
 
-  const document = parseDocument(query);
+  const document = validatedDocument(query);
   if (!('kind' in document) || document.kind !== Kind.DOCUMENT) return document as GraphqlResponse;
-
-  const schema = suiSchema();
-  const validationErrors = validate(schema, document);
-  if (validationErrors.length > 0) {
-    return {
-      data: null,
-      errors: validationErrors.map((error) => recoded(error, { code: GraphqlErrorCode.GRAPHQL_VALIDATION_FAILED }).toJSON()),
-    };
-  }
 
   const operation = getOperationAST(document, operationName ?? undefined);
   if (operation) {
@@ -94,7 +103,7 @@ export async function runGraphql(
   }
 
   const result: ExecutionResult = await execute({
-    schema,
+    schema: suiSchema(),
     document,
     rootValue,
     contextValue,

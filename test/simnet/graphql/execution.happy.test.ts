@@ -3,6 +3,7 @@ import { Transaction } from '@mysten/sui/transactions';
 import { normalizeStructTag } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG, COIN_TYPES, EVENT_TYPES, OBJECT_TYPES } from '../ledger/catalog.js';
+import { EventBcs } from '../ledger/effects-encoding.js';
 import { createLedger } from '../ledger/index.js';
 import type { GenesisAccount, Ledger } from '../ledger/index.js';
 import { createLedgerRunner } from './ledger-runner.js';
@@ -89,6 +90,24 @@ describe('executing through GraphQL: SuiGraphQLClient builds, signs and executes
     expect(await events({ type: `${CATALOG.dexPackage}::pool::SwapEvent` })).toHaveLength(1);
     expect(await events({ type: EVENT_TYPES.swap(COIN_TYPES.USDC, COIN_TYPES.SUI) })).toHaveLength(0);
     expect(await events({ module: `${CATALOG.dexPackage}::pool` })).toHaveLength(1);
+  });
+
+  it('filters transactions by the function they call', async () => {
+    const { data } = await client.query({
+      query: 'query($f: String) { transactions(filter: { function: $f }) { nodes { sender { address } } } }',
+      variables: { f: `${CATALOG.dexPackage}::pool::swap_a_to_b` },
+    });
+    expect((data as { transactions: { nodes: unknown[] } }).transactions.nodes).toEqual([{ sender: { address: alice.address } }]);
+    const byModule = await client.query({ query: 'query($f: String) { transactions(filter: { function: $f }) { nodes { digest } } }', variables: { f: `${CATALOG.lendingPackage}::lending` } });
+    expect((byModule.data as { transactions: { nodes: unknown[] } }).transactions.nodes).toHaveLength(1);
+  });
+
+  it('answers eventBcs as the BCS of Sui\'s Event struct', async () => {
+    const { data } = await client.query({ query: '{ events(first: 1) { nodes { eventBcs contents { bcs } } } }', variables: {} });
+    const [node] = (data as { events: { nodes: { eventBcs: string; contents: { bcs: string } }[] } }).events.nodes;
+    const event = EventBcs.parse(Buffer.from(node!.eventBcs, 'base64'));
+    expect(event.sender).toBe(alice.address);
+    expect(Buffer.from(event.contents).toString('base64')).toBe(node!.contents.bcs);
   });
 
   it('filters events by a wrapped type without matching the inner type, and by sender', async () => {

@@ -94,13 +94,16 @@ export function parseOpenSignature(signature: string): OpenSignature {
   return { ref: null, body: parseTypeSignature(text) };
 }
 
-/** The canonical string of a parsed type (full addresses), as `MoveType.repr` shows it. */
+/**
+ * The canonical string of a parsed type, as `MoveType.repr` shows it: full addresses and, as in
+ * Move's canonical display (and `normalizeStructTag`), no space after the commas.
+ */
 export function typeRepr(body: SignatureBody): string {
   if (typeof body === 'string') return body;
   if ('vector' in body) return `vector<${typeRepr(body.vector)}>`;
   if ('typeParameter' in body) return `T${body.typeParameter}`;
   const { package: pkg, module, type, typeParameters } = body.datatype;
-  const args = typeParameters.length > 0 ? `<${typeParameters.map(typeRepr).join(', ')}>` : '';
+  const args = typeParameters.length > 0 ? `<${typeParameters.map(typeRepr).join(',')}>` : '';
   return `${pkg}::${module}::${type}${args}`;
 }
 

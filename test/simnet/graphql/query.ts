@@ -1,8 +1,9 @@
 import { fromBase64 } from '@mysten/sui/utils';
-import { verifyPersonalMessageSignature, verifyTransactionSignature } from '@mysten/sui/verify';
+import { verifyUserSignature } from '../execution/signatures.js';
 import type { RequestContext } from './context.js';
 import { badUserInput, notSupported } from './errors.js';
 import { checkMultiGetSize } from './limits.js';
+import { nodeById } from './node-lookup.js';
 import { canonicalType } from './move-types.js';
 import { pageFromArgs, paginate } from './pagination.js';
 import type { PageArgs } from './pagination.js';
@@ -15,9 +16,9 @@ import type { EffectsNode } from './nodes/effects.js';
 import { EpochNode, ProtocolConfigsNode } from './nodes/epoch.js';
 import { MoveTypeNode } from './nodes/move.js';
 import { NameRecordNode } from './nodes/name-record.js';
-import { packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
+import { boundedObject, boundedPackage, packageConnection, packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
 import type { VersionFilterArgs } from './nodes/object-lookups.js';
-import { AddressNode, CoinMetadataNode, ObjectNode, PackageNode, isTombstone } from './nodes/objects.js';
+import { AddressNode, CoinMetadataNode, ObjectNode } from './nodes/objects.js';
 import { TransactionNode } from './nodes/transaction.js';
 import { eventConnection, transactionConnection } from './nodes/transaction-filters.js';
 import type { EventFilterArgs, TransactionFilterArgs } from './nodes/transaction-filters.js';
@@ -30,11 +31,11 @@ interface ObjectKeyArgs {
   atCheckpoint?: number | null;
 }
 
-/** Historical reads other than by exact version need an indexer simnet does not keep. */
-function rejectHistoricalBounds(field: string, args: { rootVersion?: number | null; atCheckpoint?: number | null }, ctx: RequestContext) {
-  if (args.rootVersion != null) throw notSupported(`${field}(rootVersion)`);
+/** An address's balances and owned objects in the past need an index simnet does not keep. */
+function rejectHistoricalAddress(args: { rootVersion?: number | null; atCheckpoint?: number | null }, ctx: RequestContext) {
+  if (args.rootVersion != null) throw notSupported('address(rootVersion)');
   if (args.atCheckpoint != null && BigInt(args.atCheckpoint) < ctx.ledger.latestCheckpoint().sequenceNumber) {
-    throw notSupported(`${field}(atCheckpoint) before the latest checkpoint`);
+    throw notSupported('address(atCheckpoint) before the latest checkpoint');
   }
 }
 
@@ -45,28 +46,13 @@ function sealedTransaction(ctx: RequestContext, digest: string): TransactionNode
 }
 
 function objectByKey(ctx: RequestContext, key: ObjectKeyArgs): ObjectNode | null {
-  const set = [key.version, key.rootVersion, key.atCheckpoint].filter((v) => v != null).length;
-  if (set > 1) throw badUserInput('At most one of a version, a root version, or a checkpoint bound can be specified when fetching an object');
-  rejectHistoricalBounds('object', key, ctx);
-  const record = key.version != null ? ctx.ledger.getObjectAtVersion(key.address, BigInt(key.version)) : ctx.ledger.getObject(key.address);
-  return record && !isTombstone(record) ? ObjectNode.of(ctx, record, 'Object') : null;
-}
-
-function packageByKey(ctx: RequestContext, key: { address: string; version?: number | null; atCheckpoint?: number | null }): PackageNode | null {
-  if (key.version != null && key.atCheckpoint != null) throw badUserInput('Cannot specify both version and atCheckpoint');
-  rejectHistoricalBounds('package', key, ctx);
-  if (key.version == null) {
-    const versions = ctx.ledger.listPackageVersions(key.address);
-    const latest = versions[versions.length - 1];
-    return latest ? PackageNode.forPackage(ctx, latest.packageId) : null;
-  }
-  const match = ctx.ledger.listPackageVersions(key.address).find((p) => Number(p.version) === key.version);
-  return match ? PackageNode.forPackage(ctx, match.packageId) : null;
+  const record = boundedObject(ctx, key.address, key);
+  return record ? ObjectNode.of(ctx, record, 'Object') : null;
 }
 
 function addressByKey(ctx: RequestContext, key: { address?: string | null; name?: string | null; rootVersion?: number | null; atCheckpoint?: number | null }): AddressNode | null {
   if ((key.address == null) === (key.name == null)) throw badUserInput('Exactly one of address or name must be specified');
-  rejectHistoricalBounds('address', key, ctx);
+  rejectHistoricalAddress(key, ctx);
   if (key.address != null) return new AddressNode(ctx, key.address);
   const record = ctx.ledger.lookupName(key.name!);
   const live = record && NameRecordNode.live(ctx, record);
@@ -83,16 +69,27 @@ function allEpochs(ctx: RequestContext) {
   return epochs;
 }
 
-async function verifySignature(args: { message: string; signature: string; intentScope: string; author: string }) {
-  const message = fromBase64(args.message);
-  const options = { address: args.author };
+/**
+ * Verifies a signature the way simnet's executor and gRPC SignatureVerificationService do (zkLogin
+ * structurally, without the Groth16 proof), answering Sui's shapes: success, or an error saying
+ * why not.
+ */
+async function verifyAuthor(
+  ctx: RequestContext,
+  args: { message: string; signature: string; intentScope: string; author: string },
+  typename: string,
+  scheme?: 'zklogin',
+) {
+  const kind = args.intentScope === 'TRANSACTION_DATA' ? 'transaction' : 'personalMessage';
+  let verified;
   try {
-    if (args.intentScope === 'TRANSACTION_DATA') await verifyTransactionSignature(message, args.signature, options);
-    else await verifyPersonalMessageSignature(message, args.signature, options);
+    verified = await verifyUserSignature({ kind, bytes: fromBase64(args.message) }, fromBase64(args.signature), ctx.ledger.currentEpoch().epoch);
   } catch (error) {
-    throw badUserInput(error instanceof Error ? error.message : 'Invalid signature');
+    throw badUserInput(`Invalid signature: ${error instanceof Error ? error.message : String(error)}`);
   }
-  return { __typename: 'SignatureVerifyResult', success: true };
+  if (scheme && verified.record.scheme !== scheme) throw badUserInput(`Expected a ${scheme} signature, got ${verified.record.scheme}`);
+  if (verified.address !== args.author) throw badUserInput(`Signature is for ${verified.address}, not ${args.author}`);
+  return { __typename: typename, success: true };
 }
 
 /**
@@ -172,11 +169,13 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
       return new AddressNode(ctx, parseSuiAddress(owner)).objects({ ...args, filter: { type } });
     },
 
-    package: (args: { address: string; version?: number | null; atCheckpoint?: number | null }) => packageByKey(ctx, args),
+    package: (args: { address: string; version?: number | null; atCheckpoint?: number | null }) => boundedPackage(ctx, args.address, args),
     multiGetPackages: ({ keys }: { keys: { address: string; version?: number | null; atCheckpoint?: number | null }[] }) => {
       checkMultiGetSize(keys.length);
-      return keys.map((key) => packageByKey(ctx, key));
+      return keys.map((key) => boundedPackage(ctx, key.address, key));
     },
+    packages: (args: PageArgs & { filter?: { afterCheckpoint?: number | null; beforeCheckpoint?: number | null } | null }) =>
+      packageConnection(ctx, args.filter ?? {}, args),
     packageVersions: (args: PageArgs & { address: string; filter?: VersionFilterArgs | null }) =>
       packageVersionConnection(ctx, args.address, args.filter ?? {}, args),
 
@@ -200,7 +199,11 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
       return keys.map((type) => new MoveTypeNode(canonicalType(type)));
     },
 
-    verifySignature,
+    verifySignature: (args: { message: string; signature: string; intentScope: string; author: string }) =>
+      verifyAuthor(ctx, args, 'SignatureVerifyResult'),
+    verifyZkLoginSignature: (args: { bytes: string; signature: string; intentScope: string; author: string }) =>
+      verifyAuthor(ctx, { ...args, message: args.bytes }, 'ZkLoginVerifyResult', 'zklogin'),
+    node: ({ id }: { id: string }) => nodeById(ctx, id),
 
     simulateTransaction: (args: { transaction: unknown; checksEnabled?: boolean | null; doGasSelection?: boolean | null }) => {
       if (!runner?.simulate) throw notSupported('Query.simulateTransaction');

@@ -1,5 +1,6 @@
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { normalizeStructTag } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendFromFaucet } from '../faucet/index.js';
 import { createLedger } from '../ledger/index.js';
@@ -128,6 +129,33 @@ describe('raw GraphQL queries against simnet', () => {
     expect(moveObject.contents.type.abilities.sort()).toEqual(['KEY', 'STORE']);
   });
 
+  it('reads past object versions by version, root version and checkpoint', async () => {
+    const coin = ledger.listCoins(faucet, '0x2::sui::SUI').items.reduce((a, b) => (ledger.getObjectHistory(a.objectId).length >= ledger.getObjectHistory(b.objectId).length ? a : b));
+    const history = ledger.getObjectHistory(coin.objectId);
+    expect(history.length).toBeGreaterThan(2);
+    const checkpointOf = (version: bigint) => Number(ledger.getTransaction(history.find((r) => r.version === version)!.previousTransaction)!.checkpoint);
+    const second = history[1]!;
+    // As of a checkpoint: the last version committed at or before it.
+    const asOf = (checkpoint: number) => Number(history.filter((r) => checkpointOf(r.version) <= checkpoint).at(-1)!.version);
+    const data = await query<{ exact: { version: number }; root: { version: number }; atGenesis: { version: number }; atSecond: { version: number; objectAt: { version: number } } }>(
+      `query($a: SuiAddress!, $v: UInt53!, $r: UInt53!, $c: UInt53!) {
+        exact: object(address: $a, version: $v) { version }
+        root: object(address: $a, rootVersion: $r) { version }
+        atGenesis: object(address: $a, atCheckpoint: 0) { version }
+        atSecond: object(address: $a, atCheckpoint: $c) { version objectAt(checkpoint: 0) { version } }
+      }`,
+      { a: coin.objectId, v: Number(second.version), r: Number(second.version), c: checkpointOf(second.version) },
+    );
+    expect(data).toEqual({
+      exact: { version: Number(second.version) },
+      root: { version: Number(second.version) },
+      atGenesis: { version: Number(history[0]!.version) },
+      atSecond: { version: asOf(checkpointOf(second.version)), objectAt: { version: Number(history[0]!.version) } },
+    });
+    const future = await client.query({ query: 'query($a: SuiAddress!, $c: UInt53!) { object(address: $a, atCheckpoint: $c) { version } }', variables: { a: coin.objectId, c: Number(ledger.latestCheckpoint().sequenceNumber) + 1 } });
+    expect(future.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
+  });
+
   it('reads checkpoints by number, digest and range with their transactions', async () => {
     const data = await query<{
       checkpoint: { sequenceNumber: number; digest: string; previousCheckpointDigest: string; transactions: { nodes: { digest: string }[] } };
@@ -156,6 +184,15 @@ describe('raw GraphQL queries against simnet', () => {
     expect(data.epoch.totalTransactions).toBe(Number(ledger.latestCheckpoint().networkTotalTransactions));
   });
 
+  it('answers effects version, unchanged consensus objects and the epoch system packages', async () => {
+    const data = await query<{ epoch: { systemPackages: { nodes: { address: string }[] } }; transaction: { effects: { version: number; unchangedConsensusObjects: { nodes: unknown[] } } } }>(
+      'query($d: String!) { epoch { systemPackages { nodes { address } } } transaction(digest: $d) { effects { version unchangedConsensusObjects { nodes { __typename } } } } }',
+      { d: sent[0] },
+    );
+    expect(data.transaction.effects).toEqual({ version: 2, unchangedConsensusObjects: { nodes: [] } });
+    expect(data.epoch.systemPackages.nodes.map((n) => n.address)).toContain('0x0000000000000000000000000000000000000000000000000000000000000002');
+  });
+
   it('resolves name records and addresses by name', async () => {
     const record = ledger.listNames()[0]!;
     const data = await query<{ nameRecord: { domain: string; target: { address: string } }; address: { address: string; defaultNameRecord: { domain: string } } }>(
@@ -166,10 +203,49 @@ describe('raw GraphQL queries against simnet', () => {
     expect(data.address.address).toBe(record.targetAddress);
   });
 
+  it('answers types in canonical form', async () => {
+    const data = await query<{ type: { repr: string } }>('{ type(type: "0x2::coin::Coin<vector<0x2::sui::SUI>>") { repr } }');
+    expect(data.type.repr).toBe(normalizeStructTag('0x2::coin::Coin<vector<0x2::sui::SUI>>'));
+    const pair = await query<{ type: { repr: string } }>('{ type(type: "0x3::pool::Pool<0x2::sui::SUI, u64>") { repr } }');
+    expect(pair.type.repr).toBe(normalizeStructTag('0x3::pool::Pool<0x2::sui::SUI, u64>'));
+  });
+
+  it('lists published packages', async () => {
+    const data = await query<{ packages: { nodes: { address: string }[] } }>('{ packages(first: 50) { nodes { address } } }');
+    const genesisPackages = ledger.listTransactions().items[0]!.effects.changedObjects.filter((c) => c.isPackage).map((c) => c.objectId);
+    expect(data.packages.nodes.map((n) => n.address).sort()).toEqual([...genesisPackages].sort());
+    const later = await query<{ packages: { nodes: unknown[] } }>('{ packages(filter: { afterCheckpoint: 0 }) { nodes { address } } }');
+    expect(later.packages.nodes).toEqual([]);
+  });
+
   it('reads a package function as getMoveFunction does', async () => {
     const { function: fn } = await client.core.getMoveFunction({ packageId: '0x2', moduleName: 'coin', name: 'split' });
     expect(fn.name).toBe('split');
     expect(fn.parameters.length).toBeGreaterThan(0);
+  });
+
+  it('gives Node types global ids that Query.node resolves', async () => {
+    const ids = await query<{ checkpoint: { id: string }; epoch: { id: string }; transaction: { id: string }; address: { id: string }; object: { id: string; version: number } }>(
+      'query($d: String!, $a: SuiAddress!) { checkpoint(sequenceNumber: 1) { id } epoch { id } transaction(digest: $d) { id } address(address: $a) { id } object(address: "0x2") { id version } }',
+      { d: sent[0], a: faucet },
+    );
+    const nodes = await query<{ c: { sequenceNumber: number }; e: { epochId: number }; t: { digest: string }; a: { address: string }; o: { __typename: string; version: number } }>(
+      `query($c: ID!, $e: ID!, $t: ID!, $a: ID!, $o: ID!) {
+        c: node(id: $c) { ... on Checkpoint { sequenceNumber } }
+        e: node(id: $e) { ... on Epoch { epochId } }
+        t: node(id: $t) { ... on Transaction { digest } }
+        a: node(id: $a) { ... on Address { address } }
+        o: node(id: $o) { __typename ... on Object { version } }
+      }`,
+      { c: ids.checkpoint.id, e: ids.epoch.id, t: ids.transaction.id, a: ids.address.id, o: ids.object.id },
+    );
+    expect(nodes).toEqual({
+      c: { sequenceNumber: 1 },
+      e: { epochId: Number(ledger.currentEpoch().epoch) },
+      t: { digest: sent[0] },
+      a: { address: faucet },
+      o: { __typename: 'Object', version: ids.object.version },
+    });
   });
 
   it('reports service limits', async () => {

@@ -129,6 +129,18 @@ describe('SuiGraphQLClient against simnet GraphQL', () => {
     expect((data as { address: { dynamicField: { address: string } } }).address.dynamicField.address).toBe(fields[1]!.objectId);
   });
 
+  it('verifies personal message signatures against their author', async () => {
+    const message = new TextEncoder().encode('hello simnet');
+    const { signature } = await ledger.accounts[0]!.keypair.signPersonalMessage(message);
+    const VERIFY = 'query($m: Base64!, $s: Base64!, $a: SuiAddress!) { verifySignature(message: $m, signature: $s, intentScope: PERSONAL_MESSAGE, author: $a) { success } }';
+    const variables = { m: Buffer.from(message).toString('base64'), s: signature };
+    expect((await client.query({ query: VERIFY, variables: { ...variables, a: alice } })).data).toEqual({ verifySignature: { success: true } });
+    const wrongAuthor = await client.query({ query: VERIFY, variables: { ...variables, a: ledger.accounts[1]!.address } });
+    expect(wrongAuthor.errors![0]!.message).toContain('Signature is for');
+    const zk = await client.core.verifyZkLoginSignature({ bytes: variables.m, signature, intentScope: 'PersonalMessage', address: alice });
+    expect(zk.success).toBe(false);
+  });
+
   it('resolves names both ways', async () => {
     const name = ledger.reverseLookupName(alice)!.name;
     expect((await client.core.defaultNameServiceName({ address: alice })).data.name).toBe(name);

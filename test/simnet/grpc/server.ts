@@ -1,8 +1,8 @@
 import { Server } from '@grpc/grpc-js';
 import { GrpcTypes } from '@mysten/sui/grpc';
-import { adaptService } from '@protobuf-ts/grpc-backend';
+import { createDefinition } from '@protobuf-ts/grpc-backend';
 import type { ServiceType } from '@protobuf-ts/runtime-rpc';
-import { guarded } from './errors.js';
+import { serviceHandlers } from './service-adapter.js';
 
 /** A service definition and its implementation, registered on one grpc-js server. */
 export interface ServiceRegistration {
@@ -14,8 +14,7 @@ export interface ServiceRegistration {
 export function createGrpcServer(registrations: readonly ServiceRegistration[]): Server {
   const server = new Server({ 'grpc.max_receive_message_length': 64 * 1024 * 1024, 'grpc.max_send_message_length': 64 * 1024 * 1024 });
   for (const { service, implementation } of registrations) {
-    const [definition, handlers] = adaptService(service, guarded(implementation));
-    server.addService(definition, handlers);
+    server.addService(createDefinition(service), serviceHandlers(service, implementation));
   }
   return server;
 }

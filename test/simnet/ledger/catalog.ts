@@ -1,4 +1,4 @@
-import { normalizeSuiAddress } from '@mysten/sui/utils';
+import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import { blake2b256 } from './hashing.js';
 import { SUI_FRAMEWORK, SUI_SYSTEM } from './constants.js';
 import type { MoveAbility, MoveDatatypeRecord, MoveFunctionRecord, MoveModuleRecord } from './types.js';
@@ -30,18 +30,19 @@ export const COIN_TYPES = {
   MEME: `${CATALOG.tokensPackage}::meme::MEME`,
 } as const;
 
+// Type strings are canonical as the node renders them: full addresses, `<A,B>` without spaces.
 export const EVENT_TYPES = {
-  swap: (a: string, b: string) => `${CATALOG.dexPackage}::pool::SwapEvent<${a}, ${b}>`,
+  swap: (a: string, b: string) => normalizeStructTag(`${CATALOG.dexPackage}::pool::SwapEvent<${a},${b}>`),
   deposit: `${CATALOG.lendingPackage}::lending::DepositEvent`,
   wrappedDeposit: `${CATALOG.envelopePackage}::envelope::Wrapped<${CATALOG.lendingPackage}::lending::DepositEvent>`,
 } as const;
 
 export const OBJECT_TYPES = {
-  pool: (a: string, b: string) => `${CATALOG.dexPackage}::pool::Pool<${a}, ${b}>`,
+  pool: (a: string, b: string) => normalizeStructTag(`${CATALOG.dexPackage}::pool::Pool<${a},${b}>`),
   collectible: `${CATALOG.nftPackage}::collectible::Collectible`,
   suinsRegistration: `${CATALOG.suinsPackage}::suins_registration::SuinsRegistration`,
   stakedSui: `${SUI_SYSTEM}::staking_pool::StakedSui`,
-  allowance: (coinType: string) => `${SUI_FRAMEWORK}::allowance::Allowance<${SUI_FRAMEWORK}::balance::Balance<${coinType}>>`,
+  allowance: (coinType: string) => normalizeStructTag(`${SUI_FRAMEWORK}::allowance::Allowance<${SUI_FRAMEWORK}::balance::Balance<${coinType}>>`),
 } as const;
 
 const KEY: MoveAbility[] = ['key'];

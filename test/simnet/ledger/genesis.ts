@@ -207,8 +207,9 @@ function genesisCoins(rng: SeededRandom, builder: GenesisBuilder, accounts: read
     if (index % 3 === 0) builder.coin(account.address, COIN_TYPES.WAL, r.bigintBetween(10n, 10_000n) * MIST_PER_SUI);
     if (index % 4 === 0) builder.coin(account.address, COIN_TYPES.DEEP, r.bigintBetween(10n, 10_000n) * 1_000_000n);
     if (index % 5 === 0) builder.coin(account.address, COIN_TYPES.MEME, r.bigintBetween(1n, 1_000_000n));
-    // Address balances (funds held at the address, outside coin objects).
-    if (index % 3 === 1) {
+    // Address balances (funds held at the address, outside coin objects); alice and carol
+    // fund the genesis allowances from theirs.
+    if (index % 3 === 1 || index === 0 || index === 2) {
       ledger.adjustAddressBalance(account.address, COIN_TYPES.SUI, 50n * MIST_PER_SUI);
       ledger.adjustAddressBalance(account.address, COIN_TYPES.USDC, 2_500n * 1_000_000n);
     }

@@ -125,6 +125,9 @@ export class Ledger implements LedgerReader {
   readonly #transactions: TransactionRecord[] = [];
   readonly #transactionIndex = new Map<string, number>();
   readonly #events: EventRecord[] = [];
+  /** Secondary indexes: key → ascending positions in #transactions / #events. */
+  readonly #txIndexes = { sender: new Map<string, number[]>(), address: new Map<string, number[]>(), object: new Map<string, number[]>(), checkpoint: new Map<string, number[]>() };
+  readonly #eventIndexes = { sender: new Map<string, number[]>(), type: new Map<string, number[]>(), module: new Map<string, number[]>(), transaction: new Map<string, number[]>(), checkpoint: new Map<string, number[]>() };
   readonly #checkpoints: CheckpointRecord[] = [];
   readonly #checkpointByDigest = new Map<string, CheckpointRecord>();
   readonly #checkpointTransactions = new Map<bigint, TransactionRecord[]>();
@@ -269,7 +272,14 @@ export class Ledger implements LedgerReader {
       (affectedAddress === undefined || tx.affectedAddresses.includes(affectedAddress)) &&
       (affectedObject === undefined || tx.affectedObjects.includes(affectedObject)) &&
       (filter.checkpoint === undefined || tx.checkpoint === filter.checkpoint);
-    return this.#scan('tx', this.#transactions, matches, page);
+    const indexes = this.#txIndexes;
+    const candidates = narrowest([
+      sender !== undefined ? (indexes.sender.get(sender) ?? []) : undefined,
+      affectedAddress !== undefined ? (indexes.address.get(affectedAddress) ?? []) : undefined,
+      affectedObject !== undefined ? (indexes.object.get(affectedObject) ?? []) : undefined,
+      filter.checkpoint !== undefined ? (indexes.checkpoint.get(String(filter.checkpoint)) ?? []) : undefined,
+    ]);
+    return this.#scan('tx', this.#transactions, matches, page, candidates);
   }
 
   listEvents(filter: EventFilter = {}, page: PageRequest & { descending?: boolean } = {}): Page<EventRecord> {
@@ -283,7 +293,16 @@ export class Ledger implements LedgerReader {
       (filter.checkpoint === undefined || event.checkpoint === filter.checkpoint) &&
       (filter.type === undefined || eventTypeMatches(event.type, filter.type)) &&
       (emitting === undefined || (event.packageId === emittingPackage && event.module === emitting[1]));
-    return this.#scan('event', this.#events, matches, page);
+    const indexes = this.#eventIndexes;
+    const typeParts = filter.type?.split('::');
+    const candidates = narrowest([
+      sender !== undefined ? (indexes.sender.get(sender) ?? []) : undefined,
+      filter.transactionDigest !== undefined ? (indexes.transaction.get(filter.transactionDigest) ?? []) : undefined,
+      filter.checkpoint !== undefined ? (indexes.checkpoint.get(String(filter.checkpoint)) ?? []) : undefined,
+      emitting !== undefined && emitting[1] !== undefined ? (indexes.module.get(`${emittingPackage}::${emitting[1]}`) ?? []) : undefined,
+      typeParts !== undefined && typeParts.length >= 3 ? (indexes.type.get(baseType(normalizeType(filter.type!))) ?? []) : undefined,
+    ]);
+    return this.#scan('event', this.#events, matches, page, candidates);
   }
 
   *iterateTransactions(options: { after?: number; descending?: boolean } = {}): Iterable<{ position: number; transaction: TransactionRecord }> {
@@ -300,16 +319,25 @@ export class Ledger implements LedgerReader {
     }
   }
 
-  #scan<T>(kind: string, items: readonly T[], matches: (item: T) => boolean, page: PageRequest & { descending?: boolean }): Page<T> {
+  /** Pages through `items` (or only the `candidates` positions from an index) after the cursor. */
+  #scan<T>(kind: string, items: readonly T[], matches: (item: T) => boolean, page: PageRequest & { descending?: boolean }, candidates?: readonly number[]): Page<T> {
     const limit = pageLimit(page);
     const cursor = decodeNumberCursor(kind, page.cursor);
     const out: T[] = [];
+    const length = candidates?.length ?? items.length;
+    const at = (index: number) => (candidates ? candidates[index]! : index);
     const step = page.descending ? -1 : 1;
-    let position = cursor === undefined ? (page.descending ? items.length - 1 : 0) : cursor + step;
-    for (; position >= 0 && position < items.length; position += step) {
+    let index: number;
+    if (cursor === undefined) index = page.descending ? length - 1 : 0;
+    else {
+      // First candidate strictly after (or before, descending) the cursor position.
+      index = page.descending ? lowerBound(length, at, cursor) - 1 : lowerBound(length, at, cursor + 1);
+    }
+    for (; index >= 0 && index < length; index += step) {
+      const position = at(index);
       const item = items[position]!;
       if (!matches(item)) continue;
-      if (out.length === limit) return { items: out, nextCursor: encodeCursor(kind, String(position - step)) };
+      if (out.length === limit) return { items: out, nextCursor: encodeCursor(kind, String(at(index - step))) };
       out.push(item);
     }
     return { items: out };
@@ -465,9 +493,22 @@ export class Ledger implements LedgerReader {
   /** Records an executed transaction; it is sealed into the next checkpoint. */
   addTransaction(record: TransactionRecord): void {
     if (this.#transactionIndex.has(record.digest)) throw new Error(`duplicate transaction ${record.digest}`);
-    this.#transactionIndex.set(record.digest, this.#transactions.length);
+    const position = this.#transactions.length;
+    this.#transactionIndex.set(record.digest, position);
     this.#transactions.push(record);
-    this.#events.push(...record.events);
+    const tx = this.#txIndexes;
+    addToIndex(tx.sender, record.sender, position);
+    for (const address of record.affectedAddresses) addToIndex(tx.address, address, position);
+    for (const id of new Set(record.affectedObjects)) addToIndex(tx.object, id, position);
+    for (const event of record.events) {
+      const eventPosition = this.#events.length;
+      this.#events.push(event);
+      const events = this.#eventIndexes;
+      addToIndex(events.sender, event.sender, eventPosition);
+      addToIndex(events.type, baseType(event.type), eventPosition);
+      addToIndex(events.module, `${event.packageId}::${event.module}`, eventPosition);
+      addToIndex(events.transaction, record.digest, eventPosition);
+    }
     this.#pending.push(record);
   }
 
@@ -518,6 +559,8 @@ export class Ledger implements LedgerReader {
     for (const tx of transactions) {
       tx.checkpoint = sequenceNumber;
       tx.timestampMs = timestampMs;
+      addToIndex(this.#txIndexes.checkpoint, String(sequenceNumber), this.#transactionIndex.get(tx.digest)!);
+      for (const eventPosition of this.#eventIndexes.transaction.get(tx.digest) ?? []) addToIndex(this.#eventIndexes.checkpoint, String(sequenceNumber), eventPosition);
       for (const event of tx.events) {
         event.checkpoint = sequenceNumber;
         event.timestampMs = timestampMs;
@@ -530,6 +573,31 @@ export class Ledger implements LedgerReader {
     for (const listener of [...this.#listeners]) listener(checkpoint);
     return checkpoint;
   }
+}
+
+function addToIndex(index: Map<string, number[]>, key: string, position: number): void {
+  const positions = index.get(key);
+  if (positions) positions.push(position);
+  else index.set(key, [position]);
+}
+
+/** The shortest of the applicable index lists (undefined: no index applies, scan everything). */
+function narrowest(lists: readonly (readonly number[] | undefined)[]): readonly number[] | undefined {
+  let best: readonly number[] | undefined;
+  for (const list of lists) if (list && (!best || list.length < best.length)) best = list;
+  return best;
+}
+
+/** Index of the first element ≥ `target` in an ascending sequence. */
+function lowerBound(length: number, at: (index: number) => number, target: number): number {
+  let low = 0;
+  let high = length;
+  while (low < high) {
+    const middle = (low + high) >>> 1;
+    if (at(middle) < target) low = middle + 1;
+    else high = middle;
+  }
+  return low;
 }
 
 function* iterate<T>(items: readonly T[], options: { after?: number; descending?: boolean }): Iterable<{ position: number; item: T }> {

@@ -13,8 +13,9 @@ export interface ProducerOptions {
 }
 
 /**
- * Accounts the producer never sends from, so tests can spend them without racing it:
- * every genesis account before `niaj` (alice … mallory), plus `faucet` and `deployer`.
+ * The accounts the producer sends between. It never touches the others, so tests can use
+ * `alice` … `mallory` (and the faucet) without racing it: their balances only change by
+ * what the tests do.
  */
 export function producerSenders(accounts: readonly GenesisAccount[]): GenesisAccount[] {
   const first = accounts.findIndex((account) => account.label === 'niaj');
@@ -39,8 +40,8 @@ export class CheckpointProducer {
     this.#executor = executor;
     this.#options = options;
     const random = new SeededRandom(ledger.seed).fork('producer');
-    const recipients = ledger.accounts.filter((account) => account.label !== 'deployer');
-    this.#planner = new ActivityPlanner(ledger, random, producerSenders(ledger.accounts), recipients);
+    const accounts = producerSenders(ledger.accounts);
+    this.#planner = new ActivityPlanner(ledger, random, accounts, accounts);
   }
 
   get running(): boolean {

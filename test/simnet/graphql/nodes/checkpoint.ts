@@ -3,6 +3,7 @@ import type { RequestContext } from '../context.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
+import { nodeId } from './node-id.js';
 import { EpochNode } from './epoch.js';
 import { gasCostSummary } from './gas.js';
 import { transactionConnection } from './transaction-filters.js';
@@ -47,6 +48,10 @@ export class CheckpointNode {
   constructor(ctx: RequestContext, checkpoint: CheckpointRecord) {
     this.#ctx = ctx;
     this.#checkpoint = checkpoint;
+  }
+
+  get id(): string {
+    return nodeId('Checkpoint', this.sequenceNumber);
   }
 
   get sequenceNumber(): number {

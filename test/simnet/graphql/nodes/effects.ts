@@ -49,6 +49,17 @@ export class EffectsNode {
     return this.#tx.digest;
   }
 
+  /** simnet writes `TransactionEffects::V2`. */
+  get version(): number {
+    return 2;
+  }
+
+  /** simnet's executor records none (the effects' BCS lists none either). */
+  unchangedConsensusObjects(args: PageArgs): Connection<never> {
+    pageFromArgs(args, pageLimits('TransactionEffects', 'unchangedConsensusObjects'));
+    return emptyConnection();
+  }
+
   get effectsDigest(): string {
     return this.#tx.effects.digest;
   }

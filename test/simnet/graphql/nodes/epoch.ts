@@ -1,11 +1,14 @@
+import { MOVE_STDLIB, SUI_FRAMEWORK, SUI_SYSTEM } from '../../ledger/constants.js';
 import type { EpochRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
-import type { PageArgs } from '../pagination.js';
+import type { Connection, PageArgs } from '../pagination.js';
+import { nodeId } from './node-id.js';
 import { checkpointConnection } from './checkpoint.js';
 import type { CheckpointFilterArgs } from './checkpoint.js';
 import { MoveValueNode } from './move.js';
+import { PackageNode } from './objects.js';
 import { systemStateJson, validatorJson, validatorSetJson } from './system-state-json.js';
 import { transactionConnection } from './transaction-filters.js';
 import type { TransactionFilterArgs } from './transaction-filters.js';
@@ -16,6 +19,8 @@ function epochCheckpoints(ctx: RequestContext, epoch: EpochRecord): { first: big
   return { first: epoch.firstCheckpoint, last: epoch.lastCheckpoint ?? ctx.ledger.latestCheckpoint().sequenceNumber };
 }
 
+const SYSTEM_PACKAGES = [MOVE_STDLIB, SUI_FRAMEWORK, SUI_SYSTEM];
+
 export class EpochNode {
   readonly __typename = 'Epoch';
   readonly #ctx: RequestContext;
@@ -24,6 +29,10 @@ export class EpochNode {
   constructor(ctx: RequestContext, epoch: EpochRecord) {
     this.#ctx = ctx;
     this.#epoch = epoch;
+  }
+
+  get id(): string {
+    return nodeId('Epoch', this.epochId);
   }
 
   get epochId(): number {
@@ -86,6 +95,12 @@ export class EpochNode {
         }));
       },
     };
+  }
+
+  /** The framework packages (0x1, 0x2, 0x3): simnet has one version of each, for every epoch. */
+  systemPackages(args: PageArgs): Connection<PackageNode> {
+    const packages = SYSTEM_PACKAGES.map((id) => PackageNode.forPackage(this.#ctx, id)).filter((p): p is PackageNode => p !== null);
+    return paginate(packages, (p) => p.address, pageFromArgs(args, pageLimits('Epoch', 'systemPackages')));
   }
 
   checkpoints(args: PageArgs & { filter?: CheckpointFilterArgs | null }) {

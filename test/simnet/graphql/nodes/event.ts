@@ -1,18 +1,10 @@
-import { TypeTagSerializer, bcs } from '@mysten/sui/bcs';
+import { TypeTagSerializer } from '@mysten/sui/bcs';
+import { EventBcs } from '../../ledger/effects-encoding.js';
 import type { EventRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
 import { MoveModuleNode, MoveValueNode } from './move.js';
 import { AddressNode } from './objects.js';
 import { TransactionNode } from './transaction.js';
-
-/** Sui's `Event` struct, whose BCS `Event.eventBcs` answers. */
-const EventBcs = bcs.struct('Event', {
-  packageId: bcs.Address,
-  transactionModule: bcs.string(),
-  sender: bcs.Address,
-  type: bcs.StructTag,
-  contents: bcs.byteVector(),
-});
 
 export class EventNode {
   readonly __typename = 'Event';

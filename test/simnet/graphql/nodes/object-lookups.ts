@@ -55,3 +55,84 @@ export function packageVersionConnection(ctx: RequestContext, address: string, f
     .filter((p): p is PackageNode => p !== null);
   return paginate(versions, (p) => p.version, pageFromArgs(args, pageLimits('Query', 'packageVersions')));
 }
+
+export interface ObjectBound {
+  version?: number | null;
+  rootVersion?: number | null;
+  atCheckpoint?: number | null;
+}
+
+/** The checkpoint whose sealing made a version visible (undefined while still pending). */
+function visibleFrom(ctx: RequestContext, record: { previousTransaction: string }): bigint | undefined {
+  return ctx.ledger.getTransaction(record.previousTransaction)?.checkpoint;
+}
+
+function checkCheckpointBound(ctx: RequestContext, checkpoint: number): void {
+  const latest = ctx.ledger.latestCheckpoint().sequenceNumber;
+  if (BigInt(checkpoint) > latest) throw badUserInput(`Checkpoint ${checkpoint} is after the latest checkpoint ${latest}`);
+}
+
+/**
+ * The version of an object a bound selects, as Sui's `object(...)` and `objectAt(...)` do: an
+ * exact version, the latest at or before a root version, or the latest as of a checkpoint. Null
+ * when that version does not exist or the object was deleted or wrapped by then.
+ */
+export function boundedObject(ctx: RequestContext, address: string, bound: ObjectBound): ObjectRecord | null {
+  if ([bound.version, bound.rootVersion, bound.atCheckpoint].filter((v) => v != null).length > 1) {
+    throw badUserInput('At most one of a version, a root version, or a checkpoint bound can be specified when fetching an object');
+  }
+  if (bound.atCheckpoint != null) checkCheckpointBound(ctx, bound.atCheckpoint);
+  const history = ctx.ledger.getObjectHistory(address);
+  let chosen: (typeof history)[number] | undefined;
+  if (bound.version != null) {
+    chosen = history.find((r) => Number(r.version) === bound.version);
+  } else if (bound.rootVersion != null) {
+    chosen = history.findLast((r) => Number(r.version) <= bound.rootVersion!);
+  } else if (bound.atCheckpoint != null) {
+    chosen = history.findLast((r) => {
+      const checkpoint = visibleFrom(ctx, r);
+      return checkpoint !== undefined && checkpoint <= BigInt(bound.atCheckpoint!);
+    });
+  } else {
+    chosen = history[history.length - 1];
+  }
+  return chosen && !isTombstone(chosen) ? chosen : null;
+}
+
+/**
+ * A package of the family `address` belongs to: an exact version, the latest published at or
+ * before a checkpoint, or the latest.
+ */
+export function boundedPackage(ctx: RequestContext, address: string, bound: { version?: number | null; atCheckpoint?: number | null }): PackageNode | null {
+  if (bound.version != null && bound.atCheckpoint != null) throw badUserInput('Cannot specify both version and atCheckpoint');
+  if (bound.atCheckpoint != null) checkCheckpointBound(ctx, bound.atCheckpoint);
+  const versions = ctx.ledger.listPackageVersions(address).filter((pkg) => {
+    if (bound.version != null) return Number(pkg.version) === bound.version;
+    if (bound.atCheckpoint == null) return true;
+    const record = ctx.ledger.getObjectAtVersion(pkg.packageId, pkg.version);
+    const checkpoint = record && visibleFrom(ctx, record);
+    return checkpoint !== undefined && checkpoint <= BigInt(bound.atCheckpoint);
+  });
+  const chosen = versions[versions.length - 1];
+  return chosen ? PackageNode.forPackage(ctx, chosen.packageId) : null;
+}
+
+/**
+ * `Query.packages`: every package written by a sealed transaction (genesis included), in chain
+ * order, optionally strictly after / before a checkpoint.
+ */
+export function packageConnection(ctx: RequestContext, filter: { afterCheckpoint?: number | null; beforeCheckpoint?: number | null }, args: PageArgs): Connection<PackageNode> {
+  const page = pageFromArgs(args, pageLimits('Query', 'packages'));
+  const published: { key: [number, number]; node: PackageNode }[] = [];
+  for (const { position, transaction } of ctx.ledger.iterateTransactions()) {
+    const checkpoint = Number(transaction.checkpoint);
+    if (filter.afterCheckpoint != null && checkpoint <= filter.afterCheckpoint) continue;
+    if (filter.beforeCheckpoint != null && checkpoint >= filter.beforeCheckpoint) break;
+    transaction.effects.changedObjects.forEach((change, index) => {
+      if (!change.isPackage || !change.output) return;
+      const record = ctx.ledger.getObjectAtVersion(change.objectId, change.output.version);
+      if (record && !isTombstone(record) && record.package) published.push({ key: [position, index], node: new PackageNode(ctx, record) });
+    });
+  }
+  return paginate(published, (p) => p.key, page, (p) => p.node);
+}

@@ -3,14 +3,14 @@ import type { CoinTypeRecord, MovePackageRecord, ObjectOwner, ObjectRecord, Obje
 import { moveObjectData } from '../../ledger/object-encoding.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
-import { badUserInput } from '../errors.js';
 import { checkMultiGetSize, pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
+import { nodeId } from './node-id.js';
 import { BalanceNode } from './balance.js';
 import { MoveModuleNode, MoveValueNode } from './move.js';
 import { NameRecordNode } from './name-record.js';
-import { findDynamicField, packageVersionConnection, versionConnection } from './object-lookups.js';
+import { boundedObject, boundedPackage, findDynamicField, packageVersionConnection, versionConnection } from './object-lookups.js';
 import type { DynamicFieldNameArgs, VersionFilterArgs } from './object-lookups.js';
 import { TransactionNode } from './transaction.js';
 import { transactionConnection } from './transaction-filters.js';
@@ -28,6 +28,10 @@ export class AddressNode {
     protected readonly ctx: RequestContext,
     readonly address: string,
   ) {}
+
+  get id(): string {
+    return nodeId('Address', this.address);
+  }
 
   balance({ coinType }: { coinType: string }): BalanceNode {
     return new BalanceNode(this.ctx.ledger.getBalance(this.address, coinType));
@@ -108,6 +112,10 @@ export class ObjectNode extends AddressNode {
     return typename === 'Object' || !record.package ? new ObjectNode(ctx, record, typename) : new PackageNode(ctx, record);
   }
 
+  override get id(): string {
+    return nodeId(this.__typename, this.address, this.version);
+  }
+
   get version(): number {
     return Number(this.record.version);
   }
@@ -166,10 +174,9 @@ export class ObjectNode extends AddressNode {
   }
 
   objectAt({ version, rootVersion, checkpoint }: { version?: number | null; rootVersion?: number | null; checkpoint?: number | null }): ObjectNode | null {
-    if (rootVersion != null || checkpoint != null) throw badUserInput('simnet fetches object versions by `version` only');
-    if (version == null) return this;
-    const record = this.ctx.ledger.getObjectAtVersion(this.address, BigInt(version));
-    return record && !isTombstone(record) ? ObjectNode.of(this.ctx, record, 'Object') : null;
+    if (version == null && rootVersion == null && checkpoint == null) return this;
+    const record = boundedObject(this.ctx, this.address, { version, rootVersion, atCheckpoint: checkpoint });
+    return record ? ObjectNode.of(this.ctx, record, 'Object') : null;
   }
 
   objectVersionsAfter(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<ObjectNode> {
@@ -222,10 +229,8 @@ export class PackageNode extends ObjectNode {
   }
 
   packageAt({ version, checkpoint }: { version?: number | null; checkpoint?: number | null }): PackageNode | null {
-    if (checkpoint != null) throw badUserInput('simnet fetches package versions by `version` only');
-    if (version == null) return this;
-    const match = this.ctx.ledger.listPackageVersions(this.address).find((p) => Number(p.version) === version);
-    return match ? PackageNode.forPackage(this.ctx, match.packageId) : null;
+    if (version == null && checkpoint == null) return this;
+    return boundedPackage(this.ctx, this.address, { version, atCheckpoint: checkpoint });
   }
 
   packageVersionsAfter(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<PackageNode> {
@@ -269,6 +274,13 @@ export class CoinMetadataNode extends ObjectNode {
   get supply(): bigint {
     return this.#coinType.totalSupply;
   }
+
+  // simnet registers no regulated coin and keeps every treasury cap: no deny cap, no global
+  // pause, and a supply that can still change.
+  readonly regulatedState = 'UNREGULATED';
+  readonly denyCap = null;
+  readonly allowGlobalPause = null;
+  readonly supplyState = null;
 }
 
 /** A `0x2::dynamic_field::Field<K, V>` object seen as a dynamic field of its parent. */

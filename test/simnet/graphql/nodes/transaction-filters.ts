@@ -34,7 +34,9 @@ export function parseTransaction(tx: TransactionRecord): ParsedTransaction {
   return data;
 }
 
-function moveCalls(tx: TransactionRecord): { package: string; module: string; function: string }[] {
+/** The executor records a transaction's Move calls; older records are decoded from their BCS. */
+function moveCalls(tx: TransactionRecord): readonly { package: string; module: string; function: string }[] {
+  if (tx.moveCalls) return tx.moveCalls;
   const kind = parseTransaction(tx).V1.kind;
   const ptb = kind.ProgrammableTransaction ?? kind.ProgrammableSystemTransaction;
   if (!ptb) return [];

@@ -1,6 +1,7 @@
 import type { SignatureRecord, TransactionRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
 import { notSupported } from '../errors.js';
+import { nodeId } from './node-id.js';
 import { transactionJson } from '../grpc-json.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
@@ -32,6 +33,10 @@ export class TransactionNode {
   ) {
     this.#ctx = ctx;
     this.digest = record.digest;
+  }
+
+  get id(): string {
+    return nodeId('Transaction', this.digest);
   }
 
   sender(): AddressNode {
