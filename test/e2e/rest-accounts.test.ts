@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { SuiGrpcClient } from '@mysten/sui/grpc';
+import { Transaction } from '@mysten/sui/transactions';
+import { createGrpcTransport } from '../../services/upstream/grpc-channel.js';
 import { Account, ActivityItem, Balance, Delegation, DelegationSummary, ObjectResponse, TransactionBlock } from '../../services/rest/schemas.js';
 import { startRestE2E, type RestE2E } from '../support/rest-e2e.js';
 
@@ -100,6 +103,34 @@ describe('REST accounts against simnet', () => {
     expect(latest).toMatchObject({ type: 'sent', amount: FAUCET_MIST.toString(), coinType: SUI, counterparty: fresh, transactionDigest: items[0]!.transactionDigest });
     // includeReceived=false for activity keeps only what the account sent
     expect((await e2e.get(`/accounts/${fresh}/transactions?format=activity&includeReceived=false`)).body.data).toEqual([]);
+  });
+
+  it('a transfer between two accounts: balances and activity direction on both sides', async () => {
+    const sender = Ed25519Keypair.generate();
+    const receiver = Ed25519Keypair.generate().toSuiAddress();
+    await e2e.faucet(sender.toSuiAddress());
+    const transport = createGrpcTransport(e2e.simnet.grpcUrl);
+    const client = new SuiGrpcClient({ network: 'mainnet', transport });
+    try {
+      const tx = new Transaction();
+      const [coin] = tx.splitCoins(tx.gas, [1_234_567_890n]);
+      tx.transferObjects([coin!], receiver);
+      const result = await client.signAndExecuteTransaction({ transaction: tx, signer: sender, include: { effects: true } });
+      expect(result.Transaction?.status.success).toBe(true);
+    } finally {
+      transport.close();
+    }
+    e2e.simnet.seal();
+    const senderHeld = e2e.simnet.ledger.getBalance(sender.toSuiAddress(), SUI).balance;
+    expect((await e2e.get(`/accounts/${receiver}/balance`)).body.data).toEqual([expect.objectContaining({ coinType: SUI, balance: '1234567890' })]);
+    expect((await e2e.get(`/accounts/${sender.toSuiAddress()}`)).body.data).toMatchObject({ balance: senderHeld.toString(), transactionCount: 2 });
+    expect(senderHeld).toBeLessThan(FAUCET_MIST - 1_234_567_890n); // gas was paid
+    const [sent] = z.array(ActivityItem).parse((await e2e.get(`/accounts/${sender.toSuiAddress()}/transactions?format=activity&limit=1`)).body.data);
+    expect(sent).toMatchObject({ type: 'sent', amount: '1234567890', coinType: SUI, counterparty: receiver });
+    const [received] = z.array(ActivityItem).parse((await e2e.get(`/accounts/${receiver}/transactions?format=activity`)).body.data);
+    expect(received).toMatchObject({ type: 'received', amount: '1234567890', coinType: SUI, counterparty: sender.toSuiAddress(), transactionDigest: sent!.transactionDigest });
+    const raw = z.array(TransactionBlock).parse((await e2e.get(`/accounts/${sender.toSuiAddress()}/transactions`)).body.data);
+    expect(raw.map((t) => t.digest)).toEqual([sent!.transactionDigest]);
   });
 
   it('GET /delegations lists StakedSui with the summary', async () => {
