@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { examples } from './examples.js';
 
 /** Patterns of the spec. */
 export const ADDRESS_PATTERN = /^0x[a-fA-F0-9]{64}$/;
@@ -33,7 +34,7 @@ export const Account = z.object({
   objectCount: z.number().int().optional(),
   firstActivity: z.string().optional(),
   lastActivity: z.string().optional(),
-}).meta({ id: 'Account' });
+}).meta({ id: 'Account', examples: [examples.Account] });
 
 export const Balance = z.object({
   coinType: z.string().meta({ example: SUI }),
@@ -44,7 +45,7 @@ export const Balance = z.object({
   decimals: z.number().int().meta({ description: 'from coin metadata; 0 when the coin has none (then the balance is in base units)' }),
   symbol: z.string().optional(),
   formattedBalance: z.string().optional().meta({ description: 'balance / 10^decimals as a decimal string, when metadata exists' }),
-}).meta({ id: 'Balance' });
+}).meta({ id: 'Balance', examples: [examples.Balance] });
 
 export const SuiObject = z.object({
   objectId: address,
@@ -56,7 +57,7 @@ export const SuiObject = z.object({
   storageRebate: u64String,
   previousTransaction: z.string().optional(),
   content: z.unknown().optional().meta({ description: 'the Move value as JSON (u64 and larger as strings)' }),
-}).meta({ id: 'Object' });
+}).meta({ id: 'Object', examples: [examples.Object] });
 
 export const ObjectResponse = z.object({ data: SuiObject.optional(), error: z.string().optional() }).meta({ id: 'ObjectResponse' });
 
@@ -87,7 +88,7 @@ export const TransactionBlock = z.object({
   balanceChanges: z.array(BalanceChangeItem).nullable().optional(),
   confirmedLocalExecution: z.boolean().nullable().optional(),
   errors: z.array(z.string()).optional(),
-}).meta({ id: 'TransactionBlockResponse' });
+}).meta({ id: 'TransactionBlockResponse', examples: [examples.TransactionBlock] });
 
 export const ActivityItem = z.object({
   type: z.enum(['sent', 'received']),
@@ -99,7 +100,7 @@ export const ActivityItem = z.object({
   counterparty: z.string().nullable().optional(),
 }).meta({ id: 'ActivityItem' });
 
-export const TransactionStats = z.object({ success: z.number().int(), error: z.number().int(), total: z.number().int() }).meta({ id: 'TransactionStats' });
+export const TransactionStats = z.object({ success: z.number().int(), error: z.number().int(), total: z.number().int() }).meta({ id: 'TransactionStats', examples: [examples.TransactionStats] });
 
 export const CoinMetadata = z.object({
   type: z.string(),
@@ -112,7 +113,7 @@ export const CoinMetadata = z.object({
   verified: z.boolean().optional(),
   marketCap: z.number().optional(),
   usdValue: z.number().optional().meta({ description: 'price of one whole coin in USD' }),
-}).meta({ id: 'CoinMetadata' });
+}).meta({ id: 'CoinMetadata', examples: [examples.CoinMetadata] });
 
 export const ObjectMetadata = z.object({
   objectId: address,
@@ -122,14 +123,14 @@ export const ObjectMetadata = z.object({
   projectName: z.string().optional(),
   projectImage: z.url().optional(),
   description: z.string().optional(),
-}).meta({ id: 'ObjectMetadata' });
+}).meta({ id: 'ObjectMetadata', examples: [examples.ObjectMetadata] });
 
 export const Package = z.object({
   packageId: address,
   version: u64String,
   digest: z.string(),
   modules: z.array(z.object({ name: z.string() })).optional(),
-}).meta({ id: 'Package' });
+}).meta({ id: 'Package', examples: [examples.Package] });
 
 export const ChainInfo = z.object({
   chainId: z.string().meta({ description: 'base58 chain identifier' }),
@@ -137,7 +138,7 @@ export const ChainInfo = z.object({
   latestCheckpoint: u64String,
   totalTransactions: u64String,
   networkTps: z.number().optional(),
-}).meta({ id: 'ChainInfo' });
+}).meta({ id: 'ChainInfo', examples: [examples.ChainInfo] });
 
 export const StakingParameters = z.object({
   epochLength: u64String,
@@ -147,7 +148,7 @@ export const StakingParameters = z.object({
   validatorLowStakeThreshold: u64String,
   validatorVeryLowStakeThreshold: u64String,
   validatorLowStakeGracePeriod: u64String,
-}).meta({ id: 'StakingParameters' });
+}).meta({ id: 'StakingParameters', examples: [examples.StakingParameters] });
 
 export const NetworkStats = z.object({
   totalValidators: z.number().int(),
@@ -157,9 +158,9 @@ export const NetworkStats = z.object({
   epoch: u64String,
   epochStartTimestamp: u64String,
   epochDurationMs: u64String,
-}).meta({ id: 'NetworkStats' });
+}).meta({ id: 'NetworkStats', examples: [examples.NetworkStats] });
 
-export const ValidatorApy = z.object({ validatorAddress: address, apy: z.number(), epoch: u64String }).meta({ id: 'ValidatorApy' });
+export const ValidatorApy = z.object({ validatorAddress: address, apy: z.number(), epoch: u64String }).meta({ id: 'ValidatorApy', examples: [examples.ValidatorApy] });
 
 export const Validator = z.object({
   suiAddress: address,
@@ -171,7 +172,7 @@ export const Validator = z.object({
   nextEpochStake: u64String,
   imageUrl: z.url().optional(),
   projectUrl: z.url().optional(),
-}).meta({ id: 'Validator' });
+}).meta({ id: 'Validator', examples: [examples.Validator] });
 
 export const Checkpoint = z.object({
   sequenceNumber: z.number().int(),
@@ -181,7 +182,7 @@ export const Checkpoint = z.object({
   epoch: z.number().int(),
   networkTxCount: z.number().int(),
   transactionBlockCount: z.number().int(),
-}).meta({ id: 'Checkpoint' });
+}).meta({ id: 'Checkpoint', examples: [examples.Checkpoint] });
 
 export const Delegation = z.object({
   stakedSuiId: address,
@@ -191,7 +192,7 @@ export const Delegation = z.object({
   stakeActivationEpoch: u64String,
   status: z.enum(['Pending', 'Active']),
   estimatedReward: u64String.optional(),
-}).meta({ id: 'Delegation' });
+}).meta({ id: 'Delegation', examples: [examples.Delegation] });
 
 export const DelegationSummary = z.object({ totalStakes: z.number().int(), totalStaked: u64String });
 
@@ -201,14 +202,14 @@ export const NameResolution = z.object({
   expiration: z.string().optional(),
   avatar: z.url().optional(),
   contentHash: z.string().optional(),
-}).meta({ id: 'NameResolution' });
+}).meta({ id: 'NameResolution', examples: [examples.NameResolution] });
 
-export const ReverseResolution = z.object({ address, name: z.string().nullable() }).meta({ id: 'ReverseResolution' });
+export const ReverseResolution = z.object({ address, name: z.string().nullable() }).meta({ id: 'ReverseResolution', examples: [examples.ReverseResolution] });
 
 export const NameBatchRequest = z.object({ names: z.array(z.string().min(1).max(63)).min(1).max(100) });
 export const NameBatchResult = z.object({ name: z.string(), address: z.string().nullable(), error: z.string().optional() });
 
-export const NameAvailability = z.object({ name: z.string(), available: z.boolean(), registered: z.boolean(), expiration: z.string().optional() }).meta({ id: 'NameAvailability' });
+export const NameAvailability = z.object({ name: z.string(), available: z.boolean(), registered: z.boolean(), expiration: z.string().optional() }).meta({ id: 'NameAvailability', examples: [examples.NameAvailability] });
 
 export const RawTransaction = z.object({
   digest,
@@ -217,7 +218,7 @@ export const RawTransaction = z.object({
   signatures: z.array(z.string()).meta({ description: 'base64 of each GenericSignature' }),
   checkpoint: u64String.nullable(),
   timestampMs: u64String.nullable(),
-}).meta({ id: 'RawTransaction' });
+}).meta({ id: 'RawTransaction', examples: [examples.RawTransaction] });
 
 export type Account = z.infer<typeof Account>;
 export type Balance = z.infer<typeof Balance>;
