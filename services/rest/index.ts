@@ -62,7 +62,7 @@ export function createRestServices(config: RestConfig, deps: { db?: Kysely<Datab
   const cache = deps.db ? new PostgresTransactionCache(deps.db) : new MemoryTransactionCache();
   return {
     accounts: new AccountService({ coins, chain, cursors }),
-    transactions: new TransactionService({ cache, cursors, statsCheckpoints: config.statsCheckpoints }),
+    transactions: new TransactionService({ cache, cursors, statsCheckpoints: config.statsCheckpoints, now: deps.now }),
     objects: new ObjectService(),
     coins,
     chain,

@@ -124,3 +124,22 @@ describe('REST chain, objects, coins, packages and names against simnet', () => 
     expect(Availability.parse((await e2e.get('/names/nobody-has-this/availability')).body).data).toEqual({ name: 'nobody-has-this', registered: false, available: true });
   });
 });
+
+describe('REST when simnet stops', () => {
+  it('answers 503 UPSTREAM_UNAVAILABLE within the deadline, and /health reports the upstream down', async () => {
+    const e2e = await startRestE2E({ policy: { deadlineMs: 1_500, attemptTimeoutMs: 500 } });
+    try {
+      expect((await e2e.get('/chain')).status).toBe(200);
+      await e2e.simnet.stop();
+      const started = Date.now();
+      const { status, body } = await e2e.get('/checkpoints/latest');
+      expect(status).toBe(503);
+      expect(body).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
+      expect(Date.now() - started).toBeLessThan(1_500 + 500);
+      const health = (await e2e.gateway.app.inject({ url: '/health' })).json();
+      expect(health).toMatchObject({ status: 'degraded', checks: { 'upstream:mainnet': { ok: false } } });
+    } finally {
+      await e2e.stop();
+    }
+  });
+});

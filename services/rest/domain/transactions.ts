@@ -43,6 +43,7 @@ const DIGEST_PAGE = `query DigestPage($first: Int, $last: Int, $after: String, $
 const MAX_SCAN_PAGES = 5;
 /** Sui GraphQL's default maximum page size. */
 const GRAPHQL_PAGE = 50;
+const STATS_TTL_MS = 1_000;
 /** gRPC BatchGetTransactions takes at most this many digests per call. */
 const BATCH_SIZE = 50;
 
@@ -56,11 +57,15 @@ export class TransactionService {
   readonly #cache: TransactionCache;
   readonly #cursors: CursorCodec;
   readonly #statsCheckpoints: number;
+  readonly #now: () => number;
+  /** Stats per network, shared by the requests of the same second (each costs one call per checkpoint). */
+  readonly #stats = new Map<string, { at: number; value: Promise<TransactionStats> }>();
 
-  constructor(deps: { cache: TransactionCache; cursors: CursorCodec; statsCheckpoints?: number }) {
+  constructor(deps: { cache: TransactionCache; cursors: CursorCodec; statsCheckpoints?: number; now?: () => number }) {
     this.#cache = deps.cache;
     this.#cursors = deps.cursors;
     this.#statsCheckpoints = deps.statsCheckpoints ?? 20;
+    this.#now = deps.now ?? Date.now;
   }
 
   /**
@@ -156,7 +161,16 @@ export class TransactionService {
    * Success/error counts over the transactions of the latest `statsCheckpoints` checkpoints
    * (a recent window: the chain keeps no global per-status counters).
    */
-  async stats(ctx: NetworkContext): Promise<TransactionStats> {
+  stats(ctx: NetworkContext): Promise<TransactionStats> {
+    const hit = this.#stats.get(ctx.network);
+    if (hit && this.#now() - hit.at < STATS_TTL_MS) return hit.value;
+    const value = this.#readStats(ctx);
+    this.#stats.set(ctx.network, { at: this.#now(), value });
+    value.catch(() => this.#stats.delete(ctx.network));
+    return value;
+  }
+
+  async #readStats(ctx: NetworkContext): Promise<TransactionStats> {
     const info = await ask(ctx.upstream, 'GetServiceInfo', (o) => ctx.upstream.grpc.ledgerService.getServiceInfo({}, o));
     const height = info.checkpointHeight ?? 0n;
     const sequence: bigint[] = [];
