@@ -28,6 +28,11 @@ export interface GrpcWebMuxOptions {
   readonly allowOrigin?: '*' | ((origin: string) => boolean);
   /** Largest accepted request body in bytes (default 16 MiB). */
   readonly maxRequestBytes?: number;
+  /**
+   * A path prefix gRPC-Web clients put before `/package.Service/Method` (the SDK's `baseUrl`
+   * may carry one, e.g. `/mainnet`); it is removed before the call reaches the gRPC server.
+   */
+  readonly pathPrefix?: string;
 }
 
 export interface GrpcWebMux {
@@ -126,9 +131,11 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
   }
 
   function forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, cors: Record<string, string>, text: boolean, responseType: string): void {
+    const prefix = options.pathPrefix?.replace(/\/+$/, '') ?? '';
+    const url = req.url ?? '/';
     const headers: http2.OutgoingHttpHeaders = {
       ':method': 'POST',
-      ':path': req.url ?? '/',
+      ':path': prefix && url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url,
       ':authority': req.headers.host ?? 'localhost',
       'content-type': 'application/grpc',
       te: 'trailers',

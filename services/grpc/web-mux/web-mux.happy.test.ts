@@ -79,6 +79,17 @@ describe('gRPC and gRPC-Web on one port', () => {
     expect(trailer.subarray(5).toString()).toContain('grpc-status: 0');
   });
 
+  it('strips a configured path prefix (SDK baseUrl with a path)', async () => {
+    const prefixed = createGrpcWebMux({ grpcServer: server, pathPrefix: '/mainnet' });
+    const address = await prefixed.listen(0, '127.0.0.1');
+    try {
+      const client = new SuiGrpcClient({ network: 'localnet', baseUrl: `http://127.0.0.1:${address.port}/mainnet` });
+      expect((await client.ledgerService.getServiceInfo({})).response.chainId).toBe('muxed');
+    } finally {
+      await prefixed.close();
+    }
+  });
+
   it('answers CORS preflights and hands other HTTP requests to the fallback', async () => {
     const preflight = await fetch(`${base}/sui.rpc.v2.LedgerService/GetServiceInfo`, {
       method: 'OPTIONS',

@@ -2,6 +2,7 @@ import type {
   CheckpointRecord,
   EventRecord,
   LedgerReader,
+  ObjectRecord,
   Page as LedgerPage,
   PageRequest,
   TransactionRecord,
@@ -29,6 +30,7 @@ export function readAll<T>(list: (page: PageRequest) => LedgerPage<T>): T[] {
 export class RequestContext {
   readonly ledger: LedgerReader;
   readonly #positions = new Map<bigint, Map<string, number>>();
+  #liveObjects: ObjectRecord[] | undefined;
 
   constructor(ledger: LedgerReader) {
     this.ledger = ledger;
@@ -54,6 +56,21 @@ export class RequestContext {
       this.#positions.set(checkpoint.sequenceNumber, positions);
     }
     return positions;
+  }
+
+  /** Every live object, ordered by id: the outputs of all transactions, at their latest version. */
+  liveObjects(): readonly ObjectRecord[] {
+    if (!this.#liveObjects) {
+      const ids = new Set<string>();
+      for (const { transaction } of this.ledger.iterateTransactions()) {
+        for (const change of transaction.effects.changedObjects) if (change.output) ids.add(change.objectId);
+      }
+      this.#liveObjects = [...ids]
+        .sort()
+        .map((id) => this.ledger.getObject(id))
+        .filter((o): o is ObjectRecord => o !== undefined);
+    }
+    return this.#liveObjects;
   }
 
   eventKey(event: EventRecord): [number, number] | undefined {

@@ -1,7 +1,8 @@
 import { GraphQLError, Kind, execute, getOperationAST, parse, validate } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLFieldResolver, GraphQLFormattedError } from 'graphql';
 import { GraphqlErrorCode, graphqlError, notSupported, recoded, withCode } from './errors.js';
-import { LIMITS, checkQueryShape } from './limits.js';
+import { LIMITS } from './limits.js';
+import { checkQueryShape } from './query-shape.js';
 import { suiSchema } from './schema.js';
 
 /** A GraphQL request as it arrives over HTTP, not yet trusted. */
@@ -98,7 +99,7 @@ export async function runGraphql(
     if (options.queriesOnly && operation.operation === 'mutation') {
       return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'Mutations must be sent with POST');
     }
-    const problem = checkQueryShape(document, operation);
+    const problem = checkQueryShape(suiSchema(), document, operation, (variables ?? {}) as Record<string, unknown>);
     if (problem) return requestError(GraphqlErrorCode.BAD_USER_INPUT, problem);
   }
 

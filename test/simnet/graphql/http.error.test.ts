@@ -59,9 +59,15 @@ describe('GraphQL over HTTP: bad requests never crash the service', () => {
   });
 
   it('enforces the query depth limit', async () => {
-    const deep = `{ ${'epoch { checkpoints { nodes { '.repeat(8)}sequenceNumber${' } } }'.repeat(8)} }`;
+    const deep = `{ address(address: "0x1") { ${'asObject { owner { ... on AddressOwner { address { '.repeat(7)}address${' } } } }'.repeat(7)} } }`;
     const body = await query(deep);
     expect(body.errors![0]!.message).toContain('nesting');
+  });
+
+  it('enforces the estimated output nodes limit', async () => {
+    const wide = `{ ${'epoch { checkpoints(first: 50) { nodes { '.repeat(4)}sequenceNumber${' } } }'.repeat(4)} }`;
+    const body = await query(wide);
+    expect(body.errors![0]).toMatchObject({ message: 'Estimated output nodes exceeds 1000000', extensions: { code: 'BAD_USER_INPUT' } });
   });
 
   it('answers an unserved field with FEATURE_UNAVAILABLE and keeps the rest of the data', async () => {

@@ -1,5 +1,3 @@
-import { Kind } from 'graphql';
-import type { DocumentNode, FragmentDefinitionNode, OperationDefinitionNode, SelectionSetNode } from 'graphql';
 import { badUserInput } from './errors.js';
 import type { PageLimits } from './pagination.js';
 
@@ -49,46 +47,4 @@ export function checkMultiGetSize(count: number): void {
   if (count > LIMITS.maxMultiGetSize) {
     throw badUserInput(`Number of keys ${count} exceeds max of ${LIMITS.maxMultiGetSize}`);
   }
-}
-
-/**
- * Checks the operation's depth and node count (every field, fragments expanded where spread) the
- * way Sui does before running it. Returns a message when a limit is exceeded.
- */
-export function checkQueryShape(document: DocumentNode, operation: OperationDefinitionNode): string | null {
-  const fragments = new Map<string, FragmentDefinitionNode>();
-  for (const def of document.definitions) {
-    if (def.kind === Kind.FRAGMENT_DEFINITION) fragments.set(def.name.value, def);
-  }
-  let nodes = 0;
-  let maxDepth = 0;
-  const visit = (set: SelectionSetNode, depth: number, seen: ReadonlySet<string>): string | null => {
-    for (const selection of set.selections) {
-      if (selection.kind === Kind.FIELD) {
-        nodes += 1;
-        maxDepth = Math.max(maxDepth, depth);
-        if (nodes > LIMITS.maxQueryNodes) {
-          return `Query has too many nodes. The maximum allowed is ${LIMITS.maxQueryNodes}`;
-        }
-        if (maxDepth > LIMITS.maxQueryDepth) {
-          return `Query nesting is over ${LIMITS.maxQueryDepth}`;
-        }
-        if (selection.selectionSet) {
-          const problem = visit(selection.selectionSet, depth + 1, seen);
-          if (problem) return problem;
-        }
-      } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        const problem = visit(selection.selectionSet, depth, seen);
-        if (problem) return problem;
-      } else if (selection.kind === Kind.FRAGMENT_SPREAD) {
-        const name = selection.name.value;
-        const fragment = fragments.get(name);
-        if (!fragment || seen.has(name)) continue;
-        const problem = visit(fragment.selectionSet, depth, new Set([...seen, name]));
-        if (problem) return problem;
-      }
-    }
-    return null;
-  };
-  return visit(operation.selectionSet, 1, new Set());
 }

@@ -8,7 +8,6 @@ import { canonicalType } from './move-types.js';
 import { pageFromArgs, paginate } from './pagination.js';
 import type { PageArgs } from './pagination.js';
 import { pageLimits } from './limits.js';
-import { parseSuiAddress } from './scalars.js';
 import { serviceConfig } from './service-config.js';
 import { CheckpointNode, checkpointConnection } from './nodes/checkpoint.js';
 import type { CheckpointFilterArgs } from './nodes/checkpoint.js';
@@ -16,8 +15,8 @@ import type { EffectsNode } from './nodes/effects.js';
 import { EpochNode, ProtocolConfigsNode } from './nodes/epoch.js';
 import { MoveTypeNode } from './nodes/move.js';
 import { NameRecordNode } from './nodes/name-record.js';
-import { boundedObject, boundedPackage, packageConnection, packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
-import type { VersionFilterArgs } from './nodes/object-lookups.js';
+import { boundedObject, boundedPackage, objectConnection, packageConnection, packageVersionConnection, versionConnection } from './nodes/object-lookups.js';
+import type { ObjectFilterArgs, VersionFilterArgs } from './nodes/object-lookups.js';
 import { AddressNode, CoinMetadataNode, ObjectNode } from './nodes/objects.js';
 import { TransactionNode } from './nodes/transaction.js';
 import { eventConnection, transactionConnection } from './nodes/transaction-filters.js';
@@ -159,15 +158,7 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
       return keys.map((key) => objectByKey(ctx, key));
     },
     objectVersions: (args: PageArgs & { address: string; filter?: VersionFilterArgs | null }) => versionConnection(ctx, args.address, args.filter ?? {}, args),
-    objects: (args: PageArgs & { filter: { owner?: string | null; ownerKind?: string | null; type?: string | null } }) => {
-      const { owner, ownerKind, type } = args.filter;
-      if (ownerKind === 'SHARED' || ownerKind === 'IMMUTABLE') throw notSupported(`Query.objects(ownerKind: ${ownerKind})`);
-      if (!owner) {
-        if (!type) throw badUserInput('Query.objects needs an owner or a type filter');
-        throw notSupported('Query.objects filtered by type alone');
-      }
-      return new AddressNode(ctx, parseSuiAddress(owner)).objects({ ...args, filter: { type } });
-    },
+    objects: (args: PageArgs & { filter: ObjectFilterArgs }) => objectConnection(ctx, args.filter, args),
 
     package: (args: { address: string; version?: number | null; atCheckpoint?: number | null }) => boundedPackage(ctx, args.address, args),
     multiGetPackages: ({ keys }: { keys: { address: string; version?: number | null; atCheckpoint?: number | null }[] }) => {

@@ -3,6 +3,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { normalizeStructTag } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendFromFaucet } from '../faucet/index.js';
+import { CATALOG, COIN_TYPES, OBJECT_TYPES } from '../ledger/catalog.js';
 import { createLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { serveGraphql } from './test-server.js';
@@ -208,6 +209,21 @@ describe('raw GraphQL queries against simnet', () => {
     expect(data.type.repr).toBe(normalizeStructTag('0x2::coin::Coin<vector<0x2::sui::SUI>>'));
     const pair = await query<{ type: { repr: string } }>('{ type(type: "0x3::pool::Pool<0x2::sui::SUI, u64>") { repr } }');
     expect(pair.type.repr).toBe(normalizeStructTag('0x3::pool::Pool<0x2::sui::SUI, u64>'));
+  });
+
+  it('lists live objects by type, owner kind and owner', async () => {
+    const OBJECTS = 'query($f: ObjectFilter!) { objects(filter: $f) { nodes { address owner { __typename } asMoveObject { contents { type { repr } } } } } }';
+    type Objects = { objects: { nodes: { address: string; owner: { __typename: string }; asMoveObject: { contents: { type: { repr: string } } } }[] } };
+    const suiUsdc = normalizeStructTag(OBJECT_TYPES.pool(COIN_TYPES.SUI, COIN_TYPES.USDC));
+    const exact = await query<Objects>(OBJECTS, { f: { type: suiUsdc } });
+    expect(exact.objects.nodes.map((n) => n.asMoveObject.contents.type.repr)).toEqual([suiUsdc]);
+    const pools = await query<Objects>(OBJECTS, { f: { type: `${CATALOG.dexPackage}::pool::Pool`, ownerKind: 'SHARED' } });
+    expect(pools.objects.nodes).toHaveLength(2);
+    expect(pools.objects.nodes.every((n) => n.owner.__typename === 'Shared')).toBe(true);
+    const coins = await query<Objects>(OBJECTS, { f: { owner: faucet, type: '0x2::coin' } });
+    expect(coins.objects.nodes.length).toBe(ledger.listOwnedObjects(faucet, { type: '0x2::coin::Coin' }, { limit: 1000 }).items.length);
+    const { errors } = await client.query({ query: OBJECTS, variables: { f: { ownerKind: 'SHARED' } } });
+    expect(errors![0]!.message).toBe('Query.objects needs an owner or a type');
   });
 
   it('lists published packages', async () => {

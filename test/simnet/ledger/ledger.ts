@@ -1,4 +1,3 @@
-import { normalizeStructTag, normalizeSuiAddress, isValidSuiAddress, parseStructTag } from '@mysten/sui/utils';
 import type { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type {
   CheckpointListener,
@@ -9,7 +8,8 @@ import type {
   PageRequest,
   TransactionFilter,
 } from './index.js';
-import { InvalidArgumentError, InvalidCursorError } from './errors.js';
+import { addToIndex, decodeCursor, decodeNumberCursor, encodeCursor, iterate, lowerBound, narrowest, pageLimit } from './paging.js';
+import { canonicalName, eventTypeMatches, normalizeAddress, normalizeType } from './normalize.js';
 import { encodeCheckpoint } from './checkpoint-encoding.js';
 import { baseType } from './object-encoding.js';
 import type {
@@ -44,49 +44,7 @@ export interface LedgerOptions {
   readonly checkpointIntervalMs?: number;
 }
 
-const DEFAULT_PAGE = 50;
-const MAX_PAGE = 1000;
 const ZERO_GAS: GasCostSummaryRecord = { computationCost: 0n, storageCost: 0n, storageRebate: 0n, nonRefundableStorageFee: 0n };
-
-function normalizeAddress(address: string): string {
-  const normalized = normalizeSuiAddress(address);
-  if (!isValidSuiAddress(normalized)) throw new InvalidArgumentError(`invalid address: ${address}`);
-  return normalized;
-}
-
-function normalizeType(type: string): string {
-  try {
-    return normalizeStructTag(type);
-  } catch {
-    throw new InvalidArgumentError(`invalid type: ${type}`);
-  }
-}
-
-function pageLimit(page: PageRequest | undefined): number {
-  const limit = page?.limit ?? DEFAULT_PAGE;
-  if (!Number.isInteger(limit) || limit < 0) throw new InvalidArgumentError(`invalid page size: ${limit}`);
-  return Math.min(limit === 0 ? DEFAULT_PAGE : limit, MAX_PAGE);
-}
-
-/** Cursors are `kind:value` in base64url so a cursor from one listing is rejected by another. */
-function encodeCursor(kind: string, value: string): string {
-  return Buffer.from(`${kind}:${value}`, 'utf8').toString('base64url');
-}
-
-function decodeCursor(kind: string, cursor: string | undefined): string | undefined {
-  if (cursor === undefined) return undefined;
-  const decoded = Buffer.from(cursor, 'base64url').toString('utf8');
-  if (!decoded.startsWith(`${kind}:`)) throw new InvalidCursorError('invalid page token');
-  return decoded.slice(kind.length + 1);
-}
-
-function decodeNumberCursor(kind: string, cursor: string | undefined): number | undefined {
-  const value = decodeCursor(kind, cursor);
-  if (value === undefined) return undefined;
-  const position = Number(value);
-  if (!Number.isSafeInteger(position) || position < 0) throw new InvalidCursorError('invalid page token');
-  return position;
-}
 
 function addGas(a: GasCostSummaryRecord, b: GasCostSummaryRecord): GasCostSummaryRecord {
   return {
@@ -95,15 +53,6 @@ function addGas(a: GasCostSummaryRecord, b: GasCostSummaryRecord): GasCostSummar
     storageRebate: a.storageRebate + b.storageRebate,
     nonRefundableStorageFee: a.nonRefundableStorageFee + b.nonRefundableStorageFee,
   };
-}
-
-/** Does an event type match a Sui event type filter (`0xP`, `0xP::m`, `0xP::m::N`, `0xP::m::N<…>`)? */
-function eventTypeMatches(eventType: string, filter: string): boolean {
-  const parts = filter.split('::');
-  if (parts.length === 1) return eventType.startsWith(normalizeAddress(parts[0]!) + '::');
-  if (parts.length === 2) return eventType.startsWith(`${normalizeAddress(parts[0]!)}::${parts[1]}::`);
-  const normalized = normalizeType(filter);
-  return normalized.includes('<') ? eventType === normalized : baseType(eventType) === normalized;
 }
 
 /**
@@ -574,52 +523,3 @@ export class Ledger implements LedgerReader {
     return checkpoint;
   }
 }
-
-function addToIndex(index: Map<string, number[]>, key: string, position: number): void {
-  const positions = index.get(key);
-  if (positions) positions.push(position);
-  else index.set(key, [position]);
-}
-
-/** The shortest of the applicable index lists (undefined: no index applies, scan everything). */
-function narrowest(lists: readonly (readonly number[] | undefined)[]): readonly number[] | undefined {
-  let best: readonly number[] | undefined;
-  for (const list of lists) if (list && (!best || list.length < best.length)) best = list;
-  return best;
-}
-
-/** Index of the first element ≥ `target` in an ascending sequence. */
-function lowerBound(length: number, at: (index: number) => number, target: number): number {
-  let low = 0;
-  let high = length;
-  while (low < high) {
-    const middle = (low + high) >>> 1;
-    if (at(middle) < target) low = middle + 1;
-    else high = middle;
-  }
-  return low;
-}
-
-function* iterate<T>(items: readonly T[], options: { after?: number; descending?: boolean }): Iterable<{ position: number; item: T }> {
-  const step = options.descending ? -1 : 1;
-  let position = options.after === undefined ? (options.descending ? items.length - 1 : 0) : options.after + step;
-  for (; position >= 0 && position < items.length; position += step) yield { position, item: items[position]! };
-}
-
-/** `@alice` and `Alice.SUI` both mean `alice.sui`. */
-function canonicalName(name: string): string {
-  const lower = name.trim().toLowerCase();
-  if (lower.startsWith('@')) return `${lower.slice(1)}.sui`;
-  return lower;
-}
-
-/** Parses a struct tag or throws InvalidArgumentError (exported for services). */
-export function parseTypeOrThrow(type: string) {
-  try {
-    return parseStructTag(type);
-  } catch {
-    throw new InvalidArgumentError(`invalid type: ${type}`);
-  }
-}
-
-

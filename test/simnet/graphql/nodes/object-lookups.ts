@@ -3,6 +3,7 @@ import type { ObjectRecord } from '../../ledger/index.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
+import { typeFilterMatcher } from '../move-types.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
@@ -135,4 +136,28 @@ export function packageConnection(ctx: RequestContext, filter: { afterCheckpoint
     });
   }
   return paginate(published, (p) => p.key, page, (p) => p.node);
+}
+
+export interface ObjectFilterArgs {
+  owner?: string | null;
+  ownerKind?: 'ADDRESS' | 'OBJECT' | 'SHARED' | 'IMMUTABLE' | null;
+  type?: string | null;
+}
+
+const OWNER_KINDS = { ADDRESS: 'address', OBJECT: 'object', SHARED: 'shared', IMMUTABLE: 'immutable' } as const;
+
+/**
+ * `Query.objects`: objects owned by an address or object, or every live object of a type
+ * (optionally only shared or immutable ones). Live objects are found from the chain's writes.
+ */
+export function objectConnection(ctx: RequestContext, filter: ObjectFilterArgs, args: PageArgs): Connection<ObjectNode> {
+  const { owner, ownerKind, type } = filter;
+  if (owner != null && (ownerKind === 'SHARED' || ownerKind === 'IMMUTABLE')) throw badUserInput(`An owner cannot be combined with ownerKind ${ownerKind}`);
+  if (owner == null && !type) throw badUserInput('Query.objects needs an owner or a type');
+  const page = pageFromArgs(args, pageLimits('Query', 'objects'));
+  const matches = type ? typeFilterMatcher(type) : () => true;
+  const kind = ownerKind ? OWNER_KINDS[ownerKind] : undefined;
+  const candidates = owner != null ? readAll((p) => ctx.ledger.listOwnedObjects(owner, {}, p)) : ctx.liveObjects();
+  const objects = candidates.filter((o) => !o.package && matches(o.type) && (kind === undefined || o.owner.kind === kind));
+  return paginate(objects, (o) => o.objectId, page, (o) => new ObjectNode(ctx, o, 'Object'));
 }

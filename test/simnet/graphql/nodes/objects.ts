@@ -2,6 +2,7 @@ import { bcs } from '@mysten/sui/bcs';
 import type { CoinTypeRecord, MovePackageRecord, ObjectOwner, ObjectRecord, ObjectTombstone } from '../../ledger/index.js';
 import { moveObjectData } from '../../ledger/object-encoding.js';
 import { readAll } from '../context.js';
+import { typeFilterMatcher } from '../move-types.js';
 import type { RequestContext } from '../context.js';
 import { checkMultiGetSize, pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
@@ -48,9 +49,10 @@ export class AddressNode {
   }
 
   objects(args: PageArgs & { filter?: { type?: string | null; owner?: string | null; ownerKind?: string | null } | null }): Connection<ObjectNode> {
-    const type = args.filter?.type ?? undefined;
-    const records = readAll((page) => this.ctx.ledger.listOwnedObjects(this.address, { type }, page));
-    return paginate(records, (o) => o.objectId, pageFromArgs(args, pageLimits('Address', 'objects')), (o) => new ObjectNode(this.ctx, o, 'MoveObject'));
+    const page = pageFromArgs(args, pageLimits('Address', 'objects'));
+    const matches = args.filter?.type ? typeFilterMatcher(args.filter.type) : () => true;
+    const records = readAll((p) => this.ctx.ledger.listOwnedObjects(this.address, {}, p)).filter((o) => !o.package && matches(o.type));
+    return paginate(records, (o) => o.objectId, page, (o) => new ObjectNode(this.ctx, o, 'MoveObject'));
   }
 
   defaultNameRecord(): NameRecordNode | null {
