@@ -27,6 +27,7 @@ import { registerGetObjectMetadata } from './routes/objects.metadata.js';
 import { registerGetPackage } from './routes/packages.get.js';
 import { registerGetStakingParameters } from './routes/staking.parameters.js';
 import { registerBatchTransactions } from './routes/transactions.batch.js';
+import { registerGetTransaction } from './routes/transactions.get.js';
 import { registerGetLatestTransactions } from './routes/transactions.latest.js';
 import { registerListTransactions } from './routes/transactions.list.js';
 import { registerGetRawTransaction } from './routes/transactions.raw.js';
@@ -72,7 +73,7 @@ export function createRestServices(config: RestConfig, deps: { db?: Kysely<Datab
 
 const ROUTES = [
   registerGetAccount, registerGetAccountBalance, registerGetAccountObjects, registerGetAccountTransactions, registerGetAccountDelegations,
-  registerGetLatestTransactions, registerGetTransactionStats, registerListTransactions, registerBatchTransactions, registerGetRawTransaction,
+  registerGetLatestTransactions, registerGetTransactionStats, registerListTransactions, registerBatchTransactions, registerGetTransaction, registerGetRawTransaction,
   registerGetObject, registerBatchObjects, registerGetObjectMetadata, registerGetCoinMetadata, registerGetPackage,
   registerGetLatestCheckpoint, registerGetCheckpoint, registerGetChain, registerGetStakingParameters, registerGetNetworkStats,
   registerListValidators, registerGetValidatorApys,

@@ -7,7 +7,7 @@ import * as schemas from './schemas.js';
 const REST_PATHS = [
   'get /v1/accounts/{address}', 'get /v1/accounts/{address}/balance', 'get /v1/accounts/{address}/objects',
   'get /v1/accounts/{address}/transactions', 'get /v1/accounts/{address}/delegations', 'get /v1/transactions/latest',
-  'get /v1/transactions/stats', 'get /v1/transactions', 'post /v1/transactions/batch', 'get /v1/transactions/{digest}/raw',
+  'get /v1/transactions/stats', 'get /v1/transactions', 'post /v1/transactions/batch', 'get /v1/transactions/{digest}', 'get /v1/transactions/{digest}/raw',
   'get /v1/objects/{id}', 'post /v1/objects/batch', 'get /v1/objects/{id}/metadata', 'get /v1/coins/{coinType}/metadata',
   'get /v1/packages/{id}', 'get /v1/checkpoints/latest', 'get /v1/checkpoints/{checkpoint}', 'get /v1/chain',
   'get /v1/staking/parameters', 'get /v1/network/stats', 'get /v1/validators', 'get /v1/validators/apy',

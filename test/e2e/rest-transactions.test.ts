@@ -94,6 +94,19 @@ describe('REST transactions against simnet, cache on PostgreSQL', () => {
     expect((await e2e.get('/transactions/11111111111111111111111111111111/raw')).body.code).toBe('TRANSACTION_NOT_FOUND');
   });
 
+  it('GET /transactions/{digest}: one block with include flags; its checkpoint counts it', async () => {
+    const { status, body } = await e2e.get(`/transactions/${digests[1]}?includeBalanceChanges=true`);
+    expect(status).toBe(200);
+    const block = z.object({ data: TransactionBlock.strict() }).strict().parse(body).data;
+    expect(block.digest).toBe(digests[1]);
+    expect(block.balanceChanges).toContainEqual(expect.objectContaining({ owner: { AddressOwner: recipients[1] }, amount: '10000000000' }));
+    expect(block.events).toBeNull();
+    expect((await e2e.get('/transactions/11111111111111111111111111111111')).body.code).toBe('TRANSACTION_NOT_FOUND');
+    const checkpoint = (await e2e.get(`/checkpoints/${block.checkpoint}`)).body.data;
+    expect(checkpoint.transactionBlockCount).toBe(e2e.simnet.ledger.checkpointTransactions(BigInt(block.checkpoint!)).length);
+    expect(checkpoint.transactionBlockCount).toBeGreaterThanOrEqual(1);
+  });
+
   it('GET /transactions/stats counts recent checkpoints by status', async () => {
     const stats = z.object({ data: TransactionStats.strict() }).strict().parse((await e2e.get('/transactions/stats')).body).data;
     expect(stats.total).toBe(stats.success + stats.error);
