@@ -5,7 +5,7 @@ import { defaultUpstreamPolicy, SuiUpstream } from '../../upstream/index.js';
 
 const policy = {
   ...defaultUpstreamPolicy, deadlineMs: 800, attemptTimeoutMs: 300, retries: 2, retryBaseDelayMs: 10, retryMaxDelayMs: 20,
-  breakerFailureThreshold: 100, breakerCooldownMs: 60_000,
+  breakerFailureThreshold: 100, breakerCooldownMs: 60_000, healthTimeoutMs: 3_000,
 };
 const OBJECT = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
 
