@@ -34,7 +34,7 @@ describe('SuiUpstream against a misbehaving upstream', () => {
     const error = await getInfo().catch((e: unknown) => e);
     expect(error).toBeInstanceOf(UpstreamError);
     expect((error as UpstreamError).kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(policy.deadlineMs + 200);
+    expect(Date.now() - started).toBeLessThan(policy.deadlineMs + 1_000);
   });
 
   it('a slow GraphQL upstream fails with timeout within the deadline', async () => {
@@ -42,7 +42,7 @@ describe('SuiUpstream against a misbehaving upstream', () => {
     const started = Date.now();
     const error = await upstream.graphql('{ chainIdentifier }').catch((e: unknown) => e);
     expect((error as UpstreamError).kind).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(policy.deadlineMs + 200);
+    expect(Date.now() - started).toBeLessThan(policy.deadlineMs + 1_000);
   });
 
   it('an erroring upstream is a bad response, not retried', async () => {
@@ -70,7 +70,7 @@ describe('SuiUpstream against a misbehaving upstream', () => {
     expect(error.kind).toBe('unavailable');
     expect(error.message).toMatch(/circuit open/);
     expect(fake.state.calls).toBe(calls);
-    expect(Date.now() - started).toBeLessThan(50);
+    expect(Date.now() - started).toBeLessThan(250);
   });
 
   it('health reports each upstream', async () => {
@@ -92,7 +92,7 @@ describe('SuiUpstream against a stopped upstream', () => {
     expect(['unavailable', 'timeout']).toContain(grpcError.kind);
     const gqlError = (await upstream.graphql('{ chainIdentifier }').catch((e: unknown) => e)) as UpstreamError;
     expect(gqlError.kind).toBe('unavailable');
-    expect(Date.now() - started).toBeLessThan(2 * policy.deadlineMs + 400);
+    expect(Date.now() - started).toBeLessThan(2 * policy.deadlineMs + 1_000);
     await upstream.close();
     await new Promise((resolve) => setTimeout(resolve, 50));
     const sockets = process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap' || r === 'TCPWRAP');
