@@ -37,7 +37,6 @@ import { registerListValidators } from './routes/validators.list.js';
 
 export type { RestDeps, RestServices } from './routes/kit.js';
 export * as RestSchemas from './schemas.js';
-export { toApiError } from './domain/index.js';
 
 export interface RestConfig {
   /** HMAC secret of pagination cursors (SUIGW_CURSOR_SECRET). */

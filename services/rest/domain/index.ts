@@ -9,4 +9,3 @@ export { ObjectService } from './objects.js';
 export { ChainedPriceSource, HttpPriceFeed, noPrices, StaticPriceSource, type PriceSource } from './price-source.js';
 export { MemoryTransactionCache, PostgresTransactionCache, type TransactionCache } from './transaction-cache.js';
 export { TransactionService, type Page, type TransactionQuery } from './transactions.js';
-export { toApiError } from './upstream-calls.js';

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ApiError, type ErrorCode } from '../../core/errors.js';
-import type { Network, UpstreamSet } from '../../upstream/index.js';
+import type { UpstreamSet } from '../../upstream/index.js';
 import type {
   AccountService, ChainService, CoinService, NameService, NetworkContext, ObjectService, TransactionService,
 } from '../domain/index.js';
@@ -19,17 +19,15 @@ export interface RestServices {
 export interface RestDeps {
   upstreams: UpstreamSet;
   services: RestServices;
-  /** The request's network; default: `request.network`, set by the HTTP layer's network routing. */
-  networkOf?: (request: FastifyRequest) => Network;
 }
-
 
 export function typed(app: FastifyInstance) {
   return app.withTypeProvider<ZodTypeProvider>();
 }
 
 export function contextOf(deps: RestDeps, request: FastifyRequest): NetworkContext {
-  const network = deps.networkOf ? deps.networkOf(request) : request.network;
+  // Set by the HTTP layer's network routing (the `/{network}` scope or the network's host).
+  const network = request.network;
   const upstream = deps.upstreams.get(network);
   if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
   return { network, upstream };
