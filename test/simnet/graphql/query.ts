@@ -184,10 +184,10 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
       transactionConnection(ctx, args.filter ?? {}, args, pageLimits('Query', 'transactions')),
     events: (args: PageArgs & { filter?: EventFilterArgs | null }) => eventConnection(ctx, args.filter ?? {}, args),
 
-    type: ({ type }: { type: string }) => new MoveTypeNode(canonicalType(type)),
+    type: ({ type }: { type: string }) => MoveTypeNode.lookup(ctx, type),
     multiGetTypes: ({ keys }: { keys: string[] }) => {
       checkMultiGetSize(keys.length);
-      return keys.map((type) => new MoveTypeNode(canonicalType(type)));
+      return keys.map((type) => MoveTypeNode.lookup(ctx, type));
     },
 
     verifySignature: (args: { message: string; signature: string; intentScope: string; author: string }) =>
