@@ -6,6 +6,7 @@ import { runGraphql } from './execute.js';
 import type { GraphqlRequest, GraphqlResponse } from './execute.js';
 import { createLedgerRunner } from './ledger-runner.js';
 import { createRoot } from './query.js';
+import { suiSchema } from './schema.js';
 import type { TransactionRunner } from './transaction-runner.js';
 
 export type { GraphqlRequest, GraphqlResponse } from './execute.js';
@@ -117,6 +118,8 @@ async function requestFrom(req: IncomingMessage, url: URL): Promise<GraphqlReque
  */
 export function createGraphqlHandler(ledger: LedgerReader, options: GraphqlServiceOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const runner = runnerFor(ledger, options);
+  // Building the 4,800-line schema takes a few hundred ms: pay it at start-up, not on a request.
+  suiSchema();
   return (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://simnet.invalid');
