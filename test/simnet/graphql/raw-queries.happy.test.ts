@@ -153,6 +153,13 @@ describe('raw GraphQL queries against simnet', () => {
       atGenesis: { version: Number(history[0]!.version) },
       atSecond: { version: asOf(checkpointOf(second.version)), objectAt: { version: Number(history[0]!.version) } },
     });
+    const around = await query<{ object: { objectVersionsBefore: { nodes: { version: number }[] }; objectVersionsAfter: { nodes: { version: number }[] } } }>(
+      'query($a: SuiAddress!, $v: UInt53!) { object(address: $a, version: $v) { objectVersionsBefore { nodes { version } } objectVersionsAfter(filter: { beforeVersion: 1000000 }) { nodes { version } } } }',
+      { a: coin.objectId, v: Number(second.version) },
+    );
+    const live = history.filter((r) => !('deleted' in r)).map((r) => Number(r.version));
+    expect(around.object.objectVersionsBefore.nodes.map((n) => n.version)).toEqual(live.filter((v) => v < Number(second.version)));
+    expect(around.object.objectVersionsAfter.nodes.map((n) => n.version)).toEqual(live.filter((v) => v > Number(second.version)));
     const future = await client.query({ query: 'query($a: SuiAddress!, $c: UInt53!) { object(address: $a, atCheckpoint: $c) { version } }', variables: { a: coin.objectId, c: Number(ledger.latestCheckpoint().sequenceNumber) + 1 } });
     expect(future.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });
