@@ -104,7 +104,7 @@ export class Executor {
   /** Loads gas and inputs into a fresh working set (also the starting point after a failure). */
   #prepare(digest: string, data: ParsedData, sender: string, gasOwner: string, budget: bigint, options: ExecutionOptions): RunState {
     const set = new WorkingSet(this.#ledger, digest);
-    const state: RunState = { set, inputs: [], events: [], addressDeltas: new Map(), allowanceUpdates: new Map(), moveCalls: [], readOnlyInputs: [] };
+    const state: RunState = { set, inputs: [], events: [], addressDeltas: new Map(), allowanceUpdates: new Map(), moveCalls: [], readOnlyInputs: [], objectSizes: new Map() };
     const payment = data.gasData.payment;
     if (payment.length > 0) {
       const coins = payment.map((ref) => set.load(this.#ownedInput(ref, gasOwner, options.checks, 'gas'), false));
@@ -331,7 +331,11 @@ export class Executor {
     for (const object of state.set.objects.values()) {
       if (object.id === MOCK_GAS_ID || object.readOnly) continue;
       if (object.original) rebated += object.original.storageRebate;
-      if (!object.deleted && object.owner) storage += this.#gas.storageCost(encodeWorkingObject(object, 1n, digest, 0n).bcs.length);
+      if (object.deleted || !object.owner) continue;
+      // An object's BCS size does not depend on its version or rebate (fixed-width u64s).
+      const size = encodeWorkingObject(object, 1n, digest, 0n).bcs.length;
+      state.objectSizes.set(object.id, size);
+      storage += this.#gas.storageCost(size);
     }
     return this.#gas.summary(computationCost, storage, rebated);
   }

@@ -66,8 +66,8 @@ export function buildOutcome(ledger: LedgerReader, gas: GasModel, input: {
       changes.push({ objectId: object.id, objectType: object.type, input: inputRef, idOperation: 'deleted' });
       continue;
     }
-    const sized = encodeWorkingObject(object, lamportVersion, digest, 0n);
-    const record = encodeWorkingObject(object, lamportVersion, digest, gas.storageCost(sized.bcs.length));
+    const size = state.objectSizes.get(object.id) ?? encodeWorkingObject(object, lamportVersion, digest, 0n).bcs.length;
+    const record = encodeWorkingObject(object, lamportVersion, digest, gas.storageCost(size));
     writes.push(record);
     if (record.owner.kind === 'address') affectedAddresses.add(record.owner.address);
     if (record.coin && record.owner.kind === 'address') addDelta(record.owner.address, record.coin.coinType, record.coin.balance);

@@ -28,6 +28,8 @@ export interface RunState {
   allowanceUpdates: Map<string, AllowanceRecord>;
   moveCalls: { package: string; module: string; function: string }[];
   readOnlyInputs: string[];
+  /** BCS size of each object to be written, measured while charging storage. */
+  objectSizes: Map<string, number>;
 }
 
 
