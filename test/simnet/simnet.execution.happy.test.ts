@@ -110,6 +110,35 @@ describe('execution through the SDK', () => {
     expect(simnet.ledger.getObject(coins[coins.length - 1]!.objectId)).toBeUndefined();
   });
 
+  it('smashes several gas coins into the first one', async () => {
+    const frank = account('frank');
+    const coins = simnet.ledger.listCoins(frank.address, COIN_TYPES.SUI).items;
+    const [first, second] = coins;
+    const total = first!.coin!.balance + second!.coin!.balance;
+    const tx = new Transaction();
+    tx.setSender(frank.address);
+    tx.setGasPayment([first!, second!].map((coin) => ({ objectId: coin.objectId, version: coin.version.toString(), digest: coin.digest })));
+    tx.transferObjects([tx.splitCoins(tx.gas, [7])[0]!], account('grace').address);
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: frank.keypair, include: { effects: true } });
+    const gasUsed = result.Transaction!.effects!.gasUsed;
+    const net = BigInt(gasUsed.computationCost) + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate);
+    expect(simnet.ledger.getObject(second!.objectId)).toBeUndefined();
+    expect(simnet.ledger.getObject(first!.objectId)?.coin?.balance).toBe(total - 7n - net);
+  });
+
+  it('deposits into an address balance with 0x2::coin::send_funds', async () => {
+    const grace = account('grace');
+    const heidi = account('heidi').address;
+    const before = simnet.ledger.getBalance(heidi, COIN_TYPES.SUI).addressBalance;
+    const tx = new Transaction();
+    tx.setSender(grace.address);
+    tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: ['0x2::sui::SUI'], arguments: [tx.splitCoins(tx.gas, [5_000])[0]!, tx.pure.address(heidi)] });
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: grace.keypair, include: { balanceChanges: true } });
+    expect(result.$kind).toBe('Transaction');
+    expect(simnet.ledger.getBalance(heidi, COIN_TYPES.SUI).addressBalance).toBe(before + 5_000n);
+    expect(result.Transaction?.balanceChanges).toContainEqual({ coinType: COIN_TYPES.SUI, address: heidi, amount: '5000' });
+  });
+
   it('serves generated protocol activity: generic swap events, wrapped deposit events, full transactions', async () => {
     for (let i = 0; i < 3; i++) await simnet.produceCheckpoint();
     const swaps = await client.core.listEvents({ filter: { eventType: `${CATALOG.dexPackage}::pool::SwapEvent` }, limit: 5 } as Parameters<typeof client.core.listEvents>[0]);
