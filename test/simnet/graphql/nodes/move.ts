@@ -164,6 +164,14 @@ export class MoveModuleNode {
     return PackageNode.forPackage(this.#ctx, this.#packageId);
   }
 
+  /**
+   * A function the module calls or aborts in: described when the ledger's package lists it,
+   * otherwise known only by its name and module.
+   */
+  calledFunction(name: string): object {
+    return this.function({ name }) ?? { __typename: 'MoveFunction', name, module: this, fullyQualifiedName: `${this.fullyQualifiedName}::${name}` };
+  }
+
   function({ name }: { name: string }): MoveFunctionNode | null {
     const record = this.#record?.functions.find((fn) => fn.name === name);
     return record ? new MoveFunctionNode(this, record) : null;
