@@ -139,6 +139,24 @@ describe('execution through the SDK', () => {
     expect(result.Transaction?.balanceChanges).toContainEqual({ coinType: COIN_TYPES.SUI, address: heidi, amount: '5000' });
   });
 
+  it('builds kind-only transactions and executes them sponsored (two signatures)', async () => {
+    const ivan = account('ivan');
+    const judy = account('judy');
+    const kind = new Transaction();
+    const collectible = simnet.ledger.listOwnedObjects(ivan.address, { type: `${CATALOG.nftPackage}::collectible::Collectible` }).items[0];
+    if (collectible) kind.transferObjects([kind.object(collectible.objectId)], judy.address);
+    else kind.transferObjects([kind.object(simnet.ledger.listCoins(ivan.address, COIN_TYPES.SUI).items[0]!.objectId)], judy.address);
+    const kindBytes = await kind.build({ client, onlyTransactionKind: true });
+    const sponsored = Transaction.fromKind(kindBytes);
+    sponsored.setSender(ivan.address);
+    sponsored.setGasOwner(judy.address);
+    const bytes = await sponsored.build({ client });
+    const signatures = [(await ivan.keypair.signTransaction(bytes)).signature, (await judy.keypair.signTransaction(bytes)).signature];
+    const result = await client.core.executeTransaction({ transaction: bytes, signatures, include: { effects: true } });
+    expect(result.$kind).toBe('Transaction');
+    expect(result.Transaction?.effects?.gasObject?.outputOwner).toMatchObject({ AddressOwner: judy.address });
+  });
+
   it('serves generated protocol activity: generic swap events, wrapped deposit events, full transactions', async () => {
     for (let i = 0; i < 3; i++) await simnet.produceCheckpoint();
     const swaps = await client.core.listEvents({ filter: { eventType: `${CATALOG.dexPackage}::pool::SwapEvent` }, limit: 5 } as Parameters<typeof client.core.listEvents>[0]);
