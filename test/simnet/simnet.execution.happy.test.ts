@@ -1,6 +1,8 @@
 import { bcs } from '@mysten/sui/bcs';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
+import { MultiSigPublicKey } from '@mysten/sui/multisig';
 import { Secp256r1Keypair } from '@mysten/sui/keypairs/secp256r1';
 import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +78,27 @@ describe('execution through the SDK', () => {
     back.transferObjects([back.splitCoins(back.gas, [1_000_000])[0]!], alice.address);
     const result = await client.signAndExecuteTransaction({ transaction: back, signer: keypair });
     expect(result.$kind).toBe('Transaction');
+  });
+
+  it('executes a transaction from a 2-of-2 multisig address', async () => {
+    const alice = account('alice');
+    const first = new Ed25519Keypair();
+    const second = new Secp256k1Keypair();
+    const multisig = MultiSigPublicKey.fromPublicKeys({ threshold: 2, publicKeys: [{ publicKey: first.getPublicKey(), weight: 1 }, { publicKey: second.getPublicKey(), weight: 1 }] });
+    const address = multisig.toSuiAddress();
+    const fund = new Transaction();
+    fund.setSender(alice.address);
+    fund.transferObjects([fund.splitCoins(fund.gas, [1_000_000_000])[0]!], address);
+    await client.signAndExecuteTransaction({ transaction: fund, signer: alice.keypair });
+    const tx = new Transaction();
+    tx.setSender(address);
+    tx.transferObjects([tx.splitCoins(tx.gas, [10])[0]!], alice.address);
+    const bytes = await tx.build({ client });
+    const signature = multisig.combinePartialSignatures([(await first.signTransaction(bytes)).signature, (await second.signTransaction(bytes)).signature]);
+    const result = await client.core.executeTransaction({ transaction: bytes, signatures: [signature] });
+    expect(result.$kind).toBe('Transaction');
+    const partial = multisig.combinePartialSignatures([(await first.signTransaction(bytes)).signature]);
+    await expect(client.core.executeTransaction({ transaction: bytes, signatures: [partial] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
   });
 
   it('verifies personal-message signatures', async () => {
