@@ -34,4 +34,10 @@ describe('read masks', () => {
     const { transaction } = (await client.ledgerService.getTransaction({ digest, readMask: { paths: ['effects.status', 'effects.gas_used.computation_cost'] } })).response;
     expect(transaction).toEqual({ signatures: [], balanceChanges: [], effects: { status: { success: true }, gasUsed: { computationCost: 0n }, dependencies: [], changedObjects: [], unchangedConsensusObjects: [], unchangedLoadedRuntimeObjects: [] } });
   });
+
+  it('serve a checkpoint\'s objects when asked for them', async () => {
+    const { checkpoint } = (await client.ledgerService.getCheckpoint({ checkpointId: { oneofKind: 'sequenceNumber', sequenceNumber: 0n }, readMask: { paths: ['objects.objects.object_id'] } })).response;
+    expect(checkpoint?.objects?.objects.length).toBeGreaterThan(100);
+    expect(checkpoint?.objects?.objects[0]).toEqual({ objectId: expect.stringMatching(/^0x[0-9a-f]{64}$/) });
+  });
 });
