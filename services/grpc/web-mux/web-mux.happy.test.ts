@@ -113,6 +113,11 @@ describe('gRPC and gRPC-Web on one port', () => {
     }
   });
 
+  it('answers UNIMPLEMENTED for gRPC-Web payloads other than protobuf', async () => {
+    const response = await fetch(`${base}/sui.rpc.v2.LedgerService/GetServiceInfo`, { method: 'POST', headers: { 'content-type': 'application/grpc-web+json' }, body: '{}' });
+    expect(response.headers.get('grpc-status')).toBe('12');
+  });
+
   it('answers CORS preflights and hands other HTTP requests to the fallback', async () => {
     const preflight = await fetch(`${base}/sui.rpc.v2.LedgerService/GetServiceInfo`, {
       method: 'OPTIONS',
