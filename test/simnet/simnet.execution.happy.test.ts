@@ -1,6 +1,8 @@
 import { bcs } from '@mysten/sui/bcs';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
+import { MultiSigPublicKey } from '@mysten/sui/multisig';
 import { Secp256r1Keypair } from '@mysten/sui/keypairs/secp256r1';
 import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -78,6 +80,27 @@ describe('execution through the SDK', () => {
     expect(result.$kind).toBe('Transaction');
   });
 
+  it('executes a transaction from a 2-of-2 multisig address', async () => {
+    const alice = account('alice');
+    const first = new Ed25519Keypair();
+    const second = new Secp256k1Keypair();
+    const multisig = MultiSigPublicKey.fromPublicKeys({ threshold: 2, publicKeys: [{ publicKey: first.getPublicKey(), weight: 1 }, { publicKey: second.getPublicKey(), weight: 1 }] });
+    const address = multisig.toSuiAddress();
+    const fund = new Transaction();
+    fund.setSender(alice.address);
+    fund.transferObjects([fund.splitCoins(fund.gas, [1_000_000_000])[0]!], address);
+    await client.signAndExecuteTransaction({ transaction: fund, signer: alice.keypair });
+    const tx = new Transaction();
+    tx.setSender(address);
+    tx.transferObjects([tx.splitCoins(tx.gas, [10])[0]!], alice.address);
+    const bytes = await tx.build({ client });
+    const signature = multisig.combinePartialSignatures([(await first.signTransaction(bytes)).signature, (await second.signTransaction(bytes)).signature]);
+    const result = await client.core.executeTransaction({ transaction: bytes, signatures: [signature] });
+    expect(result.$kind).toBe('Transaction');
+    const partial = multisig.combinePartialSignatures([(await first.signTransaction(bytes)).signature]);
+    await expect(client.core.executeTransaction({ transaction: bytes, signatures: [partial] })).rejects.toMatchObject({ code: 'INVALID_ARGUMENT' });
+  });
+
   it('verifies personal-message signatures', async () => {
     const alice = account('alice');
     const message = new TextEncoder().encode('hello simnet');
@@ -108,6 +131,53 @@ describe('execution through the SDK', () => {
     const result = await client.signAndExecuteTransaction({ transaction: tx, signer: dave.keypair, include: { effects: true } });
     expect(result.$kind).toBe('Transaction');
     expect(simnet.ledger.getObject(coins[coins.length - 1]!.objectId)).toBeUndefined();
+  });
+
+  it('smashes several gas coins into the first one', async () => {
+    const frank = account('frank');
+    const coins = simnet.ledger.listCoins(frank.address, COIN_TYPES.SUI).items;
+    const [first, second] = coins;
+    const total = first!.coin!.balance + second!.coin!.balance;
+    const tx = new Transaction();
+    tx.setSender(frank.address);
+    tx.setGasPayment([first!, second!].map((coin) => ({ objectId: coin.objectId, version: coin.version.toString(), digest: coin.digest })));
+    tx.transferObjects([tx.splitCoins(tx.gas, [7])[0]!], account('grace').address);
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: frank.keypair, include: { effects: true } });
+    const gasUsed = result.Transaction!.effects!.gasUsed;
+    const net = BigInt(gasUsed.computationCost) + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate);
+    expect(simnet.ledger.getObject(second!.objectId)).toBeUndefined();
+    expect(simnet.ledger.getObject(first!.objectId)?.coin?.balance).toBe(total - 7n - net);
+  });
+
+  it('deposits into an address balance with 0x2::coin::send_funds', async () => {
+    const grace = account('grace');
+    const heidi = account('heidi').address;
+    const before = simnet.ledger.getBalance(heidi, COIN_TYPES.SUI).addressBalance;
+    const tx = new Transaction();
+    tx.setSender(grace.address);
+    tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: ['0x2::sui::SUI'], arguments: [tx.splitCoins(tx.gas, [5_000])[0]!, tx.pure.address(heidi)] });
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: grace.keypair, include: { balanceChanges: true } });
+    expect(result.$kind).toBe('Transaction');
+    expect(simnet.ledger.getBalance(heidi, COIN_TYPES.SUI).addressBalance).toBe(before + 5_000n);
+    expect(result.Transaction?.balanceChanges).toContainEqual({ coinType: COIN_TYPES.SUI, address: heidi, amount: '5000' });
+  });
+
+  it('builds kind-only transactions and executes them sponsored (two signatures)', async () => {
+    const ivan = account('ivan');
+    const judy = account('judy');
+    const kind = new Transaction();
+    const collectible = simnet.ledger.listOwnedObjects(ivan.address, { type: `${CATALOG.nftPackage}::collectible::Collectible` }).items[0];
+    if (collectible) kind.transferObjects([kind.object(collectible.objectId)], judy.address);
+    else kind.transferObjects([kind.object(simnet.ledger.listCoins(ivan.address, COIN_TYPES.SUI).items[0]!.objectId)], judy.address);
+    const kindBytes = await kind.build({ client, onlyTransactionKind: true });
+    const sponsored = Transaction.fromKind(kindBytes);
+    sponsored.setSender(ivan.address);
+    sponsored.setGasOwner(judy.address);
+    const bytes = await sponsored.build({ client });
+    const signatures = [(await ivan.keypair.signTransaction(bytes)).signature, (await judy.keypair.signTransaction(bytes)).signature];
+    const result = await client.core.executeTransaction({ transaction: bytes, signatures, include: { effects: true } });
+    expect(result.$kind).toBe('Transaction');
+    expect(result.Transaction?.effects?.gasObject?.outputOwner).toMatchObject({ AddressOwner: judy.address });
   });
 
   it('serves generated protocol activity: generic swap events, wrapped deposit events, full transactions', async () => {

@@ -1,4 +1,5 @@
 import { credentials } from '@grpc/grpc-js';
+import { bcs } from '@mysten/sui/bcs';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Transaction, coinWithBalance } from '@mysten/sui/transactions';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
@@ -55,6 +56,18 @@ describe.each(Object.entries(transports))('SuiGrpcClient over %s', (_name, makeC
     expect(collectible?.display?.output).toMatchObject({ project_name: 'Simnet Sea Creatures' });
     const [object] = (await client.core.getObjects({ objectIds: [coins.objects[0]!.objectId], include: { content: true, previousTransaction: true } })).objects;
     expect(object).not.toBeInstanceOf(Error);
+  });
+
+  it('reads validators\' exchange rates as dynamic fields (for APY)', async () => {
+    const client = makeClient();
+    const validator = simnet.ledger.systemState().validators[0]!;
+    const fields = await client.core.listDynamicFields({ parentId: validator.exchangeRatesId, limit: 1000 });
+    expect(fields.dynamicFields).toHaveLength(validator.exchangeRates.length);
+    const latest = validator.exchangeRates.at(-1)!;
+    const { dynamicField } = await client.core.getDynamicField({ parentId: validator.exchangeRatesId, name: { type: 'u64', bcs: bcs.u64().serialize(latest.epoch).toBytes() } });
+    const rate = bcs.struct('PoolTokenExchangeRate', { suiAmount: bcs.u64(), poolTokenAmount: bcs.u64() }).parse(dynamicField.value.bcs);
+    expect(BigInt(rate.suiAmount)).toBe(latest.suiAmount);
+    expect(latest.suiAmount).toBeGreaterThan(validator.exchangeRates[0]!.suiAmount);
   });
 
   it('reads coin metadata, and none for a coin type registered without it', async () => {

@@ -52,6 +52,7 @@ const NOT_METADATA = new Set([
   'te', 'accept', 'accept-encoding', 'accept-language', 'origin', 'referer', 'x-grpc-web', 'x-user-agent', 'cache-control', 'pragma',
   'priority', 'http2-settings',
 ]);
+const GRPC_WEB_TYPES = new Set(['application/grpc-web', 'application/grpc-web+proto', 'application/grpc-web-text', 'application/grpc-web-text+proto']);
 const EXPOSED_HEADERS = 'grpc-status,grpc-message,grpc-status-details-bin,grpc-encoding,grpc-accept-encoding';
 
 export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
@@ -213,7 +214,13 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       return;
     }
     if (req.method === 'POST' && contentType.startsWith('application/grpc-web')) {
-      handleGrpcWeb(req, res, contentType);
+      const mediaType = contentType.split(';')[0]!.trim();
+      if (!GRPC_WEB_TYPES.has(mediaType)) {
+        // Only protobuf payloads are served (the gRPC server speaks protobuf, not JSON).
+        respondError(res, corsHeaders(req), 'application/grpc-web+proto', 12, `unsupported content type ${mediaType}`);
+        return;
+      }
+      handleGrpcWeb(req, res, mediaType);
       return;
     }
     if (options.fallback) {

@@ -2,7 +2,7 @@ import * as grpc from '@grpc/grpc-js';
 import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
 import { adaptService } from '@protobuf-ts/grpc-backend';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
-import type { RpcInputStream } from '@protobuf-ts/runtime-rpc';
+import type { RpcInputStream, ServerCallContext } from '@protobuf-ts/runtime-rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createGrpcWebMux } from './index.js';
 import type { GrpcWebMux } from './index.js';
@@ -10,6 +10,7 @@ import type { GrpcWebMux } from './index.js';
 let server: grpc.Server;
 let mux: GrpcWebMux;
 let base: string;
+let cancelledStreams = 0;
 
 beforeAll(async () => {
   server = new grpc.Server();
@@ -24,6 +25,14 @@ beforeAll(async () => {
   );
   subscriptions.subscribeCheckpoints = async (_request: unknown, responses: RpcInputStream<GrpcTypes.SubscribeCheckpointsResponse>) => {
     for (let cursor = 0n; cursor < 3n; cursor++) await responses.send({ cursor });
+  };
+  // An endless stream that records when the server sees the client go away.
+  subscriptions.subscribeTransactions = async (_request: unknown, responses: RpcInputStream<GrpcTypes.SubscribeTransactionsResponse>, context: ServerCallContext) => {
+    while (!context.cancelled) {
+      await responses.send({ watermark: { checkpoint: 1n } });
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    cancelledStreams++;
   };
   server.addService(...adaptService(GrpcTypes.LedgerService, ledger));
   server.addService(...adaptService(GrpcTypes.SubscriptionService, subscriptions));
@@ -60,6 +69,20 @@ describe('gRPC and gRPC-Web on one port', () => {
     expect(cursors).toEqual([0n, 1n, 2n]);
   });
 
+  it('cancels the server call when a gRPC-Web client aborts a stream', async () => {
+    const client = new SuiGrpcClient({ network: 'localnet', baseUrl: base });
+    const abort = new AbortController();
+    const call = client.subscriptionService.subscribeTransactions({}, { abort: abort.signal });
+    await expect(
+      (async () => {
+        for await (const _ of call.responses) abort.abort();
+      })(),
+    ).rejects.toThrow();
+    const deadline = Date.now() + 5_000;
+    while (cancelledStreams === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(cancelledStreams).toBe(1);
+  });
+
   it('serves grpc-web-text with base64 frames and a trailer frame', async () => {
     const body = frame(GrpcTypes.GetServiceInfoRequest.toBinary({})).toString('base64');
     const response = await fetch(`${base}/sui.rpc.v2.LedgerService/GetServiceInfo`, {
@@ -88,6 +111,11 @@ describe('gRPC and gRPC-Web on one port', () => {
     } finally {
       await prefixed.close();
     }
+  });
+
+  it('answers UNIMPLEMENTED for gRPC-Web payloads other than protobuf', async () => {
+    const response = await fetch(`${base}/sui.rpc.v2.LedgerService/GetServiceInfo`, { method: 'POST', headers: { 'content-type': 'application/grpc-web+json' }, body: '{}' });
+    expect(response.headers.get('grpc-status')).toBe('12');
   });
 
   it('answers CORS preflights and hands other HTTP requests to the fallback', async () => {

@@ -1,31 +1,24 @@
-import { bcs, TypeTagSerializer } from '@mysten/sui/bcs';
+import { bcs } from '@mysten/sui/bcs';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
-import type {
-  AllowanceRecord,
-  BalanceChangeRecord,
-  EventRecord,
-  ExecutionFailure,
-  GasCostSummaryRecord,
-  Ledger,
-  ObjectChangeRecord,
-  ObjectRecord,
-  SignatureRecord,
-  TransactionRecord,
-} from '../ledger/index.js';
+import type { ExecutionFailure, GasCostSummaryRecord, Ledger, ObjectRecord, SignatureRecord } from '../ledger/index.js';
 import { SUI_COIN_TYPE } from '../ledger/constants.js';
-import { buildEffects, eventsDigest } from '../ledger/effects-encoding.js';
 import { suiDigest } from '../ledger/hashing.js';
-import { encodeMoveObject } from '../ledger/object-encoding.js';
 import { ExecutionFailed, TransactionRejected } from './failure.js';
 import { GasModel } from './gas.js';
-import type { CallContext, EmittedEvent } from './move-calls.js';
+import type { CallContext } from './move-calls.js';
 import { executeMoveCall } from './move-calls.js';
 import type { Value } from './values.js';
 import { decodeAddress, decodeU64 } from './values.js';
-import { WorkingSet, coinState } from './working-set.js';
+import { WorkingSet } from './working-set.js';
 import type { WorkingObject } from './working-set.js';
+import { buildOutcome } from './outcome.js';
+import type { ExecutionOutcome } from './outcome.js';
+import { ENVELOPE_NONCES, MOCK_GAS_ID, encodeWorkingObject, key } from './run-state.js';
+import type { ParsedData, RunState } from './run-state.js';
 
-type ParsedData = ReturnType<typeof bcs.TransactionData.parse>['V1'];
+export { applyOutcome } from './outcome.js';
+export type { ExecutionOutcome } from './outcome.js';
+
 type ParsedArgument = ReturnType<typeof bcs.Argument.parse>;
 type ParsedCommand = ReturnType<typeof bcs.Command.parse>;
 
@@ -35,35 +28,6 @@ export interface ExecutionOptions {
   /** Pay gas with a mock coin when the transaction names no gas payment (simulation only). */
   readonly mockGas?: boolean;
   readonly signatures?: readonly SignatureRecord[];
-}
-
-/** Everything executing a transaction would change; `applyOutcome` writes it to the ledger. */
-export interface ExecutionOutcome {
-  readonly record: TransactionRecord;
-  readonly writes: readonly ObjectRecord[];
-  readonly deletes: readonly { readonly objectId: string; readonly version: bigint }[];
-  readonly addressDeltas: ReadonlyMap<string, bigint>;
-  readonly allowanceUpdates: readonly AllowanceRecord[];
-  /** How much the gas coin(s) lost to commands (not gas), for gas selection. */
-  readonly gasCoinSpend: bigint;
-}
-
-const MOCK_GAS_ID = normalizeSuiAddress('0x0');
-const ENVELOPE_NONCES = new WeakMap<Ledger, bigint>();
-
-function key(owner: string, coinType: string): string {
-  return `${owner}|${coinType}`;
-}
-
-interface RunState {
-  set: WorkingSet;
-  gasCoin?: WorkingObject;
-  inputs: Value[];
-  events: EmittedEvent[];
-  addressDeltas: Map<string, bigint>;
-  allowanceUpdates: Map<string, AllowanceRecord>;
-  moveCalls: { package: string; module: string; function: string }[];
-  readOnlyInputs: string[];
 }
 
 export class Executor {
@@ -118,7 +82,7 @@ export class Executor {
       gasUsed = { ...gasUsed, computationCost: computation };
     }
     this.#chargeGas(state, gasOwner, GasModel.net(gasUsed));
-    return this.#finish({ state, data, txBcs, digest, sender, gasOwner, price, budget, gasUsed, failure, signatures: options.signatures ?? [], gasCoinSpend });
+    return buildOutcome(this.#ledger, this.#gas, { state, data, txBcs, digest, sender, gasOwner, price, budget, gasUsed, failure, signatures: options.signatures ?? [], gasCoinSpend });
   }
 
   #validate(data: ParsedData, price: bigint, budget: bigint): void {
@@ -140,7 +104,7 @@ export class Executor {
   /** Loads gas and inputs into a fresh working set (also the starting point after a failure). */
   #prepare(digest: string, data: ParsedData, sender: string, gasOwner: string, budget: bigint, options: ExecutionOptions): RunState {
     const set = new WorkingSet(this.#ledger, digest);
-    const state: RunState = { set, inputs: [], events: [], addressDeltas: new Map(), allowanceUpdates: new Map(), moveCalls: [], readOnlyInputs: [] };
+    const state: RunState = { set, inputs: [], events: [], addressDeltas: new Map(), allowanceUpdates: new Map(), moveCalls: [], readOnlyInputs: [], objectSizes: new Map() };
     const payment = data.gasData.payment;
     if (payment.length > 0) {
       const coins = payment.map((ref) => set.load(this.#ownedInput(ref, gasOwner, options.checks, 'gas'), false));
@@ -367,7 +331,11 @@ export class Executor {
     for (const object of state.set.objects.values()) {
       if (object.id === MOCK_GAS_ID || object.readOnly) continue;
       if (object.original) rebated += object.original.storageRebate;
-      if (!object.deleted && object.owner) storage += this.#gas.storageCost(this.#encode(object, 1n, digest, 0n).bcs.length);
+      if (object.deleted || !object.owner) continue;
+      // An object's BCS size does not depend on its version or rebate (fixed-width u64s).
+      const size = encodeWorkingObject(object, 1n, digest, 0n).bcs.length;
+      state.objectSizes.set(object.id, size);
+      storage += this.#gas.storageCost(size);
     }
     return this.#gas.summary(computationCost, storage, rebated);
   }
@@ -381,129 +349,4 @@ export class Executor {
     state.addressDeltas.set(k, (state.addressDeltas.get(k) ?? 0n) - net);
   }
 
-  #encode(object: WorkingObject, version: bigint, digest: string, storageRebate: bigint): ObjectRecord {
-    const state = object.coin ? coinState(object.id, object.coin.balance) : { contents: object.contents ?? object.original!.contents, json: object.json ?? object.original!.json };
-    return encodeMoveObject({
-      objectId: object.id,
-      version,
-      type: object.type,
-      owner: object.owner!,
-      previousTransaction: digest,
-      storageRebate,
-      hasPublicTransfer: object.hasPublicTransfer,
-      contents: state.contents,
-      json: state.json,
-      coin: object.coin ? { coinType: object.coin.coinType, balance: object.coin.balance } : undefined,
-      display: object.display,
-      dynamicField: object.original?.dynamicField,
-    });
-  }
-
-  #finish(input: {
-    state: RunState;
-    data: ParsedData;
-    txBcs: Uint8Array;
-    digest: string;
-    sender: string;
-    gasOwner: string;
-    price: bigint;
-    budget: bigint;
-    gasUsed: GasCostSummaryRecord;
-    failure?: ExecutionFailure;
-    signatures: readonly SignatureRecord[];
-    gasCoinSpend: bigint;
-  }): ExecutionOutcome {
-    const { state, digest, sender } = input;
-    const objects = [...state.set.objects.values()].filter((object) => object.id !== MOCK_GAS_ID && !object.readOnly);
-    const inputVersions = objects.filter((object) => object.original).map((object) => object.original!.version);
-    const lamportVersion = inputVersions.reduce((max, version) => (version > max ? version : max), 0n) + 1n;
-    const writes: ObjectRecord[] = [];
-    const deletes: { objectId: string; version: bigint }[] = [];
-    const changes: ObjectChangeRecord[] = [];
-    const affectedAddresses = new Set<string>([sender]);
-    const balanceDeltas = new Map<string, bigint>();
-    const addDelta = (owner: string, coinType: string, amount: bigint) => balanceDeltas.set(key(owner, coinType), (balanceDeltas.get(key(owner, coinType)) ?? 0n) + amount);
-    for (const object of objects) {
-      const original = object.original;
-      if (!original && object.deleted) continue;
-      if (original?.owner.kind === 'address') affectedAddresses.add(original.owner.address);
-      if (original?.coin && original.owner.kind === 'address') addDelta(original.owner.address, original.coin.coinType, -original.coin.balance);
-      const inputRef = original ? { version: original.version, digest: original.digest, owner: original.owner } : undefined;
-      if (object.deleted) {
-        deletes.push({ objectId: object.id, version: lamportVersion });
-        changes.push({ objectId: object.id, objectType: object.type, input: inputRef, idOperation: 'deleted' });
-        continue;
-      }
-      const sized = this.#encode(object, lamportVersion, digest, 0n);
-      const record = this.#encode(object, lamportVersion, digest, this.#gas.storageCost(sized.bcs.length));
-      writes.push(record);
-      if (record.owner.kind === 'address') affectedAddresses.add(record.owner.address);
-      if (record.coin && record.owner.kind === 'address') addDelta(record.owner.address, record.coin.coinType, record.coin.balance);
-      changes.push({ objectId: object.id, objectType: record.type, input: inputRef, output: { version: record.version, digest: record.digest, owner: record.owner }, idOperation: original ? 'none' : 'created' });
-    }
-    for (const [k, amount] of state.addressDeltas) {
-      const [owner, coinType] = k.split('|') as [string, string];
-      addDelta(owner, coinType, amount);
-      affectedAddresses.add(owner);
-    }
-    const balanceChanges: BalanceChangeRecord[] = [...balanceDeltas.entries()]
-      .filter(([, amount]) => amount !== 0n)
-      .map(([k, amount]) => {
-        const [address, coinType] = k.split('|') as [string, string];
-        return { address, coinType, amount };
-      });
-    const events: EventRecord[] = input.failure
-      ? []
-      : state.events.map((event, eventIndex) => ({ transactionDigest: digest, eventIndex, packageId: event.packageId, module: event.module, sender, type: normalizeStructTag(event.type), contents: event.contents, json: event.json }));
-    const dependencies = [...new Set(objects.filter((object) => object.original).map((object) => object.original!.previousTransaction))].sort();
-    const effects = buildEffects({
-      status: input.failure ? { success: false, failure: input.failure } : { success: true },
-      epoch: this.#ledger.currentEpoch().epoch,
-      gasUsed: input.gasUsed,
-      transactionDigest: digest,
-      gasObjectId: state.gasCoin && state.gasCoin.id !== MOCK_GAS_ID ? state.gasCoin.id : undefined,
-      eventsDigest: eventsDigest(events, (type) => (TypeTagSerializer.parseFromStr(type, true) as { struct: unknown }).struct),
-      dependencies,
-      lamportVersion,
-      changedObjects: changes,
-    });
-    const payment = input.data.gasData.payment.map((ref) => ({ objectId: normalizeSuiAddress(ref.objectId), version: BigInt(ref.version), digest: ref.digest }));
-    const record: TransactionRecord = {
-      digest,
-      bcs: input.txBcs,
-      sender,
-      gasOwner: input.gasOwner,
-      gasPayment: payment,
-      gasPrice: input.price,
-      gasBudget: input.budget,
-      kind: 'programmable',
-      signatures: input.signatures,
-      effects,
-      events,
-      balanceChanges,
-      affectedAddresses: [...affectedAddresses].sort(),
-      affectedObjects: [...changes.map((change) => change.objectId), ...state.readOnlyInputs],
-      moveCalls: state.moveCalls,
-    };
-    return {
-      record,
-      writes,
-      deletes,
-      addressDeltas: input.failure ? new Map([...state.addressDeltas].filter(([k]) => k === key(input.gasOwner, SUI_COIN_TYPE))) : state.addressDeltas,
-      allowanceUpdates: input.failure ? [] : [...state.allowanceUpdates.values()],
-      gasCoinSpend: input.gasCoinSpend,
-    };
-  }
-}
-
-/** Writes an outcome to the ledger; the transaction is sealed into the next checkpoint. */
-export function applyOutcome(ledger: Ledger, outcome: ExecutionOutcome): void {
-  for (const { objectId, version } of outcome.deletes) ledger.deleteObject(objectId, version, outcome.record.digest);
-  for (const record of outcome.writes) ledger.putObject(record);
-  for (const [k, amount] of outcome.addressDeltas) {
-    const [owner, coinType] = k.split('|') as [string, string];
-    ledger.adjustAddressBalance(owner, coinType, amount);
-  }
-  for (const allowance of outcome.allowanceUpdates) ledger.putAllowance(allowance);
-  ledger.addTransaction(outcome.record);
 }

@@ -1,12 +1,4 @@
-import type {
-  CheckpointRecord,
-  EventRecord,
-  LedgerReader,
-  ObjectRecord,
-  Page as LedgerPage,
-  PageRequest,
-  TransactionRecord,
-} from '../ledger/index.js';
+import type { LedgerReader, ObjectRecord, Page as LedgerPage, PageRequest } from '../ledger/index.js';
 
 /** Most items a ledger listing returns per call. */
 const LEDGER_PAGE = 1000;
@@ -25,37 +17,14 @@ export function readAll<T>(list: (page: PageRequest) => LedgerPage<T>): T[] {
 
 /**
  * Per-request state: the ledger and what the resolvers of one request share, so that one
- * query sees one consistent chain and does not recompute positions per node.
+ * query does not recompute the same scan per node.
  */
 export class RequestContext {
   readonly ledger: LedgerReader;
-  readonly #positions = new Map<bigint, Map<string, number>>();
   #liveObjects: ObjectRecord[] | undefined;
 
   constructor(ledger: LedgerReader) {
     this.ledger = ledger;
-  }
-
-  /**
-   * The global sequence number of a sealed transaction (Sui's `tx_sequence_number`): its
-   * position among all transactions since genesis. Undefined until the transaction is sealed.
-   */
-  transactionSequence(tx: TransactionRecord): number | undefined {
-    if (tx.checkpoint === undefined) return undefined;
-    const checkpoint = this.ledger.getCheckpoint(tx.checkpoint);
-    if (!checkpoint) return undefined;
-    const position = this.#positionsIn(checkpoint).get(tx.digest);
-    if (position === undefined) return undefined;
-    return Number(checkpoint.networkTotalTransactions) - checkpoint.transactionDigests.length + position;
-  }
-
-  #positionsIn(checkpoint: CheckpointRecord): Map<string, number> {
-    let positions = this.#positions.get(checkpoint.sequenceNumber);
-    if (!positions) {
-      positions = new Map(checkpoint.transactionDigests.map((digest, index) => [digest, index]));
-      this.#positions.set(checkpoint.sequenceNumber, positions);
-    }
-    return positions;
   }
 
   /** Every live object, ordered by id: the outputs of all transactions, at their latest version. */
@@ -71,11 +40,5 @@ export class RequestContext {
         .filter((o): o is ObjectRecord => o !== undefined);
     }
     return this.#liveObjects;
-  }
-
-  eventKey(event: EventRecord): [number, number] | undefined {
-    const tx = this.ledger.getTransaction(event.transactionDigest);
-    const sequence = tx && this.transactionSequence(tx);
-    return sequence === undefined ? undefined : [sequence, event.eventIndex];
   }
 }

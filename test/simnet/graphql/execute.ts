@@ -1,7 +1,7 @@
 import { GraphQLError, Kind, execute, getOperationAST, parse, validate } from 'graphql';
 import type { DocumentNode, ExecutionResult, GraphQLFieldResolver, GraphQLFormattedError } from 'graphql';
 import { GraphqlErrorCode, graphqlError, notSupported, recoded, withCode } from './errors.js';
-import { LIMITS } from './limits.js';
+import { checkPayload, checkRequestSize } from './payload.js';
 import { checkQueryShape } from './query-shape.js';
 import { suiSchema } from './schema.js';
 
@@ -15,6 +15,16 @@ export interface GraphqlRequest {
 export interface GraphqlResponse {
   data?: unknown;
   errors?: GraphQLFormattedError[];
+  extensions?: Record<string, unknown>;
+}
+
+export interface RunOptions {
+  /** GET requests may be cached and replayed: like any GraphQL-over-HTTP server, no mutations. */
+  readonly queriesOnly?: boolean;
+  /** Bytes of the request as received (default: its JSON); budgets are measured on it. */
+  readonly requestSize?: number;
+  /** `x-sui-rpc-show-usage`: report how much of each limit the query uses. */
+  readonly showUsage?: boolean;
 }
 
 /**
@@ -71,17 +81,17 @@ export async function runGraphql(
   request: GraphqlRequest,
   rootValue: object,
   contextValue: object,
-  options: { queriesOnly?: boolean } = {},
+  options: RunOptions = {},
 ): Promise<GraphqlResponse> {
   const { query, variables, operationName } = request;
   if (typeof query !== 'string' || query.trim() === '') {
     return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'Request has no query');
   }
-  if (Buffer.byteLength(query) > LIMITS.maxQueryPayloadSize) {
-    return requestError(
-      GraphqlErrorCode.BAD_USER_INPUT,
-      `Query payload is too large. The maximum allowed is ${LIMITS.maxQueryPayloadSize} bytes`,
-    );
+  const requestSize = options.requestSize ?? Buffer.byteLength(JSON.stringify(request));
+  try {
+    checkRequestSize(requestSize);
+  } catch (error) {
+    return { data: null, errors: [(error as GraphQLError).toJSON()] };
   }
   if (variables != null && (typeof variables !== 'object' || Array.isArray(variables))) {
     return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'Variables must be a JSON object');
@@ -94,13 +104,20 @@ export async function runGraphql(
   if (!('kind' in document) || document.kind !== Kind.DOCUMENT) return document as GraphqlResponse;
 
   const operation = getOperationAST(document, operationName ?? undefined);
+  let usage: Record<string, unknown> | undefined;
   if (operation) {
-    // GET requests may be cached and replayed: like any GraphQL-over-HTTP server, no mutations.
     if (options.queriesOnly && operation.operation === 'mutation') {
       return requestError(GraphqlErrorCode.BAD_USER_INPUT, 'Mutations must be sent with POST');
     }
-    const problem = checkQueryShape(suiSchema(), document, operation, (variables ?? {}) as Record<string, unknown>);
-    if (problem) return requestError(GraphqlErrorCode.BAD_USER_INPUT, problem);
+    const variableValues = (variables ?? {}) as Record<string, unknown>;
+    try {
+      const payload = checkPayload(requestSize, operation, variableValues);
+      const shape = checkQueryShape(suiSchema(), document, operation, variableValues);
+      usage = { input: shape.input, payload, output: shape.output };
+    } catch (error) {
+      if (error instanceof GraphQLError) return { data: null, errors: [error.toJSON()] };
+      throw error;
+    }
   }
 
   const result: ExecutionResult = await execute({
@@ -114,6 +131,7 @@ export async function runGraphql(
   });
 
   const response: GraphqlResponse = { data: result.data ?? null };
+  if (options.showUsage && usage) response.extensions = { usage };
   if (result.errors && result.errors.length > 0) {
     response.errors = result.errors.map((error) => {
       // Errors without a path come from coercing the request's variables: the caller's fault.

@@ -143,6 +143,33 @@ describe('executing through GraphQL: SuiGraphQLClient builds, signs and executes
     await expect(tx.build({ client })).rejects.toThrow(/abort code: 1/);
   });
 
+  it('executes a transaction that aborts, reporting the abort in effects', async () => {
+    const [gas] = ledger.listCoins(alice.address, COIN_TYPES.SUI, { limit: 1 }).items;
+    const tx = new Transaction();
+    tx.setSender(alice.address);
+    tx.setGasPrice(ledger.referenceGasPrice());
+    tx.setGasBudget(50_000_000n);
+    tx.setGasPayment([{ objectId: gas!.objectId, version: gas!.version.toString(), digest: gas!.digest }]);
+    const [sui] = tx.splitCoins(tx.gas, [1_000n]);
+    const pool = tx.sharedObjectRef({ objectId: genesisObject(OBJECT_TYPES.pool(COIN_TYPES.SUI, COIN_TYPES.USDC)), initialSharedVersion: 1, mutable: true });
+    const [usdc] = tx.moveCall({ target: `${CATALOG.dexPackage}::pool::swap_a_to_b`, typeArguments: [COIN_TYPES.SUI, COIN_TYPES.USDC], arguments: [pool, sui!, tx.pure.u64(10n ** 18n)] });
+    tx.transferObjects([usdc!], alice.address);
+    const bytes = await tx.build();
+    const { signature } = await alice.keypair.signTransaction(bytes);
+    const result = await client.executeTransaction({ transaction: bytes, signatures: [signature], include: { effects: true } });
+    const failed = result.FailedTransaction!;
+    expect(failed.status.error).toMatchObject({ $kind: 'MoveAbort', MoveAbort: { abortCode: '1', location: { module: 'pool', functionName: 'swap_a_to_b' } } });
+    ledger.sealCheckpoint();
+    const { data } = await client.query({
+      query: 'query($d: String!) { transaction(digest: $d) { effects { status executionError { message abortCode module { name } function { name } } } } }',
+      variables: { d: failed.digest },
+    });
+    expect((data as { transaction: { effects: unknown } }).transaction.effects).toEqual({
+      status: 'FAILURE',
+      executionError: { message: expect.stringContaining('in 2nd command'), abortCode: '1', module: { name: 'pool' }, function: { name: 'swap_a_to_b' } },
+    });
+  });
+
   it('rejects a bad signature with BAD_USER_INPUT', async () => {
     const tx = new Transaction();
     tx.setSender(alice.address);

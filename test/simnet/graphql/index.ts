@@ -3,9 +3,10 @@ import { Ledger } from '../ledger/index.js';
 import type { LedgerReader } from '../ledger/index.js';
 import { RequestContext } from './context.js';
 import { runGraphql } from './execute.js';
-import type { GraphqlRequest, GraphqlResponse } from './execute.js';
+import type { GraphqlRequest, GraphqlResponse, RunOptions } from './execute.js';
 import { createLedgerRunner } from './ledger-runner.js';
 import { createRoot } from './query.js';
+import { suiSchema } from './schema.js';
 import type { TransactionRunner } from './transaction-runner.js';
 
 export type { GraphqlRequest, GraphqlResponse } from './execute.js';
@@ -36,10 +37,10 @@ function runnerFor(ledger: LedgerReader, options: GraphqlServiceOptions): Transa
 export function executeGraphql(
   ledger: LedgerReader,
   request: GraphqlRequest,
-  options: GraphqlServiceOptions & { queriesOnly?: boolean } = {},
+  options: GraphqlServiceOptions & RunOptions = {},
 ): Promise<GraphqlResponse> {
   const ctx = new RequestContext(ledger);
-  return runGraphql(request, createRoot(ctx, runnerFor(ledger, options)), ctx, { queriesOnly: options.queriesOnly });
+  return runGraphql(request, createRoot(ctx, runnerFor(ledger, options)), ctx, options);
 }
 
 class BodyError extends Error {
@@ -86,7 +87,8 @@ function badRequest(res: ServerResponse, status: number, message: string): void 
   send(res, status, { data: null, errors: [{ message, extensions: { code: 'BAD_REQUEST' } }] });
 }
 
-async function requestFrom(req: IncomingMessage, url: URL): Promise<GraphqlRequest> {
+/** The request and its size in bytes (the body, or the query string of a GET). */
+async function requestFrom(req: IncomingMessage, url: URL): Promise<{ request: GraphqlRequest; size: number }> {
   if (req.method === 'GET') {
     const variables = url.searchParams.get('variables');
     let parsedVariables: unknown;
@@ -95,7 +97,8 @@ async function requestFrom(req: IncomingMessage, url: URL): Promise<GraphqlReque
     } catch {
       throw new BodyError(400, 'variables is not valid JSON');
     }
-    return { query: url.searchParams.get('query') ?? undefined, variables: parsedVariables, operationName: url.searchParams.get('operationName') ?? undefined };
+    const request = { query: url.searchParams.get('query') ?? undefined, variables: parsedVariables, operationName: url.searchParams.get('operationName') ?? undefined };
+    return { request, size: Buffer.byteLength(url.search) };
   }
   const text = await readBody(req);
   let body: unknown;
@@ -107,7 +110,7 @@ async function requestFrom(req: IncomingMessage, url: URL): Promise<GraphqlReque
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new BodyError(400, 'Request body must be a JSON object with a `query`');
   }
-  return body as GraphqlRequest;
+  return { request: body as GraphqlRequest, size: Buffer.byteLength(text) };
 }
 
 /**
@@ -117,6 +120,8 @@ async function requestFrom(req: IncomingMessage, url: URL): Promise<GraphqlReque
  */
 export function createGraphqlHandler(ledger: LedgerReader, options: GraphqlServiceOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const runner = runnerFor(ledger, options);
+  // Building the 4,800-line schema takes a few hundred ms: pay it at start-up, not on a request.
+  suiSchema();
   return (req, res) => {
     void (async () => {
       const url = new URL(req.url ?? '/', 'http://simnet.invalid');
@@ -132,15 +137,17 @@ export function createGraphqlHandler(ledger: LedgerReader, options: GraphqlServi
         return res.end();
       }
       if (req.method !== 'POST' && req.method !== 'GET') return badRequest(res, 405, `Method ${req.method} is not allowed`);
-      let request: GraphqlRequest;
+      let received: { request: GraphqlRequest; size: number };
       try {
-        request = await requestFrom(req, url);
+        received = await requestFrom(req, url);
       } catch (error) {
         if (error instanceof BodyError) return badRequest(res, error.status, error.message);
         throw error;
       }
+      const { request, size } = received;
       if (req.method === 'GET' && request.query === undefined) return badRequest(res, 400, 'GET requests need a `query` parameter');
-      send(res, 200, await executeGraphql(ledger, request, { runner, queriesOnly: req.method === 'GET' }));
+      const showUsage = req.headers['x-sui-rpc-show-usage'] !== undefined;
+      send(res, 200, await executeGraphql(ledger, request, { runner, queriesOnly: req.method === 'GET', requestSize: size, showUsage }));
     })().catch((error: unknown) => {
       if (res.headersSent) return res.destroy();
       send(res, 500, { data: null, errors: [{ message: error instanceof Error ? error.message : String(error), extensions: { code: 'INTERNAL_SERVER_ERROR' } }] });

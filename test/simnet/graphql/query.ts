@@ -2,12 +2,11 @@ import { fromBase64 } from '@mysten/sui/utils';
 import { verifyUserSignature } from '../execution/signatures.js';
 import type { RequestContext } from './context.js';
 import { badUserInput, notSupported } from './errors.js';
-import { checkMultiGetSize } from './limits.js';
+import { checkMultiGetSize, pageLimits } from './limits.js';
 import { nodeById } from './node-lookup.js';
 import { canonicalType } from './move-types.js';
 import { pageFromArgs, paginate } from './pagination.js';
 import type { PageArgs } from './pagination.js';
-import { pageLimits } from './limits.js';
 import { serviceConfig } from './service-config.js';
 import { CheckpointNode, checkpointConnection } from './nodes/checkpoint.js';
 import type { CheckpointFilterArgs } from './nodes/checkpoint.js';
@@ -184,10 +183,10 @@ export function createRoot(ctx: RequestContext, runner: TransactionRunner | unde
       transactionConnection(ctx, args.filter ?? {}, args, pageLimits('Query', 'transactions')),
     events: (args: PageArgs & { filter?: EventFilterArgs | null }) => eventConnection(ctx, args.filter ?? {}, args),
 
-    type: ({ type }: { type: string }) => new MoveTypeNode(canonicalType(type)),
+    type: ({ type }: { type: string }) => MoveTypeNode.lookup(ctx, type),
     multiGetTypes: ({ keys }: { keys: string[] }) => {
       checkMultiGetSize(keys.length);
-      return keys.map((type) => new MoveTypeNode(canonicalType(type)));
+      return keys.map((type) => MoveTypeNode.lookup(ctx, type));
     },
 
     verifySignature: (args: { message: string; signature: string; intentScope: string; author: string }) =>

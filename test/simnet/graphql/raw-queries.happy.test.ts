@@ -153,6 +153,13 @@ describe('raw GraphQL queries against simnet', () => {
       atGenesis: { version: Number(history[0]!.version) },
       atSecond: { version: asOf(checkpointOf(second.version)), objectAt: { version: Number(history[0]!.version) } },
     });
+    const around = await query<{ object: { objectVersionsBefore: { nodes: { version: number }[] }; objectVersionsAfter: { nodes: { version: number }[] } } }>(
+      'query($a: SuiAddress!, $v: UInt53!) { object(address: $a, version: $v) { objectVersionsBefore { nodes { version } } objectVersionsAfter(filter: { beforeVersion: 1000000 }) { nodes { version } } } }',
+      { a: coin.objectId, v: Number(second.version) },
+    );
+    const live = history.filter((r) => !('deleted' in r)).map((r) => Number(r.version));
+    expect(around.object.objectVersionsBefore.nodes.map((n) => n.version)).toEqual(live.filter((v) => v < Number(second.version)));
+    expect(around.object.objectVersionsAfter.nodes.map((n) => n.version)).toEqual(live.filter((v) => v > Number(second.version)));
     const future = await client.query({ query: 'query($a: SuiAddress!, $c: UInt53!) { object(address: $a, atCheckpoint: $c) { version } }', variables: { a: coin.objectId, c: Number(ledger.latestCheckpoint().sequenceNumber) + 1 } });
     expect(future.errors![0]).toMatchObject({ extensions: { code: 'BAD_USER_INPUT' } });
   });
@@ -207,8 +214,25 @@ describe('raw GraphQL queries against simnet', () => {
   it('answers types in canonical form', async () => {
     const data = await query<{ type: { repr: string } }>('{ type(type: "0x2::coin::Coin<vector<0x2::sui::SUI>>") { repr } }');
     expect(data.type.repr).toBe(normalizeStructTag('0x2::coin::Coin<vector<0x2::sui::SUI>>'));
-    const pair = await query<{ type: { repr: string } }>('{ type(type: "0x3::pool::Pool<0x2::sui::SUI, u64>") { repr } }');
-    expect(pair.type.repr).toBe(normalizeStructTag('0x3::pool::Pool<0x2::sui::SUI, u64>'));
+    const field = '0x2::dynamic_field::Field<u64, 0x3::staking_pool::PoolTokenExchangeRate>';
+    const pair = await query<{ type: { repr: string } }>(`{ type(type: "${field}") { repr } }`);
+    expect(pair.type.repr).toBe(normalizeStructTag(field));
+    const missing = await query<{ type: null }>('{ type(type: "0x2::nope::Nope") { repr } }');
+    expect(missing.type).toBeNull();
+  });
+
+  it('answers type layouts from the packages on chain', async () => {
+    const data = await query<{ type: { layout: unknown } }>('{ type(type: "0x2::coin::Coin<0x2::sui::SUI>") { layout } }');
+    const id = { struct: { type: normalizeStructTag('0x2::object::ID'), fields: [{ name: 'bytes', layout: 'address' }] } };
+    expect(data.type.layout).toEqual({
+      struct: {
+        type: normalizeStructTag('0x2::coin::Coin<0x2::sui::SUI>'),
+        fields: [
+          { name: 'id', layout: { struct: { type: normalizeStructTag('0x2::object::UID'), fields: [{ name: 'id', layout: id }] } } },
+          { name: 'balance', layout: { struct: { type: normalizeStructTag('0x2::balance::Balance<0x2::sui::SUI>'), fields: [{ name: 'value', layout: 'u64' }] } } },
+        ],
+      },
+    });
   });
 
   it('lists live objects by type, owner kind and owner', async () => {

@@ -1,6 +1,6 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import type { CheckpointRecord, EpochRecord, LedgerReader, SystemStateRecord, ValidatorRecord } from '../ledger/index.js';
-import { executedTransactionToProto, signatureToProto } from './convert-transactions.js';
+import { executedTransactionToProto, signatureToProto, transactionObjects } from './convert-transactions.js';
 import { toTimestamp } from './proto-values.js';
 import type { ReadMask } from './read-mask.js';
 
@@ -32,6 +32,10 @@ export function checkpointToProto(ledger: LedgerReader, checkpoint: CheckpointRe
       version: 1,
       transactions: transactions.map((tx) => ({ transaction: tx.digest, effects: tx.effects.digest, signatures: tx.signatures.map(signatureToProto), addressAliasesVersions: [] })),
     };
+  }
+  if (mask.has('objects')) {
+    const objectMask = mask.sub('objects').sub('objects');
+    proto.objects = { objects: transactions.flatMap((tx) => transactionObjects(tx, ledger, objectMask)) };
   }
   if (mask.has('transactions')) {
     const txMask = mask.sub('transactions');

@@ -272,17 +272,19 @@ export function executedTransactionToProto(record: TransactionRecord, mask: Read
   if (mask.has('events')) {
     executed.events = record.events.length > 0 || record.effects.eventsDigest ? { digest: record.effects.eventsDigest, events: record.events.map(eventToProto) } : undefined;
   }
-  if (mask.has('objects') && ledger) {
-    const objectMask = mask.sub('objects').sub('objects');
-    const objects: GrpcTypes.Object[] = [];
-    for (const change of record.effects.changedObjects) {
-      for (const ref of [change.input, change.output]) {
-        if (!ref) continue;
-        const version = ledger.getObjectAtVersion(change.objectId, ref.version);
-        if (version && !('deleted' in version)) objects.push(objectToProto(version, objectMask));
-      }
-    }
-    executed.objects = { objects };
-  }
+  if (mask.has('objects') && ledger) executed.objects = { objects: transactionObjects(record, ledger, mask.sub('objects').sub('objects')) };
   return executed;
+}
+
+/** The input and output versions of every object a transaction changed (`objects` in the API). */
+export function transactionObjects(record: TransactionRecord, ledger: LedgerReader, mask: ReadMask): GrpcTypes.Object[] {
+  const objects: GrpcTypes.Object[] = [];
+  for (const change of record.effects.changedObjects) {
+    for (const ref of [change.input, change.output]) {
+      if (!ref) continue;
+      const version = ledger.getObjectAtVersion(change.objectId, ref.version);
+      if (version && !('deleted' in version)) objects.push(objectToProto(version, mask));
+    }
+  }
+  return objects;
 }

@@ -6,7 +6,6 @@ export const invalidArgument = (message: string) => new RpcError(message, 'INVAL
 export const notFound = (message: string) => new RpcError(message, 'NOT_FOUND');
 /** Any status by its gRPC name, e.g. `RESOURCE_EXHAUSTED`. */
 export const statusError = (message: string, code: string) => new RpcError(message, code);
-export const unimplemented = (message: string) => new RpcError(message, 'UNIMPLEMENTED');
 
 /** Maps ledger errors to statuses; anything unexpected becomes INTERNAL instead of a crash. */
 export function toRpcError(error: unknown): RpcError {

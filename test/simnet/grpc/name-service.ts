@@ -40,7 +40,9 @@ export class NameServiceImpl {
   async reverseLookupName(request: GrpcTypes.ReverseLookupNameRequest): Promise<GrpcTypes.ReverseLookupNameResponse> {
     const address = parseAddress(request.address, 'address');
     const record = this.#ledger.reverseLookupName(address);
-    if (!record || record.expirationTimestampMs <= this.#ledger.nowMs()) throw notFound(`no name for ${address}`);
+    if (!record || record.targetAddress !== address) throw notFound(`no name for ${address}`);
+    // As the node: the reverse record resolves through the forward lookup, expiry included.
+    if (record.expirationTimestampMs <= this.#ledger.nowMs()) throw statusError('name has expired', 'RESOURCE_EXHAUSTED');
     return { record: recordToProto(record) };
   }
 }

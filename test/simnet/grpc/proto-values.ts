@@ -20,6 +20,3 @@ export function toTimestamp(ms: bigint): ProtoTimestamp {
   return { seconds: ms / 1000n, nanos: Number(ms % 1000n) * 1_000_000 };
 }
 
-export function fromTimestamp(timestamp: ProtoTimestamp): bigint {
-  return timestamp.seconds * 1000n + BigInt(Math.floor(timestamp.nanos / 1_000_000));
-}

@@ -3,7 +3,6 @@ import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 export const SUI_FRAMEWORK = normalizeSuiAddress('0x2');
 export const SUI_SYSTEM = normalizeSuiAddress('0x3');
 export const MOVE_STDLIB = normalizeSuiAddress('0x1');
-export const SUI_SYSTEM_STATE_ID = normalizeSuiAddress('0x5');
 export const CLOCK_ID = normalizeSuiAddress('0x6');
 export const ZERO_ADDRESS = normalizeSuiAddress('0x0');
 

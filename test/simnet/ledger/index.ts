@@ -2,8 +2,10 @@
  * The simnet ledger: a deterministic, in-memory Sui chain.
  *
  * Everything the gRPC services, the GraphQL server and the faucet serve is read through
- * {@link LedgerReader}. Writes go through {@link Ledger} methods (`execute`, `sealCheckpoint`,
- * `mint`), which only simnet's own executor, producer and faucet call.
+ * {@link LedgerReader}. Transactions are executed by `../execution` (`Executor.execute` then
+ * `applyOutcome`), which writes through the {@link Ledger}'s low-level methods (`putObject`,
+ * `deleteObject`, `adjustAddressBalance`, `putAllowance`, `addTransaction`); the producer (or
+ * a test) seals pending transactions with `sealCheckpoint`.
  *
  * Conventions: addresses and ids are normalized (`0x` + 64 hex); type strings carry full
  * 64-hex addresses (`0x000…02::sui::SUI`); digests are base58; amounts are bigint. Pass

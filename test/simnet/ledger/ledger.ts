@@ -461,11 +461,6 @@ export class Ledger implements LedgerReader {
     this.#pending.push(record);
   }
 
-  /** Transactions executed but not yet in a checkpoint. */
-  pendingTransactionCount(): number {
-    return this.#pending.length;
-  }
-
   /**
    * Seals every pending transaction into the next checkpoint (possibly empty, as real
    * checkpoints can be) and notifies listeners. Timestamp = genesis time + n × interval.

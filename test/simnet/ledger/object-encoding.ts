@@ -129,45 +129,6 @@ export function encodePackage(input: PackageInput): ObjectRecord {
   };
 }
 
-/** A copy of an object at a new version, owner or contents; BCS and digest recomputed. */
-export function rewriteObject(
-  previous: ObjectRecord,
-  changes: Partial<Pick<MoveObjectInput, 'owner' | 'contents' | 'json' | 'coin' | 'display'>> & {
-    version: bigint;
-    previousTransaction: string;
-  },
-): ObjectRecord {
-  return encodeMoveObject({
-    objectId: previous.objectId,
-    type: previous.type,
-    storageRebate: previous.storageRebate,
-    hasPublicTransfer: previous.hasPublicTransfer,
-    owner: changes.owner ?? previous.owner,
-    contents: changes.contents ?? previous.contents,
-    json: changes.json ?? previous.json,
-    coin: changes.coin ?? previous.coin,
-    display: changes.display ?? previous.display,
-    dynamicField: previous.dynamicField,
-    version: changes.version,
-    previousTransaction: changes.previousTransaction,
-  });
-}
-
-/** BCS of a `Coin<T>` (UID, Balance). */
-export function coinContents(objectId: string, balance: bigint): Uint8Array {
-  return bcs.struct('Coin', { id: bcs.Address, balance: bcs.u64() }).serialize({ id: objectId, balance }).toBytes();
-}
-
-export function coinJson(objectId: string, balance: bigint): JsonValue {
-  return { id: objectId, balance: balance.toString() };
-}
-
-/** The coin type inside `0x2::coin::Coin<T>`, or undefined. */
-export function coinTypeOf(objectType: string): string | undefined {
-  if (!objectType.startsWith(COIN_PREFIX) || !objectType.endsWith('>')) return undefined;
-  return objectType.slice(COIN_PREFIX.length, -1);
-}
-
 /** Struct tag without type parameters, normalized: `0x…::module::Name`. */
 export function baseType(type: string): string {
   const tag = parseStructTag(type);

@@ -20,6 +20,7 @@ function ordinal(n: number): string {
 function executionError(ctx: RequestContext, failure: ExecutionFailure) {
   const where = failure.command !== undefined ? ` in ${ordinal(failure.command + 1)} command.` : '';
   const abort = failure.abort;
+  const module = abort && new MoveModuleNode(ctx, abort.packageId, abort.module);
   return {
     __typename: 'ExecutionError',
     message: `${failure.description}${where}`,
@@ -28,10 +29,8 @@ function executionError(ctx: RequestContext, failure: ExecutionFailure) {
     constant: null,
     sourceLineNumber: null,
     instructionOffset: null,
-    module: abort ? new MoveModuleNode(ctx, abort.packageId, abort.module) : null,
-    function: abort
-      ? { __typename: 'MoveFunction', name: abort.functionName, fullyQualifiedName: `${abort.packageId}::${abort.module}::${abort.functionName}` }
-      : null,
+    module: module ?? null,
+    function: module ? module.calledFunction(abort.functionName) : null,
   };
 }
 

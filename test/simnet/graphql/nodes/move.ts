@@ -1,14 +1,30 @@
 import type { JsonValue, MoveDatatypeRecord, MoveFunctionRecord, MoveModuleRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
-import { pageLimits } from '../limits.js';
+import { badUserInput } from '../errors.js';
+import { LIMITS, pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';
-import { parseOpenSignature, parseTypeSignature } from '../move-types.js';
+import { canonicalType, parseOpenSignature, parseTypeSignature, typeRepr } from '../move-types.js';
 import type { OpenSignature, SignatureBody } from '../move-types.js';
 import { AddressNode, PackageNode } from './objects.js';
 
+/** Does every datatype a type mentions exist on chain? */
+function typeExists(ctx: RequestContext, type: SignatureBody): boolean {
+  if (typeof type === 'string' || 'typeParameter' in type) return true;
+  if ('vector' in type) return typeExists(ctx, type.vector);
+  const { package: pkg, module, type: name, typeParameters } = type.datatype;
+  const exists = ctx.ledger.getPackage(pkg)?.modules.find((m) => m.name === module)?.datatypes.some((d) => d.name === name) ?? false;
+  return exists && typeParameters.every((t) => typeExists(ctx, t));
+}
+
 /** `MoveType`: a concrete type, shown with full addresses. */
 export class MoveTypeNode {
+  /** `Query.type`: null when a type it mentions does not exist, as in Sui. */
+  static lookup(ctx: RequestContext, type: string): MoveTypeNode | null {
+    const repr = canonicalType(type);
+    return typeExists(ctx, parseTypeSignature(repr)) ? new MoveTypeNode(repr) : null;
+  }
+
   readonly __typename = 'MoveType';
   constructor(readonly repr: string) {}
 
@@ -16,10 +32,64 @@ export class MoveTypeNode {
     return parseTypeSignature(this.repr);
   }
 
+  /** The value layout, from the ledger's package descriptions; null if a type is unknown. */
+  layout(_args: unknown, ctx: RequestContext): Layout | null {
+    return typeLayout(ctx, parseTypeSignature(this.repr), { nodes: 0 }, 0);
+  }
+
   /** Declared abilities, narrowed by the type arguments as Move does for generic types. */
   abilities(_args: unknown, ctx: RequestContext): string[] {
     return [...typeAbilities(ctx, parseTypeSignature(this.repr))].map((a) => ABILITY[a]);
   }
+}
+
+type Layout = string | { vector: Layout } | { struct: { type: string; fields: LayoutField[] } } | { enum: { type: string; variants: { name: string; fields: LayoutField[] }[] } };
+interface LayoutField {
+  name: string;
+  layout: Layout;
+}
+
+function substitute(type: SignatureBody, args: readonly SignatureBody[]): SignatureBody {
+  if (typeof type === 'string') return type;
+  if ('typeParameter' in type) return args[type.typeParameter] ?? type;
+  if ('vector' in type) return { vector: substitute(type.vector, args) };
+  return { datatype: { ...type.datatype, typeParameters: type.datatype.typeParameters.map((t) => substitute(t, args)) } };
+}
+
+/** Sui's layout of a concrete type, bounded by its limits on nesting and datatypes visited. */
+function typeLayout(ctx: RequestContext, type: SignatureBody, budget: { nodes: number }, depth: number): Layout | null {
+  if (depth > LIMITS.maxMoveValueDepth) throw badUserInput(`Type layout is nested deeper than ${LIMITS.maxMoveValueDepth}`);
+  if (typeof type === 'string') return type;
+  if ('typeParameter' in type) throw badUserInput('A layout needs a concrete type, without type parameters');
+  if ('vector' in type) {
+    const inner = typeLayout(ctx, type.vector, budget, depth + 1);
+    return inner === null ? null : { vector: inner };
+  }
+  if (++budget.nodes > LIMITS.maxTypeNodes) throw badUserInput(`Type layout needs more than ${LIMITS.maxTypeNodes} datatypes`);
+  const { package: pkg, module, type: name, typeParameters } = type.datatype;
+  const record = ctx.ledger.getPackage(pkg)?.modules.find((m) => m.name === module)?.datatypes.find((d) => d.name === name);
+  if (!record) return null;
+  const fieldsOf = (fields: readonly { name: string; type: string }[]): LayoutField[] | null => {
+    const out: LayoutField[] = [];
+    for (const field of fields) {
+      const layout = typeLayout(ctx, substitute(parseTypeSignature(field.type), typeParameters), budget, depth + 1);
+      if (layout === null) return null;
+      out.push({ name: field.name, layout });
+    }
+    return out;
+  };
+  const repr = typeRepr(type);
+  if (record.kind === 'struct') {
+    const fields = fieldsOf(record.fields);
+    return fields && { struct: { type: repr, fields } };
+  }
+  const variants = [];
+  for (const variant of record.variants ?? []) {
+    const fields = fieldsOf(variant.fields);
+    if (!fields) return null;
+    variants.push({ name: variant.name, fields });
+  }
+  return { enum: { type: repr, variants } };
 }
 
 type Ability = 'copy' | 'drop' | 'store' | 'key';
@@ -92,6 +162,14 @@ export class MoveModuleNode {
 
   package(): PackageNode | null {
     return PackageNode.forPackage(this.#ctx, this.#packageId);
+  }
+
+  /**
+   * A function the module calls or aborts in: described when the ledger's package lists it,
+   * otherwise known only by its name and module.
+   */
+  calledFunction(name: string): object {
+    return this.function({ name }) ?? { __typename: 'MoveFunction', name, module: this, fullyQualifiedName: `${this.fullyQualifiedName}::${name}` };
   }
 
   function({ name }: { name: string }): MoveFunctionNode | null {

@@ -109,7 +109,10 @@ export class ObjectNode extends AddressNode {
     this.__typename = typename;
   }
 
-  /** Packages are answered as `MovePackage` wherever the caller asked for `Object`. */
+  /**
+   * Where the schema's field is typed `Object`, a package stays an `Object` (reached through
+   * `asMovePackage`); where it is typed more narrowly, a package answers as `MovePackage`.
+   */
   static of(ctx: RequestContext, record: ObjectRecord, typename: ObjectTypename): ObjectNode {
     return typename === 'Object' || !record.package ? new ObjectNode(ctx, record, typename) : new PackageNode(ctx, record);
   }
@@ -182,11 +185,11 @@ export class ObjectNode extends AddressNode {
   }
 
   objectVersionsAfter(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<ObjectNode> {
-    return versionConnection(this.ctx, this.address, { ...args.filter, afterVersion: this.version }, args);
+    return versionConnection(this.ctx, this.address, { ...args.filter, afterVersion: Math.max(args.filter?.afterVersion ?? 0, this.version) }, args);
   }
 
   objectVersionsBefore(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<ObjectNode> {
-    return versionConnection(this.ctx, this.address, { ...args.filter, beforeVersion: this.version }, args);
+    return versionConnection(this.ctx, this.address, { ...args.filter, beforeVersion: Math.min(args.filter?.beforeVersion ?? Infinity, this.version) }, args);
   }
 }
 
@@ -236,11 +239,11 @@ export class PackageNode extends ObjectNode {
   }
 
   packageVersionsAfter(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<PackageNode> {
-    return packageVersionConnection(this.ctx, this.address, { ...args.filter, afterVersion: this.version }, args);
+    return packageVersionConnection(this.ctx, this.address, { ...args.filter, afterVersion: Math.max(args.filter?.afterVersion ?? 0, this.version) }, args);
   }
 
   packageVersionsBefore(args: PageArgs & { filter?: VersionFilterArgs | null }): Connection<PackageNode> {
-    return packageVersionConnection(this.ctx, this.address, { ...args.filter, beforeVersion: this.version }, args);
+    return packageVersionConnection(this.ctx, this.address, { ...args.filter, beforeVersion: Math.min(args.filter?.beforeVersion ?? Infinity, this.version) }, args);
   }
 }
 

@@ -1,11 +1,11 @@
 import { bcs } from '@mysten/sui/bcs';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
-import type { TransactionRecord } from '../../ledger/index.js';
-import { readAll } from '../context.js';
+import type { EventRecord, TransactionRecord } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
+import { typeFilterMatcher } from '../move-types.js';
 import { pageLimits } from '../limits.js';
-import { pageFromArgs, paginate, paginateScan } from '../pagination.js';
+import { pageFromArgs, paginateScan } from '../pagination.js';
 import type { Connection, PageArgs, PageLimits } from '../pagination.js';
 import { EventNode } from './event.js';
 import { TransactionNode } from './transaction.js';
@@ -94,26 +94,33 @@ export interface EventFilterArgs {
   type?: string | null;
 }
 
-export function eventConnection(ctx: RequestContext, filter: EventFilterArgs, args: PageArgs): Connection<EventNode> {
-  const page = pageFromArgs(args, pageLimits('Query', 'events'));
+/** A predicate for Sui's `EventFilter` (all set fields must match). */
+function eventMatcher(filter: EventFilterArgs): (event: EventRecord) => boolean {
   const [modulePackage, moduleName, ...extra] = filter.module?.split('::') ?? [];
   if (filter.module && (extra.length > 0 || !/^0x[0-9a-fA-F]{1,64}$/.test(modulePackage ?? ''))) {
     throw badUserInput(`Invalid module filter: ${filter.module}`);
   }
-  const ledgerFilter = {
-    sender: filter.sender ?? undefined,
-    type: filter.type ?? undefined,
-    emittingModule: moduleName !== undefined ? filter.module! : undefined,
-    checkpoint: filter.atCheckpoint != null ? BigInt(filter.atCheckpoint) : undefined,
-  };
   const packageId = modulePackage ? normalizeSuiAddress(modulePackage) : undefined;
-  const keyed = readAll((p) => ctx.ledger.listEvents(ledgerFilter, p)).flatMap((event) => {
+  const matchesType = filter.type ? typeFilterMatcher(filter.type) : () => true;
+  const { sender, atCheckpoint, afterCheckpoint, beforeCheckpoint } = filter;
+  return (event) => {
     const checkpoint = Number(event.checkpoint);
-    if (filter.afterCheckpoint != null && !(checkpoint > filter.afterCheckpoint)) return [];
-    if (filter.beforeCheckpoint != null && !(checkpoint < filter.beforeCheckpoint)) return [];
-    if (packageId !== undefined && event.packageId !== packageId) return [];
-    const key = ctx.eventKey(event);
-    return key ? [{ event, key }] : [];
-  });
-  return paginate(keyed, (k) => k.key, page, (k) => new EventNode(ctx, k.event));
+    return (
+      (sender == null || event.sender === sender) &&
+      (packageId === undefined || (event.packageId === packageId && (moduleName === undefined || event.module === moduleName))) &&
+      (atCheckpoint == null || checkpoint === atCheckpoint) &&
+      (afterCheckpoint == null || checkpoint > afterCheckpoint) &&
+      (beforeCheckpoint == null || checkpoint < beforeCheckpoint) &&
+      matchesType(event.type)
+    );
+  };
+}
+
+/** Sealed events matching the filter, paged by their global position like transactions. */
+export function eventConnection(ctx: RequestContext, filter: EventFilterArgs, args: PageArgs): Connection<EventNode> {
+  const page = pageFromArgs(args, pageLimits('Query', 'events'));
+  const scan = function* (options: { after?: number; descending: boolean }) {
+    for (const { position, event } of ctx.ledger.iterateEvents(options)) yield { position, item: event };
+  };
+  return paginateScan(scan, eventMatcher(filter), page, (event) => new EventNode(ctx, event));
 }

@@ -53,7 +53,7 @@ function command(ctx: RequestContext, cmd: ParsedCommand): object {
     return {
       __typename: 'MoveCallCommand',
       arguments: call.arguments.map(argument),
-      function: () => module.function({ name: call.function }) ?? { __typename: 'MoveFunction', name: call.function, module, fullyQualifiedName: `${module.fullyQualifiedName}::${call.function}` },
+      function: () => module.calledFunction(call.function),
     };
   }
   if (cmd.TransferObjects) return { __typename: 'TransferObjectsCommand', inputs: cmd.TransferObjects.objects.map(argument), address: argument(cmd.TransferObjects.address) };
