@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { Config, Network } from '../core/index.js';
 import { buildApp, networkBaseUrl } from '../http/index.js';
+import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 import { seedDevOrganization } from './dev-seed.js';
 
@@ -12,6 +14,30 @@ export interface DevState {
   adminKey: string;
   organizationId: string;
   networks: Record<string, { baseUrl: string }>;
+  /** The in-process simulated network, when some network has no upstream URLs configured. */
+  simnet?: { grpcUrl: string; graphqlUrl: string; faucetUrl: string };
+}
+
+interface DevSimnet {
+  grpcUrl: string;
+  graphqlUrl: string;
+  faucetUrl: string;
+  stop(): Promise<void>;
+}
+
+/**
+ * Networks without both upstream URLs get simnet, started in this process (one simulated chain
+ * serves them all); networks with URLs keep them.
+ */
+async function devUpstreams(config: Readonly<Config>): Promise<{ config: Readonly<Config>; simnet: DevSimnet | undefined }> {
+  const missing = config.networks.filter((n) => !config.endpoints[n].grpcUrl || !config.endpoints[n].graphqlUrl);
+  if (missing.length === 0) return { config, simnet: undefined };
+  // simnet is test tooling: loaded only here, never by the production roles.
+  const { startSimnet } = await import('../../test/simnet/index.js');
+  const simnet = await startSimnet({ seed: 'dev', host: '127.0.0.1' });
+  const endpoints = { ...config.endpoints } as Record<Network, Config['endpoints'][Network]>;
+  for (const network of missing) endpoints[network] = { ...endpoints[network], grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl };
+  return { config: Object.freeze({ ...config, endpoints: Object.freeze(endpoints) }), simnet };
 }
 
 async function readJson<T>(path: string): Promise<Partial<T>> {
@@ -48,14 +74,18 @@ export async function runDev(argv: string[]): Promise<void> {
   const stateFile = values['state-file'] ?? join(config.dataDir, 'dev.json');
   const previous = await readJson<DevState>(stateFile);
 
+  const upstreamSetup = await devUpstreams(config);
+  const upstreams = upstreamSetFromConfig(upstreamSetup.config);
   const runtime = await openRuntime(config, { migrate: true });
   const seed = await seedDevOrganization(runtime.database, runtime.clock, {
     adminKey: config.devAdminKey ?? previous.adminKey,
     organizationId: previous.organizationId,
   });
-  const app = await buildApp(runtime);
+  const app = await buildApp({ ...runtime, upstreams });
   onShutdown(async () => {
     await app.close();
+    await closeUpstreamSet(upstreams);
+    await upstreamSetup.simnet?.stop();
     await runtime.database.close();
   });
   await app.listen({ port: config.port, host: config.host });
@@ -68,6 +98,9 @@ export async function runDev(argv: string[]): Promise<void> {
     adminKey: seed.adminKey,
     organizationId: seed.organizationId,
     networks: Object.fromEntries(config.networks.map((n) => [n, { baseUrl: networkBaseUrl(config, n, gatewayUrl) }])),
+    ...(upstreamSetup.simnet
+      ? { simnet: { grpcUrl: upstreamSetup.simnet.grpcUrl, graphqlUrl: upstreamSetup.simnet.graphqlUrl, faucetUrl: upstreamSetup.simnet.faucetUrl } }
+      : {}),
   };
   await mkdir(dirname(stateFile), { recursive: true });
   await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
@@ -80,6 +113,7 @@ function printWelcome(state: DevState, stateFile: string, created: boolean, data
     '',
     `suigw dev is up at ${state.gatewayUrl} (database: ${databaseKind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`,
     ...Object.entries(state.networks).map(([network, { baseUrl }]) => `  ${network.padEnd(8)} ${baseUrl}/v1`),
+    ...(state.simnet ? [`  upstream: simnet (gRPC ${state.simnet.grpcUrl}, GraphQL ${state.simnet.graphqlUrl}, faucet ${state.simnet.faucetUrl})`] : []),
     '',
     `admin key (${created ? 'new' : 'reused'}; scopes data, streams, manage, zkLogin; an administrator credential):`,
     `  ${state.adminKey}`,
@@ -87,6 +121,7 @@ function printWelcome(state: DevState, stateFile: string, created: boolean, data
     'try:',
     `  curl -s ${mainnet}/v1/auth/me -H 'x-api-key: ${state.adminKey}'`,
     `  curl -s ${mainnet}/v1/keys -H 'x-api-key: ${state.adminKey}'`,
+    `  curl -s ${mainnet}/v1/chain -H 'x-api-key: ${state.adminKey}'`,
     `  curl -s -X POST ${mainnet}/v1/keys -H 'x-api-key: ${state.adminKey}' -H 'content-type: application/json' \\`,
     `       -d '{"name":"my app","projectId":"<id from /v1/projects>","scopes":["data"]}'`,
     `  open ${state.gatewayUrl}/docs   (OpenAPI: ${state.gatewayUrl}/v1/openapi.json)`,

@@ -1,4 +1,5 @@
 import { buildApp } from '../http/index.js';
+import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 
 /**
@@ -8,9 +9,11 @@ import { onShutdown, openRuntime, readConfig } from './runtime.js';
 export async function runGateway(): Promise<void> {
   const config = readConfig();
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
-  const app = await buildApp(runtime);
+  const upstreams = upstreamSetFromConfig(config);
+  const app = await buildApp({ ...runtime, upstreams });
   onShutdown(async () => {
     await app.close();
+    await closeUpstreamSet(upstreams);
     await runtime.database.close();
   });
   const address = await app.listen({ port: config.port, host: config.host });

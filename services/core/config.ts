@@ -51,6 +51,23 @@ export const ENV_SCHEMA = z.object({
   SUIGW_WALLET_MIN_PREPAID_USD: z.coerce.number().min(0).default(5),
   SUIGW_TRUST_PROXY: boolean,
   SUIGW_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
+  SUIGW_UPSTREAM_DEADLINE_MS: z.coerce.number().int().min(50).max(120_000).default(5_000),
+  SUIGW_UPSTREAM_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(2_500),
+  SUIGW_UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
+  SUIGW_UPSTREAM_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1_000).default(5),
+  SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  SUIGW_CURSOR_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3_600),
+  SUIGW_VERIFIED_COIN_TYPES: z.string().default('').transform((value) => value.split(',').map((t) => t.trim()).filter(Boolean)),
+  SUIGW_PRICES: z.string().default('{}').transform((value, ctx) => {
+    try {
+      return z.record(z.string(), z.number().nonnegative()).parse(JSON.parse(value));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'expected a JSON object {"<coinType>": usd}' });
+      return z.NEVER;
+    }
+  }),
+  SUIGW_PRICE_FEED_URL: optionalUrl,
+  SUIGW_REST_STATS_CHECKPOINTS: z.coerce.number().int().min(1).max(200).default(20),
 });
 
 export interface NetworkEndpoint {
@@ -77,6 +94,22 @@ export interface Config {
   walletMinPrepaidMicroUsd: bigint;
   trustProxy: boolean;
   bodyLimitBytes: number;
+  /** Deadlines, retries and circuit breaker of every upstream call. */
+  upstream: {
+    deadlineMs: number;
+    attemptTimeoutMs: number;
+    retries: number;
+    breakerFailureThreshold: number;
+    breakerCooldownMs: number;
+  };
+  /** The REST data plane. */
+  rest: {
+    cursorMaxAgeSeconds: number;
+    verifiedCoinTypes: string[];
+    prices: Record<string, number>;
+    priceFeedUrl: string | undefined;
+    statsCheckpoints: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -117,6 +150,20 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     walletMinPrepaidMicroUsd: BigInt(Math.round(v.SUIGW_WALLET_MIN_PREPAID_USD * 1_000_000)),
     trustProxy: v.SUIGW_TRUST_PROXY,
     bodyLimitBytes: v.SUIGW_BODY_LIMIT_BYTES,
+    upstream: Object.freeze({
+      deadlineMs: v.SUIGW_UPSTREAM_DEADLINE_MS,
+      attemptTimeoutMs: Math.min(v.SUIGW_UPSTREAM_ATTEMPT_TIMEOUT_MS, v.SUIGW_UPSTREAM_DEADLINE_MS),
+      retries: v.SUIGW_UPSTREAM_RETRIES,
+      breakerFailureThreshold: v.SUIGW_UPSTREAM_BREAKER_THRESHOLD,
+      breakerCooldownMs: v.SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS,
+    }),
+    rest: Object.freeze({
+      cursorMaxAgeSeconds: v.SUIGW_CURSOR_MAX_AGE_SECONDS,
+      verifiedCoinTypes: v.SUIGW_VERIFIED_COIN_TYPES,
+      prices: v.SUIGW_PRICES,
+      priceFeedUrl: v.SUIGW_PRICE_FEED_URL,
+      statsCheckpoints: v.SUIGW_REST_STATS_CHECKPOINTS,
+    }),
   });
 }
 
@@ -145,4 +192,14 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
   SUIGW_TRUST_PROXY: 'Trust X-Forwarded-* headers for client IP and protocol (default false).',
   SUIGW_BODY_LIMIT_BYTES: 'Largest accepted request body (default 1 MiB).',
+  SUIGW_UPSTREAM_DEADLINE_MS: 'Total time budget of one upstream call, retries included (default 5000 ms); past it: 504 UPSTREAM_TIMEOUT.',
+  SUIGW_UPSTREAM_ATTEMPT_TIMEOUT_MS: 'Deadline of one attempt (default 2500 ms, at most the total budget).',
+  SUIGW_UPSTREAM_RETRIES: 'Extra attempts of idempotent reads on UNAVAILABLE or a timeout, with full-jitter backoff (default 2).',
+  SUIGW_UPSTREAM_BREAKER_THRESHOLD: 'Consecutive upstream failures that open its circuit breaker (default 5).',
+  SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS: 'How long an open circuit fails fast before one probe call (default 10000 ms).',
+  SUIGW_CURSOR_MAX_AGE_SECONDS: 'Lifetime of REST pagination cursors (default 3600 s); older ones are 400 INVALID_CURSOR.',
+  SUIGW_VERIFIED_COIN_TYPES: 'Coin types reported `verified` by /coins/{type}/metadata besides SUI, comma separated.',
+  SUIGW_PRICES: 'Fixed USD prices per coin type, JSON {"<coinType>": usd} (e.g. stablecoins at 1).',
+  SUIGW_PRICE_FEED_URL: 'A JSON price feed {"prices": {"<coinType>": usd}} for mainnet, read at most once a minute.',
+  SUIGW_REST_STATS_CHECKPOINTS: 'Latest checkpoints counted by /transactions/stats (default 20).',
 };

@@ -144,6 +144,27 @@ export const ERRORS = {
   SALT_UNAVAILABLE: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Salt service unavailable'),
   CHAIN_UNAVAILABLE: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Chain unavailable'),
 
+  // REST data plane (issue 4): bad input is 400 with the field's code, before any upstream call.
+  INVALID_ADDRESS: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid address'),
+  INVALID_DIGEST: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid digest'),
+  INVALID_CURSOR: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid cursor'),
+  INVALID_OBJECT_ID: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid object id'),
+  INVALID_COIN_TYPE: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid coin type'),
+  INVALID_CHECKPOINT: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid checkpoint'),
+  INVALID_NAME: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid name'),
+  ACCOUNT_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Account not found'),
+  OBJECT_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Object not found'),
+  TRANSACTION_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Transaction not found'),
+  CHECKPOINT_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Checkpoint not found'),
+  PACKAGE_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Package not found'),
+  COIN_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Coin metadata not found'),
+  NAME_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Name not found'),
+  NETWORK_NOT_CONFIGURED: e(404, G.UNIMPLEMENTED, W.NOT_FOUND, 'No upstream configured for this network'),
+  // The upstream Sui node: wrong answer, down (or circuit open), too slow.
+  UPSTREAM_BAD_RESPONSE: e(502, G.UNAVAILABLE, W.INTERNAL, 'Upstream returned a bad response'),
+  UPSTREAM_UNAVAILABLE: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Upstream unavailable'),
+  UPSTREAM_TIMEOUT: e(504, G.DEADLINE_EXCEEDED, W.TRY_AGAIN_LATER, 'Upstream timeout'),
+
   // Streams (spec: Stream connection, Events).
   STREAM_ALREADY_CONNECTED: e(409, G.ALREADY_EXISTS, W.CONFLICT, 'Stream already connected'),
   STREAM_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Stream not found'),

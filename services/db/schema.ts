@@ -71,6 +71,16 @@ export interface SchemaMigrationsTable {
   applied_at: Timestamp;
 }
 
+/** Finalized transactions read by the REST data plane (`002_rest_transaction_cache.sql`). */
+export interface RestTransactionCacheTable {
+  network: string;
+  digest: string;
+  checkpoint: BigIntColumn;
+  /** protobuf binary of sui.rpc.v2.ExecutedTransaction, BCS blobs removed. */
+  payload: Uint8Array;
+  cached_at: ColumnType<Date, Date | string | undefined, Date | string>;
+}
+
 export interface DatabaseSchema {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -78,4 +88,5 @@ export interface DatabaseSchema {
   wallet_challenges: WalletChallengesTable;
   prepaid_grants: PrepaidGrantsTable;
   schema_migrations: SchemaMigrationsTable;
+  rest_transaction_cache: RestTransactionCacheTable;
 }

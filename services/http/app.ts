@@ -5,6 +5,8 @@ import type { Clock, Config, Logger, Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { Authenticator } from '../identity/index.js';
 import { registerManagement } from '../management/index.js';
+import { createRestServices, registerRest, restConfigFrom } from '../rest/index.js';
+import { upstreamHealthChecks, type UpstreamSet } from '../upstream/index.js';
 import { authenticationHook } from './authenticate.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { registerHealth, RequestStats, type HealthCheck } from './health.js';
@@ -18,6 +20,8 @@ export interface AppDeps {
   database: Database;
   clock: Clock;
   authenticator: Authenticator;
+  /** One Sui upstream per network that has one (empty: data routes answer NETWORK_NOT_CONFIGURED). */
+  upstreams: UpstreamSet;
 }
 
 export interface BuildAppOptions {
@@ -28,6 +32,8 @@ export interface BuildAppOptions {
   /** Shared with other adapters of the same process; created (and stopped on close) when absent. */
   authenticator?: Authenticator;
   healthChecks?: HealthCheck[];
+  /** Upstreams of the data plane, owned by the caller (which closes them). */
+  upstreams?: UpstreamSet;
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -88,8 +94,11 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   }
 
   await registerOpenApi(app, config);
-  const deps: AppDeps = { config, database, clock, authenticator };
-  const healthOptions = { database, clock, stats, checks: options.healthChecks ?? [] };
+  const upstreams: UpstreamSet = options.upstreams ?? new Map();
+  const deps: AppDeps = { config, database, clock, authenticator, upstreams };
+  const rest = { upstreams, services: createRestServices(restConfigFrom(config), { db: database.db, now: () => clock.now() }) };
+  const checks = [...(options.healthChecks ?? []), ...upstreamHealthChecks(upstreams)];
+  const healthOptions = { database, clock, stats, checks };
   registerHealth(app, healthOptions, '/health');
 
   for (const network of config.networks) {
@@ -102,6 +111,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         scope.addHook('onRequest', authenticationHook(authenticator, network as Network));
         registerHealth(scope, healthOptions, '/v1/health');
         registerManagement(scope, deps);
+        await registerRest(scope, rest);
       },
       { prefix: `/${network}` },
     );

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import { jsonSchemaTransform } from 'fastify-type-provider-zod';
+import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config, Network } from '../core/index.js';
 import type { App } from './types.js';
 
@@ -47,6 +47,9 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       if (auth === 'none') transformed.schema = { ...transformed.schema, security: [] };
       return transformed;
     },
+    // Schemas registered with an id (`.meta({ id })`) are emitted once under components.schemas;
+    // without this their `$ref`s would dangle.
+    transformObject: jsonSchemaTransformObject,
   });
   app.get(OPENAPI_PATH, { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
   await app.register(swaggerUi, { routePrefix: DOCS_PATH });

@@ -1,0 +1,45 @@
+/**
+ * gRPC-Web framing (https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-WEB.md): the same
+ * length-prefixed frames as gRPC, trailers sent as a last frame with flag 0x80, and a `-text`
+ * variant that base64-encodes the body.
+ */
+export const TRAILER_FLAG = 0x80;
+
+export function encodeTrailerFrame(trailers: Record<string, string>): Buffer {
+  const text = Object.entries(trailers)
+    .map(([key, value]) => `${key}: ${value}\r\n`)
+    .join('');
+  const payload = Buffer.from(text, 'utf8');
+  const header = Buffer.alloc(5);
+  header[0] = TRAILER_FLAG;
+  header.writeUInt32BE(payload.length, 1);
+  return Buffer.concat([header, payload]);
+}
+
+/** Decodes a `-text` body: concatenated base64 chunks, each possibly padded. */
+export function decodeTextBody(body: Buffer): Buffer {
+  const text = body.toString('ascii').replace(/\s+/g, '');
+  const chunks = text.split(/(?<==)(?=[^=])/);
+  return Buffer.concat(chunks.map((chunk) => Buffer.from(chunk, 'base64')));
+}
+
+/** Splits a byte stream into complete frames (for `-text` responses, encoded frame by frame). */
+export class FrameSplitter {
+  #pending: Buffer = Buffer.alloc(0);
+
+  push(chunk: Buffer): Buffer[] {
+    this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
+    const frames: Buffer[] = [];
+    while (this.#pending.length >= 5) {
+      const length = this.#pending.readUInt32BE(1);
+      if (this.#pending.length < 5 + length) break;
+      frames.push(this.#pending.subarray(0, 5 + length));
+      this.#pending = this.#pending.subarray(5 + length);
+    }
+    return frames;
+  }
+
+  get remainder(): Buffer {
+    return this.#pending;
+  }
+}

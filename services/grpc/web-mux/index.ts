@@ -1,0 +1,303 @@
+/**
+ * One TCP port for native gRPC (HTTP/2) and gRPC-Web (HTTP/1.1), as a Sui full node serves.
+ *
+ * Each accepted connection is classified by its first bytes: the HTTP/2 client preface goes to
+ * the grpc-js server through `createConnectionInjector`; anything else goes to an HTTP/1.1
+ * server that translates gRPC-Web (`application/grpc-web[+proto]`, `application/grpc-web-text
+ * [+proto]`) into a native gRPC call on the same grpc-js server over an in-memory HTTP/2
+ * session, then streams the response back with trailers in a trailer frame and CORS headers.
+ * Unary and server-streaming methods work over gRPC-Web (browsers cannot stream requests).
+ */
+import http from 'node:http';
+import http2 from 'node:http2';
+import net from 'node:net';
+import type { Duplex } from 'node:stream';
+import { ServerCredentials } from '@grpc/grpc-js';
+import type { Server as GrpcServer, ServerCredentials as GrpcServerCredentials } from '@grpc/grpc-js';
+import { duplexPair, replayingSocket } from './duplex-pair.js';
+import { FrameSplitter, decodeTextBody, encodeTrailerFrame } from './grpc-web-framing.js';
+
+export interface GrpcWebMuxOptions {
+  /** The grpc-js server holding the services (it need not be bound to a port). */
+  readonly grpcServer: GrpcServer;
+  /** Credentials for injected connections (default insecure; TLS is terminated in front). */
+  readonly credentials?: GrpcServerCredentials;
+  /** HTTP/1.1 requests that are not gRPC-Web (default: 404). */
+  readonly fallback?: http.RequestListener;
+  /** Allowed browser origins: `*` (default) or a predicate; allowed origins are echoed. */
+  readonly allowOrigin?: '*' | ((origin: string) => boolean);
+  /** Largest accepted request body in bytes (default 16 MiB). */
+  readonly maxRequestBytes?: number;
+  /**
+   * A path prefix gRPC-Web clients put before `/package.Service/Method` (the SDK's `baseUrl`
+   * may carry one, e.g. `/mainnet`); it is removed before the call reaches the gRPC server.
+   */
+  readonly pathPrefix?: string;
+}
+
+export interface GrpcWebMux {
+  readonly server: net.Server;
+  /** Starts listening; port 0 picks a free port. Resolves with the bound address. */
+  listen(port: number, host?: string): Promise<net.AddressInfo>;
+  /** Hands an already accepted connection to the mux (for callers with their own listener). */
+  handleConnection(socket: net.Socket): void;
+  /** Stops accepting, destroys every open connection and the internal HTTP/2 session. */
+  close(): Promise<void>;
+}
+
+const HTTP2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
+/** Request headers that are HTTP/1.1 or browser plumbing, not gRPC metadata. */
+const NOT_METADATA = new Set([
+  'host', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'content-length', 'content-type',
+  'te', 'accept', 'accept-encoding', 'accept-language', 'origin', 'referer', 'x-grpc-web', 'x-user-agent', 'cache-control', 'pragma',
+  'priority', 'http2-settings',
+]);
+const GRPC_WEB_TYPES = new Set(['application/grpc-web', 'application/grpc-web+proto', 'application/grpc-web-text', 'application/grpc-web-text+proto']);
+const EXPOSED_HEADERS = 'grpc-status,grpc-message,grpc-status-details-bin,grpc-encoding,grpc-accept-encoding';
+
+export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
+  const injector = options.grpcServer.createConnectionInjector(options.credentials ?? ServerCredentials.createInsecure());
+  const sockets = new Set<Duplex>();
+  const maxRequestBytes = options.maxRequestBytes ?? 16 * 1024 * 1024;
+  let session: http2.ClientHttp2Session | undefined;
+  let closed = false;
+
+  function internalSession(): http2.ClientHttp2Session {
+    if (session && !session.closed && !session.destroyed) return session;
+    const [clientEnd, serverEnd] = duplexPair();
+    sockets.add(serverEnd);
+    serverEnd.once('close', () => sockets.delete(serverEnd));
+    injector.injectConnection(serverEnd);
+    const created = http2.connect('http://grpc-web-mux.internal', { createConnection: () => clientEnd });
+    created.on('error', () => created.destroy());
+    created.once('close', () => {
+      if (session === created) session = undefined;
+    });
+    session = created;
+    return created;
+  }
+
+  function corsHeaders(req: http.IncomingMessage): Record<string, string> {
+    const origin = req.headers.origin;
+    if (!origin) return {};
+    if (options.allowOrigin && options.allowOrigin !== '*' && !options.allowOrigin(origin)) return {};
+    return {
+      'access-control-allow-origin': options.allowOrigin === undefined || options.allowOrigin === '*' ? '*' : origin,
+      'access-control-expose-headers': EXPOSED_HEADERS,
+      vary: 'Origin',
+    };
+  }
+
+  function preflight(req: http.IncomingMessage, res: http.ServerResponse): void {
+    const cors = corsHeaders(req);
+    res.writeHead(204, {
+      ...cors,
+      'access-control-allow-methods': 'POST, OPTIONS',
+      'access-control-allow-headers': req.headers['access-control-request-headers'] ?? 'content-type,x-grpc-web,x-user-agent,grpc-timeout,authorization',
+      'access-control-max-age': '86400',
+    });
+    res.end();
+  }
+
+  function respondError(res: http.ServerResponse, cors: Record<string, string>, contentType: string, code: number, message: string): void {
+    if (res.headersSent) {
+      res.end(encodeTrailerFrame({ 'grpc-status': String(code), 'grpc-message': encodeURIComponent(message) }));
+      return;
+    }
+    res.writeHead(200, { ...cors, 'content-type': contentType, 'grpc-status': String(code), 'grpc-message': encodeURIComponent(message) });
+    res.end();
+  }
+
+  function handleGrpcWeb(req: http.IncomingMessage, res: http.ServerResponse, requestType: string): void {
+    const text = requestType.startsWith('application/grpc-web-text');
+    const responseType = text ? 'application/grpc-web-text+proto' : 'application/grpc-web+proto';
+    const cors = corsHeaders(req);
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > maxRequestBytes) {
+        respondError(res, cors, responseType, 8, 'request too large');
+        req.destroy();
+        return;
+      }
+      chunks.push(chunk);
+    });
+    req.on('error', () => res.destroy());
+    req.on('end', () => {
+      if (res.writableEnded) return;
+      const body = text ? decodeTextBody(Buffer.concat(chunks)) : Buffer.concat(chunks);
+      forward(req, res, body, cors, text, responseType);
+    });
+  }
+
+  function forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, cors: Record<string, string>, text: boolean, responseType: string): void {
+    const prefix = options.pathPrefix?.replace(/\/+$/, '') ?? '';
+    const url = req.url ?? '/';
+    const headers: http2.OutgoingHttpHeaders = {
+      ':method': 'POST',
+      ':path': prefix && url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url,
+      ':authority': req.headers.host ?? 'localhost',
+      'content-type': 'application/grpc',
+      te: 'trailers',
+    };
+    for (const [name, value] of Object.entries(req.headers)) {
+      if (value === undefined || NOT_METADATA.has(name) || name.startsWith('sec-') || name.startsWith('access-control-')) continue;
+      headers[name] = value;
+    }
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = internalSession().request(headers);
+    } catch (error) {
+      respondError(res, cors, responseType, 14, error instanceof Error ? error.message : 'unavailable');
+      return;
+    }
+    const splitter = new FrameSplitter();
+    // HTTP/2 may deliver body bytes before the 'response' event; hold them until headers go out.
+    const early: Buffer[] = [];
+    let finished = false;
+    const writeBody = (chunk: Buffer) => {
+      if (!res.headersSent) {
+        early.push(chunk);
+        return;
+      }
+      if (!text) {
+        res.write(chunk);
+        return;
+      }
+      for (const frame of splitter.push(chunk)) res.write(frame.toString('base64'));
+    };
+    const sendHeaders = (metadata: Record<string, string>) => {
+      if (res.headersSent) return;
+      res.writeHead(200, { ...cors, 'content-type': responseType, ...metadata });
+      for (const chunk of early.splice(0)) writeBody(chunk);
+    };
+    const finish = (trailers: Record<string, string>) => {
+      if (finished) return;
+      sendHeaders({});
+      finished = true;
+      const frame = encodeTrailerFrame(trailers);
+      res.end(text ? frame.toString('base64') : frame);
+    };
+
+    stream.on('response', (responseHeaders) => {
+      const metadata = headerValues(responseHeaders);
+      delete metadata['content-type'];
+      sendHeaders(metadata);
+      // Trailers-only response: the status came with the headers; repeat it in a trailer frame.
+      if (metadata['grpc-status'] !== undefined) finish(pickTrailers(metadata));
+    });
+    stream.on('data', (chunk: Buffer) => {
+      if (!finished) writeBody(chunk);
+    });
+    stream.on('trailers', (trailers) => finish(headerValues(trailers)));
+    stream.on('close', () => {
+      if (finished) return;
+      if (!res.headersSent && early.length === 0) {
+        respondError(res, cors, responseType, 14, 'upstream closed the stream');
+        finished = true;
+        return;
+      }
+      finish({ 'grpc-status': '14', 'grpc-message': 'upstream%20closed%20the%20stream' });
+    });
+    stream.on('error', () => undefined);
+    res.on('close', () => {
+      if (!finished && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+    });
+    stream.end(body);
+  }
+
+  const httpServer = http.createServer((req, res) => {
+    const contentType = String(req.headers['content-type'] ?? '');
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
+      preflight(req, res);
+      return;
+    }
+    if (req.method === 'POST' && contentType.startsWith('application/grpc-web')) {
+      const mediaType = contentType.split(';')[0]!.trim();
+      if (!GRPC_WEB_TYPES.has(mediaType)) {
+        // Only protobuf payloads are served (the gRPC server speaks protobuf, not JSON).
+        respondError(res, corsHeaders(req), 'application/grpc-web+proto', 12, `unsupported content type ${mediaType}`);
+        return;
+      }
+      handleGrpcWeb(req, res, mediaType);
+      return;
+    }
+    if (options.fallback) {
+      options.fallback(req, res);
+      return;
+    }
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  });
+
+  function handleConnection(socket: net.Socket): void {
+    if (closed) {
+      socket.destroy();
+      return;
+    }
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    // Small gRPC frames must not wait for Nagle's algorithm (~40 ms per exchange otherwise).
+    socket.setNoDelay(true);
+    socket.on('error', () => socket.destroy());
+    let head = Buffer.alloc(0);
+    const onData = (chunk: Buffer) => {
+      head = Buffer.concat([head, chunk]);
+      const compared = Math.min(head.length, HTTP2_PREFACE.length);
+      const isHttp2 = head.subarray(0, compared).equals(HTTP2_PREFACE.subarray(0, compared));
+      if (isHttp2 && head.length < HTTP2_PREFACE.length) return;
+      socket.off('data', onData);
+      if (isHttp2) {
+        injector.injectConnection(replayingSocket(socket, head));
+        return;
+      }
+      socket.pause();
+      socket.unshift(head);
+      httpServer.emit('connection', socket);
+      socket.resume();
+    };
+    socket.on('data', onData);
+  }
+
+  const server = net.createServer(handleConnection);
+
+  return {
+    server,
+    handleConnection,
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve(server.address() as net.AddressInfo);
+        });
+      });
+    },
+    async close() {
+      closed = true;
+      const serverClosed = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+      session?.destroy();
+      injector.destroy();
+      httpServer.closeAllConnections();
+      for (const socket of sockets) socket.destroy();
+      sockets.clear();
+      await serverClosed;
+    },
+  };
+}
+
+function headerValues(headers: http2.IncomingHttpHeaders): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (name.startsWith(':') || value === undefined) continue;
+    values[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return values;
+}
+
+function pickTrailers(metadata: Record<string, string>): Record<string, string> {
+  const trailers: Record<string, string> = {};
+  for (const [name, value] of Object.entries(metadata)) if (name.startsWith('grpc-')) trailers[name] = value;
+  return trailers;
+}

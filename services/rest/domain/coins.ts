@@ -1,0 +1,82 @@
+import { ApiError } from '../../core/errors.js';
+import type { CoinMetadata } from '../schemas.js';
+import type { NetworkContext } from './context.js';
+import { fullType } from './proto-values.js';
+import type { PriceSource } from './price-source.js';
+import { askOptional } from './upstream-calls.js';
+
+export interface CoinInfo {
+  type: string;
+  decimals: number;
+  name: string;
+  symbol: string;
+  description: string;
+  iconUrl?: string;
+  totalSupply?: bigint;
+}
+
+const SUI_TYPE = fullType('0x2::sui::SUI');
+
+/**
+ * Coin metadata, read once per (network, coin type) and kept: metadata of a coin type almost
+ * never changes, and balances ask for it on every call. Coin types without metadata are
+ * remembered as such for a minute.
+ */
+export class CoinService {
+  readonly #prices: PriceSource;
+  readonly #verified: Set<string>;
+  readonly #now: () => number;
+  readonly #known = new Map<string, { info: CoinInfo | null; at: number }>();
+
+  constructor(deps: { prices: PriceSource; verifiedCoinTypes: string[]; now: () => number }) {
+    this.#prices = deps.prices;
+    this.#verified = new Set(deps.verifiedCoinTypes.map(fullType));
+    this.#now = deps.now;
+  }
+
+  async info(ctx: NetworkContext, coinType: string): Promise<CoinInfo | undefined> {
+    const type = fullType(coinType);
+    const key = `${ctx.network}/${type}`;
+    const hit = this.#known.get(key);
+    if (hit && (hit.info || this.#now() - hit.at < 60_000)) return hit.info ?? undefined;
+    const response = await askOptional(ctx.upstream, 'GetCoinInfo', (o) => ctx.upstream.grpc.stateService.getCoinInfo({ coinType: type }, o));
+    const m = response?.metadata;
+    const info: CoinInfo | null = m ? {
+      type,
+      decimals: m.decimals ?? 0,
+      name: m.name ?? '',
+      symbol: m.symbol ?? '',
+      description: m.description ?? '',
+      ...(m.iconUrl ? { iconUrl: m.iconUrl } : {}),
+      ...(response?.treasury?.totalSupply !== undefined ? { totalSupply: response.treasury.totalSupply } : {}),
+    } : null;
+    if (this.#known.size > 10_000) this.#known.clear();
+    this.#known.set(key, { info, at: this.#now() });
+    return info ?? undefined;
+  }
+
+  async metadata(ctx: NetworkContext, coinType: string): Promise<CoinMetadata> {
+    const info = await this.info(ctx, coinType);
+    if (!info) throw new ApiError('COIN_NOT_FOUND', { message: `No coin metadata for ${fullType(coinType)}` });
+    const result: CoinMetadata = {
+      type: info.type, name: info.name, symbol: info.symbol, description: info.description, decimals: info.decimals,
+      verified: info.type === SUI_TYPE || this.#verified.has(info.type),
+    };
+    if (info.iconUrl && URL.canParse(info.iconUrl)) result.iconUrl = info.iconUrl;
+    if (info.totalSupply !== undefined) result.totalSupply = info.totalSupply.toString();
+    const price = await this.#prices.usdPrice(ctx.network, info.type);
+    if (price !== undefined) {
+      result.usdValue = price;
+      if (info.totalSupply !== undefined) result.marketCap = price * Number(info.totalSupply) / 10 ** info.decimals;
+    }
+    return result;
+  }
+
+  /** USD value of `amount` base units, when the price source knows the coin. */
+  async usdValue(ctx: NetworkContext, coinType: string, amount: bigint): Promise<number | undefined> {
+    const price = await this.#prices.usdPrice(ctx.network, coinType);
+    if (price === undefined) return undefined;
+    const info = await this.info(ctx, coinType);
+    return price * Number(amount) / 10 ** (info?.decimals ?? 0);
+  }
+}

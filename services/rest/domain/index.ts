@@ -1,0 +1,11 @@
+export { AccountService } from './accounts.js';
+export { ChainService, type CheckpointId } from './chain.js';
+export { CoinService } from './coins.js';
+export type { NetworkContext } from './context.js';
+export { CursorCodec, type CursorCodecOptions, type CursorScope } from './cursor.js';
+export { includeAll, includeNone, toTransactionBlock, type TransactionInclude } from './map-transaction.js';
+export { NameService } from './names.js';
+export { ObjectService } from './objects.js';
+export { ChainedPriceSource, HttpPriceFeed, noPrices, StaticPriceSource, type PriceSource } from './price-source.js';
+export { MemoryTransactionCache, PostgresTransactionCache, type TransactionCache } from './transaction-cache.js';
+export { TransactionService, type Page, type TransactionQuery } from './transactions.js';

@@ -1,0 +1,22 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { CoinMetadata } from '../schemas.js';
+import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+
+/** A Move struct tag, possibly generic; addresses may be short (0x2) or full. */
+export const COIN_TYPE_PATTERN = /^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(<.+>)?$/;
+
+/** GET /coins/{coinType}/metadata: coin metadata, verification and market data. */
+export function registerGetCoinMetadata(app: FastifyInstance, deps: RestDeps): void {
+  typed(app).get('/coins/:coinType/metadata', {
+    attachValidation: true,
+    config: dataRoute,
+    schema: {
+      tags: ['coins'],
+      summary: 'Coin metadata',
+      description: 'coinType URL-encoded (e.g. 0x2%3A%3Asui%3A%3ASUI). `verified`: SUI, or listed in SUIGW_VERIFIED_COIN_TYPES. `usdValue` (price of one coin) and `marketCap` (price × total supply) when the price source knows the coin. 404 COIN_NOT_FOUND when the coin has no metadata.',
+      params: z.object({ coinType: z.string().max(1024).regex(COIN_TYPE_PATTERN).meta({ example: '0x2::sui::SUI' }) }),
+      response: { 200: z.object({ data: CoinMetadata }), ...errors(400, 404) },
+    },
+  }, async (request) => ({ data: await deps.services.coins.metadata(contextOf(deps, request), request.params.coinType) }));
+}

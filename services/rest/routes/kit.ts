@@ -1,0 +1,79 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ApiError, type ErrorCode } from '../../core/errors.js';
+import type { UpstreamSet } from '../../upstream/index.js';
+import type {
+  AccountService, ChainService, CoinService, NameService, NetworkContext, ObjectService, TransactionService,
+} from '../domain/index.js';
+
+export interface RestServices {
+  accounts: AccountService;
+  transactions: TransactionService;
+  objects: ObjectService;
+  coins: CoinService;
+  chain: ChainService;
+  names: NameService;
+}
+
+export interface RestDeps {
+  upstreams: UpstreamSet;
+  services: RestServices;
+}
+
+export function typed(app: FastifyInstance) {
+  return app.withTypeProvider<ZodTypeProvider>();
+}
+
+export function contextOf(deps: RestDeps, request: FastifyRequest): NetworkContext {
+  // Set by the HTTP layer's network routing (the `/{network}` scope or the network's host).
+  const network = request.network;
+  const upstream = deps.upstreams.get(network);
+  if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
+  return { network, upstream };
+}
+
+export const ErrorBody = z.looseObject({ error: z.string(), code: z.string().optional() }).meta({ id: 'Error' });
+
+/** Error responses a data route documents (the error handler renders them). */
+export function errors(...statuses: (400 | 404)[]) {
+  const documented: Record<number, typeof ErrorBody> = { 500: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
+  for (const status of statuses) documented[status] = ErrorBody;
+  return documented;
+}
+
+/** Where a bad input sits → the code the caller branches on. */
+const FIELD_CODE: Record<string, ErrorCode> = {
+  address: 'INVALID_ADDRESS',
+  sender: 'INVALID_ADDRESS',
+  digest: 'INVALID_DIGEST',
+  digests: 'INVALID_DIGEST',
+  cursor: 'INVALID_CURSOR',
+  id: 'INVALID_OBJECT_ID',
+  ids: 'INVALID_OBJECT_ID',
+  coinType: 'INVALID_COIN_TYPE',
+  checkpoint: 'INVALID_CHECKPOINT',
+  name: 'INVALID_NAME',
+  names: 'INVALID_NAME',
+};
+
+interface ValidationIssue { instancePath?: string; message?: string; keyword?: string }
+
+/**
+ * Routes validate with `attachValidation` so this hook, not a generic handler, turns the first
+ * failed field into its specific 400 code (INVALID_ADDRESS, INVALID_DIGEST, ...), and everything
+ * else into VALIDATION_FAILED, before any upstream call.
+ */
+export function validationToApiError(request: FastifyRequest): void {
+  const error = request.validationError as (Error & { validation?: ValidationIssue[]; validationContext?: string }) | undefined;
+  if (!error) return;
+  const issue = error.validation?.[0];
+  const field = issue?.instancePath?.split('/')[1] ?? '';
+  // A missing or mistyped field is a malformed request; a present but wrong value gets its field's code.
+  const code = (issue?.keyword !== 'invalid_type' && FIELD_CODE[field]) || 'VALIDATION_FAILED';
+  const where = `${error.validationContext ?? 'request'}${issue?.instancePath ?? ''}`;
+  throw new ApiError(code, { message: `${where}: ${issue?.message ?? error.message}` });
+}
+
+/** Every data route needs a key of the request's network holding the `data` scope. */
+export const dataRoute = { auth: { scope: 'data' as const } };

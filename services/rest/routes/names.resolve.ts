@@ -1,0 +1,21 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { NAME_PATTERN, NameResolution } from '../schemas.js';
+import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+
+export const NameParam = z.string().min(1).max(67).regex(NAME_PATTERN).meta({ example: 'example', description: 'without the .sui suffix (a trailing .sui is accepted)' });
+
+/** GET /names/{name}: the address a name points to. */
+export function registerResolveName(app: FastifyInstance, deps: RestDeps): void {
+  typed(app).get('/names/:name', {
+    attachValidation: true,
+    config: dataRoute,
+    schema: {
+      tags: ['names'],
+      summary: 'Resolve a name',
+      description: '404 NAME_NOT_FOUND when the name is not registered, expired or has no target address.',
+      params: z.object({ name: NameParam }),
+      response: { 200: z.object({ data: NameResolution }), ...errors(400, 404) },
+    },
+  }, async (request) => ({ data: await deps.services.names.resolve(contextOf(deps, request), request.params.name) }));
+}

@@ -1,0 +1,19 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { address, ObjectMetadata } from '../schemas.js';
+import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+
+/** GET /objects/{id}/metadata: display metadata (name, image, project) of an object. */
+export function registerGetObjectMetadata(app: FastifyInstance, deps: RestDeps): void {
+  typed(app).get('/objects/:id/metadata', {
+    attachValidation: true,
+    config: dataRoute,
+    schema: {
+      tags: ['objects'],
+      summary: 'Object display metadata',
+      description: 'From the object type\'s Display: name, description, image_url → image, project_name → projectName, project_image_url → projectImage. Types without Display give objectId and type only.',
+      params: z.object({ id: address }),
+      response: { 200: z.object({ data: ObjectMetadata }), ...errors(400, 404) },
+    },
+  }, async (request) => ({ data: await deps.services.objects.metadata(contextOf(deps, request), request.params.id) }));
+}

@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { address, Package } from '../schemas.js';
+import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+
+/** GET /packages/{id}: a Move package and its modules. */
+export function registerGetPackage(app: FastifyInstance, deps: RestDeps): void {
+  typed(app).get('/packages/:id', {
+    attachValidation: true,
+    config: dataRoute,
+    schema: {
+      tags: ['packages'],
+      summary: 'Package',
+      params: z.object({ id: address }),
+      response: { 200: z.object({ data: Package }), ...errors(400, 404) },
+    },
+  }, async (request) => ({ data: await deps.services.objects.package(contextOf(deps, request), request.params.id) }));
+}

@@ -1,0 +1,87 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../http/testing.js';
+import { createKey } from '../../identity/index.js';
+import type { Upstream } from '../../upstream/index.js';
+
+/** An upstream that must never be reached: every bad input is answered before any call. */
+function untouchableUpstream(): Upstream & { calls: number } {
+  const fail = () => { stub.calls += 1; throw new Error('upstream called'); };
+  const stub = {
+    calls: 0, network: 'mainnet' as const, endpoints: { grpcUrl: '', graphqlUrl: '' },
+    grpc: new Proxy({}, { get: fail }) as Upstream['grpc'],
+    call: async () => fail(), graphql: async () => fail(), health: async () => fail(), close: async () => undefined,
+  };
+  return stub as unknown as Upstream & { calls: number };
+}
+
+const A = `0x${'a'.repeat(64)}`;
+const D = 'DJjb3zMU7AqzjqW4Ds3B1pcJ4RqFSu4vW4EyTGn3eEWR';
+
+describe('REST input validation (400 with a code, before any upstream call)', () => {
+  let gateway: TestApp;
+  const upstream = untouchableUpstream();
+  beforeAll(async () => { gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) } }); });
+  afterAll(async () => { await gateway.close(); });
+
+  const cases: [string, string, string, unknown?][] = [
+    ['GET', '/mainnet/v1/accounts/0x123', 'INVALID_ADDRESS'],
+    ['GET', `/mainnet/v1/accounts/${A}z`, 'INVALID_ADDRESS'],
+    ['GET', `/mainnet/v1/accounts/0x${'g'.repeat(64)}/balance`, 'INVALID_ADDRESS'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=0`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=101`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=abc`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?cursor=forged.cursor`, 'INVALID_CURSOR'],
+    ['GET', `/mainnet/v1/accounts/${A}/transactions?format=json`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/transactions?includeReceived=yes`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/transactions?cursor=abc`, 'INVALID_CURSOR'],
+    ['GET', '/mainnet/v1/transactions/latest?limit=51', 'VALIDATION_FAILED'],
+    ['GET', '/mainnet/v1/transactions?status=success', 'VALIDATION_FAILED'],
+    ['GET', '/mainnet/v1/transactions?orderBy=up', 'VALIDATION_FAILED'],
+    ['GET', '/mainnet/v1/transactions?sender=0x1', 'INVALID_ADDRESS'],
+    ['GET', '/mainnet/v1/transactions?includeEvents=1', 'VALIDATION_FAILED'],
+    ['POST', '/mainnet/v1/transactions/batch', 'INVALID_DIGEST', { digests: [] }],
+    ['POST', '/mainnet/v1/transactions/batch', 'INVALID_DIGEST', { digests: Array(101).fill(D) }],
+    ['POST', '/mainnet/v1/transactions/batch', 'INVALID_DIGEST', { digests: ['0OIl'.repeat(10)] }],
+    ['POST', '/mainnet/v1/transactions/batch', 'VALIDATION_FAILED', { hashes: [D] }],
+    ['GET', '/mainnet/v1/transactions/0OIl0OIl0OIl0OIl0OIl0OIl0OIl0OIl/raw', 'INVALID_DIGEST'],
+    ['GET', '/mainnet/v1/objects/0x12', 'INVALID_OBJECT_ID'],
+    ['POST', '/mainnet/v1/objects/batch', 'INVALID_OBJECT_ID', { ids: ['0x1'] }],
+    ['GET', '/mainnet/v1/coins/notatype/metadata', 'INVALID_COIN_TYPE'],
+    ['GET', '/mainnet/v1/checkpoints/-1', 'INVALID_CHECKPOINT'],
+    ['GET', `/mainnet/v1/names/${'a'.repeat(70)}`, 'INVALID_NAME'],
+    ['GET', '/mainnet/v1/names/reverse/0x1', 'INVALID_ADDRESS'],
+    ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: [] }],
+    ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: ['a'.repeat(64)] }],
+    ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: Array(101).fill('abc') }],
+  ];
+
+  it.each(cases)('%s %s → 400 %s', async (method, url, code, payload) => {
+    const response = await gateway.app.inject({ method: method as 'GET' | 'POST', url, headers: { 'x-api-key': gateway.adminKey }, ...(payload ? { payload: payload as object } : {}) });
+    expect(response.statusCode, response.body).toBe(400);
+    expect(response.json()).toMatchObject({ code, error: expect.any(String) });
+    expect(upstream.calls).toBe(0);
+  });
+});
+
+describe('REST authentication (before validation and before any upstream call)', () => {
+  let gateway: TestApp;
+  const upstream = untouchableUpstream();
+  beforeAll(async () => { gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) } }); });
+  afterAll(async () => { await gateway.close(); });
+
+  it('no key → 401; a key without the data scope → 403 INSUFFICIENT_SCOPE; a testnet key on mainnet → 403 NETWORK_MISMATCH', async () => {
+    const url = '/mainnet/v1/accounts/0x123';
+    expect((await gateway.app.inject({ url })).statusCode).toBe(401);
+    const manageOnly = await createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, { organizationId: gateway.organizationId, projectId: gateway.projects.mainnet, name: 'm', scopes: ['manage'], expiresInDays: 30 });
+    const denied = await gateway.app.inject({ url, headers: { 'x-api-key': manageOnly.apiKey } });
+    expect(denied.statusCode).toBe(403);
+    expect(denied.json()).toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+    const testnetKey = await createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, { organizationId: gateway.organizationId, projectId: gateway.projects.testnet, name: 't', scopes: ['data'], expiresInDays: 30 });
+    expect((await gateway.app.inject({ url, headers: { 'x-api-key': testnetKey.apiKey } })).json()).toMatchObject({ code: 'NETWORK_MISMATCH' });
+    // the same key on its own network, where no upstream is configured
+    const none = await gateway.app.inject({ url: `/testnet/v1/objects/0x${'5'.repeat(64)}`, headers: { 'x-api-key': testnetKey.apiKey } });
+    expect(none.statusCode).toBe(404);
+    expect(none.json()).toMatchObject({ code: 'NETWORK_NOT_CONFIGURED' });
+    expect(upstream.calls).toBe(0);
+  });
+});

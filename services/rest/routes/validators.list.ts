@@ -1,0 +1,18 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import { Validator } from '../schemas.js';
+import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+
+/** GET /validators: the active validator set. */
+export function registerListValidators(app: FastifyInstance, deps: RestDeps): void {
+  typed(app).get('/validators', {
+    attachValidation: true,
+    config: dataRoute,
+    schema: {
+      tags: ['staking'],
+      summary: 'Active validators',
+      description: 'votingPower in basis points of 10,000; stakeAmount is the staking pool balance; commissionRate a 0..1 decimal string.',
+      response: { 200: z.object({ data: z.array(Validator) }), ...errors() },
+    },
+  }, async (request) => ({ data: await deps.services.chain.validators(contextOf(deps, request)) }));
+}

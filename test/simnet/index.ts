@@ -1,0 +1,206 @@
+/**
+ * simnet: a deterministic simulated Sui network for tests, benchmarks and `make dev`.
+ *
+ * One gRPC port serves Sui's v2 services over native gRPC and gRPC-Web (plus server
+ * reflection); one HTTP port serves GraphQL at `/graphql` and the faucet at `/v2/gas`.
+ * See README.md for what is simulated and what is real.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { GrpcTypes } from '@mysten/sui/grpc';
+import { createGrpcWebMux } from '../../services/grpc/web-mux/index.js';
+import { addReflectionService } from '../../services/grpc/reflection/index.js';
+import { Executor } from './execution/index.js';
+import { createLedger } from './ledger/index.js';
+import type { GenesisAccount, Ledger } from './ledger/index.js';
+import { createGrpcServer } from './grpc/server.js';
+import { LedgerServiceImpl } from './grpc/ledger-service.js';
+import { MovePackageServiceImpl } from './grpc/move-package-service.js';
+import { NameServiceImpl } from './grpc/name-service.js';
+import { SignatureVerificationServiceImpl } from './grpc/signature-verification-service.js';
+import { StateServiceImpl } from './grpc/state-service.js';
+import { SubscriptionServiceImpl } from './grpc/subscription-service.js';
+import { TransactionExecutionServiceImpl } from './grpc/transaction-execution-service.js';
+import { CheckpointProducer } from './producer/index.js';
+import { createGraphqlHandler } from './graphql/index.js';
+import { createLedgerRunner } from './graphql/ledger-runner.js';
+import { createFaucetHandler } from './faucet/index.js';
+
+export { CATALOG, COIN_TYPES, EVENT_TYPES, OBJECT_TYPES } from './ledger/catalog.js';
+export type { Ledger, GenesisAccount } from './ledger/index.js';
+
+export interface SimnetOptions {
+  /** Seed for every derived value (default `simnet`). */
+  seed?: string;
+  /** Interface to bind (default 127.0.0.1). */
+  host?: string;
+  /** gRPC + gRPC-Web port; 0 (default) picks a free one. */
+  grpcPort?: number;
+  /** GraphQL + faucet port; 0 (default) picks a free one. */
+  httpPort?: number;
+  /** Checkpoint interval, wall clock and simulated (default 250 ms). */
+  checkpointIntervalMs?: number;
+  /** Generated transactions per checkpoint (default 4). */
+  transactionsPerCheckpoint?: number;
+  /** Start sealing checkpoints at once (default true). */
+  autoStart?: boolean;
+}
+
+export interface RunningSimnet {
+  /** `http://host:port`: for `SuiGrpcClient({ baseUrl })` (gRPC-Web) and, without the scheme, native gRPC. */
+  readonly grpcUrl: string;
+  /** `host:port` for `GrpcTransport({ host })`. */
+  readonly grpcHost: string;
+  readonly graphqlUrl: string;
+  readonly faucetUrl: string;
+  readonly chainId: string;
+  readonly ledger: Ledger;
+  /** Funded genesis accounts with their keys (`alice` … `mallory` are never used by the producer). */
+  readonly accounts: readonly GenesisAccount[];
+  /** Stops sealing checkpoints (executed transactions wait for the next seal). */
+  pause(): void;
+  resume(): void;
+  /** Seals pending transactions into a checkpoint now. */
+  sealNow(): void;
+  /** Generates one checkpoint of activity and seals it (works while paused). */
+  produceCheckpoint(): Promise<void>;
+  /** Closes every socket and timer. */
+  stop(): Promise<void>;
+}
+
+function listen(server: http.Server, port: number, host: string): Promise<AddressInfo> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve(server.address() as AddressInfo);
+    });
+  });
+}
+
+function urlHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startSimnet(options: SimnetOptions = {}): Promise<RunningSimnet> {
+  const host = options.host ?? '127.0.0.1';
+  const ledger = createLedger({ seed: options.seed, checkpointIntervalMs: options.checkpointIntervalMs ?? 250 });
+  const executor = new Executor(ledger);
+  const grpcServer = createGrpcServer([
+    { service: GrpcTypes.LedgerService, implementation: new LedgerServiceImpl(ledger) },
+    { service: GrpcTypes.StateService, implementation: new StateServiceImpl(ledger) },
+    { service: GrpcTypes.MovePackageService, implementation: new MovePackageServiceImpl(ledger) },
+    { service: GrpcTypes.NameService, implementation: new NameServiceImpl(ledger) },
+    { service: GrpcTypes.SubscriptionService, implementation: new SubscriptionServiceImpl(ledger) },
+    { service: GrpcTypes.TransactionExecutionService, implementation: new TransactionExecutionServiceImpl(ledger, executor) },
+    { service: GrpcTypes.SignatureVerificationService, implementation: new SignatureVerificationServiceImpl(ledger) },
+  ]);
+  addReflectionService(grpcServer, [
+    GrpcTypes.LedgerService,
+    GrpcTypes.StateService,
+    GrpcTypes.MovePackageService,
+    GrpcTypes.NameService,
+    GrpcTypes.SubscriptionService,
+    GrpcTypes.TransactionExecutionService,
+    GrpcTypes.SignatureVerificationService,
+  ]);
+  const mux = createGrpcWebMux({ grpcServer });
+
+  const graphql = createGraphqlHandler(ledger, { runner: createLedgerRunner(ledger, executor) });
+  const faucet = createFaucetHandler(ledger, { executor });
+  const httpServer = http.createServer((req, res) => {
+    const path = new URL(req.url ?? '/', 'http://simnet.invalid').pathname.replace(/\/+$/, '');
+    if (path === '/graphql') return graphql(req, res);
+    if (path === '/v2/gas' || path === '/v1/gas' || path === '/gas') return faucet(req, res);
+    res.writeHead(404, { 'content-type': 'text/plain' });
+    res.end('not found');
+  });
+
+  const producer = new CheckpointProducer(ledger, executor, {
+    intervalMs: options.checkpointIntervalMs ?? 250,
+    transactionsPerCheckpoint: options.transactionsPerCheckpoint ?? 4,
+  });
+
+  let grpcAddress: AddressInfo;
+  let httpAddress: AddressInfo;
+  try {
+    grpcAddress = await mux.listen(options.grpcPort ?? 0, host);
+    httpAddress = await listen(httpServer, options.httpPort ?? 0, host);
+  } catch (error) {
+    await mux.close();
+    grpcServer.forceShutdown();
+    httpServer.close();
+    throw error;
+  }
+  if (options.autoStart ?? true) producer.resume();
+
+  const grpcHost = `${urlHost(host)}:${grpcAddress.port}`;
+  const httpBase = `http://${urlHost(host)}:${httpAddress.port}`;
+  let stopped: Promise<void> | undefined;
+  return {
+    grpcUrl: `http://${grpcHost}`,
+    grpcHost,
+    graphqlUrl: `${httpBase}/graphql`,
+    faucetUrl: `${httpBase}/v2/gas`,
+    chainId: ledger.chainId,
+    ledger,
+    accounts: ledger.accounts,
+    pause: () => void producer.pause(),
+    resume: () => producer.resume(),
+    sealNow: () => void producer.sealNow(),
+    produceCheckpoint: async () => void (await producer.produceCheckpoint()),
+    stop() {
+      stopped ??= (async () => {
+        await producer.pause();
+        grpcServer.forceShutdown();
+        await mux.close();
+        httpServer.closeAllConnections();
+        await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+      })();
+      return stopped;
+    },
+  };
+}
+
+function flag(argv: readonly string[], name: string): string | undefined {
+  const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (index === -1) return undefined;
+  const arg = argv[index]!;
+  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
+}
+
+function portFlag(argv: readonly string[], name: string): number | undefined {
+  const value = flag(argv, name);
+  if (value === undefined) return undefined;
+  const port = Number(value);
+  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`${name} must be a port number, got ${value}`);
+  return port;
+}
+
+/** `simnet --grpc-port 9000 --http-port 9100 --seed dev --checkpoint-interval-ms 250 [--host 0.0.0.0] [--transactions-per-checkpoint 4]` */
+export async function runSimnetCli(argv: string[]): Promise<void> {
+  const interval = flag(argv, '--checkpoint-interval-ms');
+  const perCheckpoint = flag(argv, '--transactions-per-checkpoint');
+  const simnet = await startSimnet({
+    seed: flag(argv, '--seed'),
+    host: flag(argv, '--host'),
+    grpcPort: portFlag(argv, '--grpc-port') ?? 9000,
+    httpPort: portFlag(argv, '--http-port') ?? 9100,
+    checkpointIntervalMs: interval !== undefined ? Number(interval) : undefined,
+    transactionsPerCheckpoint: perCheckpoint !== undefined ? Number(perCheckpoint) : undefined,
+  });
+  console.log(`simnet chain id ${simnet.chainId}`);
+  console.log(`  gRPC + gRPC-Web  ${simnet.grpcUrl}`);
+  console.log(`  GraphQL          ${simnet.graphqlUrl}`);
+  console.log(`  faucet           ${simnet.faucetUrl}`);
+  await new Promise<void>((resolve) => {
+    const shutdown = () => {
+      process.off('SIGINT', shutdown);
+      process.off('SIGTERM', shutdown);
+      resolve();
+    };
+    process.on('SIGINT', shutdown);
+    process.on('SIGTERM', shutdown);
+  });
+  await simnet.stop();
+}
