@@ -72,14 +72,16 @@ export class Executor {
     let computation = units * price;
     if (failure) state = base();
     let gasUsed = this.#gasUsed(state, digest, computation);
-    if (!failure && computation + gasUsed.storageCost > budget) {
+    if (!failure && GasModel.charged(gasUsed) > budget) {
       failure = { kind: 'insufficientGas', description: 'insufficient gas' };
       state = base();
       gasUsed = this.#gasUsed(state, digest, computation);
     }
-    if (failure && computation + gasUsed.storageCost > budget) {
-      computation = budget > gasUsed.storageCost ? budget - gasUsed.storageCost : 0n;
-      gasUsed = { ...gasUsed, computationCost: computation };
+    if (failure && GasModel.charged(gasUsed) > budget) {
+      // Out of gas: the whole budget is spent, storage first.
+      const storageNet = gasUsed.storageCost - gasUsed.storageRebate;
+      computation = budget > storageNet ? budget - storageNet : 0n;
+      gasUsed = { ...gasUsed, computationCost: computation < budget ? computation : budget };
     }
     this.#chargeGas(state, gasOwner, GasModel.net(gasUsed));
     return buildOutcome(this.#ledger, this.#gas, { state, data, txBcs, digest, sender, gasOwner, price, budget, gasUsed, failure, signatures: options.signatures ?? [], gasCoinSpend });

@@ -38,4 +38,10 @@ export class GasModel {
   static net(summary: GasCostSummaryRecord): bigint {
     return summary.computationCost + summary.storageCost - summary.storageRebate;
   }
+
+  /** What the budget must cover: computation, or the net charge when storage adds to it. */
+  static charged(summary: GasCostSummaryRecord): bigint {
+    const net = GasModel.net(summary);
+    return net > summary.computationCost ? net : summary.computationCost;
+  }
 }

@@ -11,3 +11,5 @@ export type { ResolveOptions } from './resolve.js';
 export { verifyUserSignature } from './signatures.js';
 export type { VerifiedSignature } from './signatures.js';
 export { ALLOWANCE_ABORTS } from './move-calls.js';
+export { SignatureRejected, submitTransaction, simulateTransaction } from './submit.js';
+export type { SimulationOptions } from './submit.js';

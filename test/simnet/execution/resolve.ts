@@ -5,6 +5,7 @@ import type { Ledger } from '../ledger/index.js';
 import { SUI_COIN_TYPE, ZERO_ADDRESS } from '../ledger/constants.js';
 import { TransactionRejected } from './failure.js';
 import type { Executor } from './executor.js';
+import { GasModel } from './gas.js';
 
 type DataInput = Parameters<typeof bcs.TransactionData.serialize>[0];
 type V1Input = Extract<DataInput, { V1: unknown }>['V1'];
@@ -138,6 +139,26 @@ function serialize(data: V1Input): Uint8Array {
   return bcs.TransactionData.serialize({ V1: data }).toBytes();
 }
 
+type GasCoin = ReturnType<Ledger['listCoins']>['items'][number];
+
+/**
+ * Simulates with the largest candidate coin as gas (what most selections end with), falling
+ * back to all candidates, or a mock coin when there are none.
+ */
+function probeGas(executor: Executor, data: V1Input, candidates: GasCoin[], maxTxGas: bigint, refs: (coins: GasCoin[]) => V1Input['gasData']['payment']) {
+  const attempt = (coins: GasCoin[]) => {
+    const total = coins.reduce((sum, coin) => sum + coin.coin!.balance, 0n);
+    if (coins.length > 0) data.gasData.payment = refs(coins);
+    data.gasData.budget = coins.length > 0 && total < maxTxGas ? total : maxTxGas;
+    return executor.execute(serialize(data), { checks: false, mockGas: coins.length === 0 });
+  };
+  if (candidates.length > 1) {
+    const single = attempt(candidates.slice(0, 1));
+    if (single.record.effects.status.success) return single;
+  }
+  return attempt(candidates);
+}
+
 function selectGas(ledger: Ledger, executor: Executor, data: V1Input, needsBudget: boolean, checks: boolean): void {
   const owner = normalizeSuiAddress(String(data.gasData.owner));
   const maxTxGas = BigInt(ledger.protocolConfig().attributes.max_tx_gas ?? '50000000000');
@@ -149,28 +170,28 @@ function selectGas(ledger: Ledger, executor: Executor, data: V1Input, needsBudge
     if (object) used.add(normalizeSuiAddress(object.objectId));
   }
   const candidates = data.gasData.payment.length > 0 ? [] : ledger.listCoins(owner, SUI_COIN_TYPE, { limit: 1000 }).items.filter((coin) => !used.has(coin.objectId)).slice(0, maxCoins);
-  const refs = (coins: typeof candidates) => coins.map((coin) => ({ objectId: coin.objectId, version: coin.version, digest: coin.digest }));
-  if (data.gasData.payment.length === 0 && candidates.length > 0) data.gasData.payment = refs(candidates);
-  const total = candidates.reduce((sum, coin) => sum + coin.coin!.balance, 0n);
+  if (candidates.length === 0 && !needsBudget) return;
+  const refs = (coins: GasCoin[]) => coins.map((coin) => ({ objectId: coin.objectId, version: coin.version, digest: coin.digest }));
+  const givenBudget = BigInt(data.gasData.budget);
+  const probe = probeGas(executor, data, candidates, maxTxGas, refs);
   if (needsBudget) {
-    const probeBudget = candidates.length > 0 ? (total < maxTxGas ? total : maxTxGas) : maxTxGas;
-    data.gasData.budget = probeBudget;
-    const probe = executor.execute(serialize(data), { checks: false, mockGas: data.gasData.payment.length === 0 });
-    const used = probe.record.effects.gasUsed;
-    const price = BigInt(data.gasData.price);
-    const estimate = used.computationCost + used.storageCost;
-    data.gasData.budget = estimate > price * 1000n ? estimate : price * 1000n;
-    if (candidates.length > 0) {
-      const required = BigInt(data.gasData.budget) + probe.gasCoinSpend;
-      const chosen: typeof candidates = [];
-      let sum = 0n;
-      for (const coin of candidates) {
-        chosen.push(coin);
-        sum += coin.coin!.balance;
-        if (sum >= required) break;
-      }
-      if (checks && sum < required) throw new TransactionRejected(`insufficient SUI balance for gas: ${sum} < ${required}`);
-      data.gasData.payment = refs(chosen);
-    }
+    // The node's estimate: max(computation, net charge) + 1000 × reference gas price, capped.
+    const estimate = GasModel.charged(probe.record.effects.gasUsed) + 1000n * ledger.referenceGasPrice();
+    data.gasData.budget = estimate < maxTxGas ? estimate : maxTxGas;
+  } else {
+    data.gasData.budget = givenBudget;
   }
+  if (candidates.length === 0) return;
+  // Largest coins first until they cover the budget and what the commands take from the gas
+  // coin; more coins only add rebates (smashed coins are deleted), so the budget still holds.
+  const required = BigInt(data.gasData.budget) + probe.gasCoinSpend;
+  const chosen: GasCoin[] = [];
+  let sum = 0n;
+  for (const coin of candidates) {
+    chosen.push(coin);
+    sum += coin.coin!.balance;
+    if (sum >= required) break;
+  }
+  if (checks && sum < required) throw new TransactionRejected(`insufficient SUI balance for gas: ${sum} < ${required}`);
+  data.gasData.payment = refs(chosen);
 }

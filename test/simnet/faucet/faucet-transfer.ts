@@ -1,7 +1,6 @@
 import { Transaction } from '@mysten/sui/transactions';
 import { fromBase64 } from '@mysten/sui/utils';
-import { Executor, applyOutcome } from '../execution/executor.js';
-import { TransactionRejected } from '../execution/failure.js';
+import { Executor, TransactionRejected, submitTransaction } from '../execution/index.js';
 import { SUI_COIN_TYPE } from '../ledger/constants.js';
 import type { Ledger, TransactionRecord } from '../ledger/index.js';
 
@@ -17,7 +16,7 @@ export interface FaucetTransfer {
 /**
  * Sends `amount` MIST from the ledger's `faucet` account to `recipient` as Sui's faucet does: it
  * signs `SplitCoins(Gas, [amount]); TransferObjects([r0], recipient)`, paying gas with its
- * largest SUI coin, and submits it to simnet's executor. The transfer is sealed with the next
+ * largest SUI coin, and submits it the way every API does (`execution/`'s submitTransaction). The transfer is sealed with the next
  * checkpoint.
  */
 export async function sendFromFaucet(ledger: Ledger, recipient: string, amount: bigint, executor: Executor = new Executor(ledger)): Promise<FaucetTransfer> {
@@ -36,17 +35,16 @@ export async function sendFromFaucet(ledger: Ledger, recipient: string, amount: 
   const bytes = await tx.build();
   const { signature } = await faucet.keypair.signTransaction(bytes);
 
-  let outcome;
+  let transaction: TransactionRecord;
   try {
-    outcome = executor.execute(bytes, { checks: true, signatures: [{ bytes: fromBase64(signature), scheme: 'ed25519' }] });
+    transaction = await submitTransaction(ledger, executor, bytes, [fromBase64(signature)]);
   } catch (error) {
     if (error instanceof TransactionRejected) throw new FaucetError(`the faucet transfer was rejected: ${error.message}`);
     throw error;
   }
-  const effects = outcome.record.effects;
+  const effects = transaction.effects;
   if (!effects.status.success) throw new FaucetError(`the faucet transfer failed: ${effects.status.failure.description}`);
-  applyOutcome(ledger, outcome);
   const created = effects.changedObjects.find((change) => change.idOperation === 'created');
   if (!created) throw new Error('faucet transfer created no coin');
-  return { transaction: outcome.record, coinId: created.objectId };
+  return { transaction, coinId: created.objectId };
 }

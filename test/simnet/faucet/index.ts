@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isValidSuiAddress, normalizeSuiAddress } from '@mysten/sui/utils';
-import { Executor } from '../execution/executor.js';
+import { Executor } from '../execution/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { FaucetError, sendFromFaucet } from './faucet-transfer.js';
 

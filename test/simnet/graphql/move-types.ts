@@ -110,21 +110,3 @@ export function typeRepr(body: SignatureBody): string {
 export function canonicalType(type: string): string {
   return typeRepr(parseTypeSignature(type));
 }
-
-/**
- * Sui's type filters (`ObjectFilter.type`): a package (`0xP`), a module (`0xP::m`), a type in
- * any instantiation (`0xP::m::T`) or one exact instantiation (`0xP::m::T<…>`).
- */
-export function typeFilterMatcher(filter: string): (type: string) => boolean {
-  const [pkg, module, ...rest] = filter.split('::');
-  if (!pkg || !/^0x[0-9a-fA-F]{1,64}$/.test(pkg)) throw badUserInput(`Invalid type filter: ${filter}`);
-  const packageId = normalizeSuiAddress(pkg);
-  if (module === undefined) return (type) => type.startsWith(`${packageId}::`);
-  if (rest.length === 0) {
-    if (!/^[A-Za-z_][A-Za-z0-9_]*$/.test(module)) throw badUserInput(`Invalid type filter: ${filter}`);
-    return (type) => type.startsWith(`${packageId}::${module}::`);
-  }
-  const wanted = canonicalType(filter);
-  if (wanted.includes('<')) return (type) => type === wanted;
-  return (type) => type === wanted || type.startsWith(`${wanted}<`);
-}

@@ -289,9 +289,23 @@ describe('raw GraphQL queries against simnet', () => {
   });
 
   it('reports service limits', async () => {
-    const data = await query<{ serviceConfig: { maxPageSize: number; defaultPageSize: number; maxQueryDepth: number; maxMultiGetSize: number } }>(
-      '{ serviceConfig { maxPageSize(type: "Query", field: "transactions") defaultPageSize(type: "Query", field: "transactions") maxQueryDepth maxMultiGetSize } }',
+    const data = await query<{ serviceConfig: Record<string, number | null> }>(
+      `{ serviceConfig {
+        maxPageSize(type: "Query", field: "transactions") defaultPageSize(type: "Query", field: "transactions")
+        objectChanges: maxPageSize(type: "TransactionEffects", field: "objectChanges")
+        notPaginated: maxPageSize(type: "Query", field: "chainIdentifier")
+        maxQueryDepth maxMultiGetSize maxOutputNodes maxQueryPayloadSize
+      } }`,
     );
-    expect(data.serviceConfig).toEqual({ maxPageSize: 50, defaultPageSize: 20, maxQueryDepth: 20, maxMultiGetSize: 200 });
+    expect(data.serviceConfig).toEqual({
+      maxPageSize: 50,
+      defaultPageSize: 20,
+      objectChanges: 1024,
+      notPaginated: null,
+      maxQueryDepth: 20,
+      maxMultiGetSize: 200,
+      maxOutputNodes: 1_000_000,
+      maxQueryPayloadSize: 5_000,
+    });
   });
 });

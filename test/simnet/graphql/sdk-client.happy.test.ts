@@ -119,8 +119,8 @@ describe('SuiGraphQLClient against simnet GraphQL', () => {
     const { dynamicFields, hasNextPage } = await client.listDynamicFields({ parentId: table, limit: 50, include: { value: true } });
     expect(fields.length).toBeLessThanOrEqual(50);
     expect(hasNextPage).toBe(false);
-    // The SDK derives `fieldId` from parent, name type and name BCS itself; compare the names.
-    expect(dynamicFields.map((f) => f.name.bcs)).toEqual(fields.map((f) => f.dynamicField!.nameBcs));
+    // The SDK derives `fieldId` from parent, name type and name BCS, as Sui derives the ids.
+    expect(dynamicFields.map((f) => f.fieldId)).toEqual(fields.map((f) => f.objectId));
     const wanted = fields[1]!.dynamicField!;
     const { data } = await client.query({
       query: 'query($p: SuiAddress!, $n: DynamicFieldName!) { address(address: $p) { dynamicField(name: $n) { address value { ... on MoveValue { json } } } } }',

@@ -1,31 +1,8 @@
 import { GrpcTypes } from '@mysten/sui/grpc';
-import { normalizeStructTag, normalizeSuiAddress, parseStructTag } from '@mysten/sui/utils';
+import { normalizeSuiAddress } from '@mysten/sui/utils';
+import { typeFilterMatcher } from '../ledger/index.js';
 import type { EventRecord, TransactionRecord } from '../ledger/index.js';
 import { invalidArgument } from './errors.js';
-
-function baseType(type: string): string {
-  const tag = parseStructTag(type);
-  return `${tag.address}::${tag.module}::${tag.name}`;
-}
-
-/** Sui's event-type filter: `0xP`, `0xP::m`, `0xP::m::N` (any instantiation) or an exact instantiation. */
-export function eventTypeMatcher(filter: string): (type: string) => boolean {
-  const parts = filter.split('::');
-  try {
-    if (parts.length === 1) {
-      const prefix = `${normalizeSuiAddress(parts[0]!)}::`;
-      return (type) => type.startsWith(prefix);
-    }
-    if (parts.length === 2) {
-      const prefix = `${normalizeSuiAddress(parts[0]!)}::${parts[1]}::`;
-      return (type) => type.startsWith(prefix);
-    }
-    const normalized = normalizeStructTag(filter);
-    return normalized.includes('<') ? (type) => type === normalized : (type) => baseType(type) === normalized;
-  } catch {
-    throw invalidArgument(`invalid event type filter: ${filter}`);
-  }
-}
 
 function moduleMatcher(filter: string): (packageId: string, module: string) => boolean {
   const [pkg, module] = filter.split('::');
@@ -63,7 +40,7 @@ export function transactionPredicate(filter: GrpcTypes.TransactionFilter | undef
         return (tx) => tx.events.some((event) => matches(event.packageId, event.module));
       }
       case 'eventType': {
-        const matches = eventTypeMatcher(predicate.eventType.eventType ?? '');
+        const matches = typeFilterMatcher(predicate.eventType.eventType ?? '');
         return (tx) => tx.events.some((event) => matches(event.type));
       }
       case 'moveCall': {
@@ -91,7 +68,7 @@ export function eventPredicate(filter: GrpcTypes.EventFilter | undefined): Predi
         return (event) => matches(event.packageId, event.module);
       }
       case 'eventType': {
-        const matches = eventTypeMatcher(predicate.eventType.eventType ?? '');
+        const matches = typeFilterMatcher(predicate.eventType.eventType ?? '');
         return (event) => matches(event.type);
       }
       default:

@@ -37,6 +37,7 @@ export { Ledger } from './ledger.js';
 export { createLedger } from './genesis.js';
 export type { LedgerOptions, GenesisAccount } from './ledger.js';
 export { SUI_COIN_TYPE } from './constants.js';
+export { typeFilterMatcher } from './normalize.js';
 
 /** A page of results; `nextCursor` is opaque and absent on the last page. */
 export interface Page<T> {

@@ -9,7 +9,7 @@ import type {
   TransactionFilter,
 } from './index.js';
 import { addToIndex, decodeCursor, decodeNumberCursor, encodeCursor, iterate, lowerBound, narrowest, pageLimit } from './paging.js';
-import { canonicalName, eventTypeMatches, normalizeAddress, normalizeType } from './normalize.js';
+import { canonicalName, normalizeAddress, normalizeType, typeFilterMatcher } from './normalize.js';
 import { encodeCheckpoint } from './checkpoint-encoding.js';
 import { baseType } from './object-encoding.js';
 import type {
@@ -235,12 +235,13 @@ export class Ledger implements LedgerReader {
     const sender = filter.sender ? normalizeAddress(filter.sender) : undefined;
     const emitting = filter.emittingModule?.split('::');
     const emittingPackage = emitting?.[0] ? normalizeAddress(emitting[0]) : undefined;
+    const typeMatches = filter.type === undefined ? undefined : typeFilterMatcher(filter.type);
     const matches = (event: EventRecord) =>
       event.checkpoint !== undefined &&
       (sender === undefined || event.sender === sender) &&
       (filter.transactionDigest === undefined || event.transactionDigest === filter.transactionDigest) &&
       (filter.checkpoint === undefined || event.checkpoint === filter.checkpoint) &&
-      (filter.type === undefined || eventTypeMatches(event.type, filter.type)) &&
+      (typeMatches === undefined || typeMatches(event.type)) &&
       (emitting === undefined || (event.packageId === emittingPackage && event.module === emitting[1]));
     const indexes = this.#eventIndexes;
     const typeParts = filter.type?.split('::');

@@ -17,13 +17,23 @@ export function normalizeType(type: string): string {
   }
 }
 
-/** Does an event type match a Sui event type filter (`0xP`, `0xP::m`, `0xP::m::N`, `0xP::m::N<…>`)? */
-export function eventTypeMatches(eventType: string, filter: string): boolean {
+/**
+ * Sui's type filter (events, owned objects): `0xP` (package), `0xP::m` (module), `0xP::m::N`
+ * (any instantiation) or `0xP::m::N<…>` (exactly that instantiation). Throws
+ * InvalidArgumentError for a malformed filter.
+ */
+export function typeFilterMatcher(filter: string): (type: string) => boolean {
   const parts = filter.split('::');
-  if (parts.length === 1) return eventType.startsWith(normalizeAddress(parts[0]!) + '::');
-  if (parts.length === 2) return eventType.startsWith(`${normalizeAddress(parts[0]!)}::${parts[1]}::`);
+  if (parts.length === 1) {
+    const prefix = `${normalizeAddress(parts[0]!)}::`;
+    return (type) => type.startsWith(prefix);
+  }
+  if (parts.length === 2) {
+    const prefix = `${normalizeAddress(parts[0]!)}::${parts[1]}::`;
+    return (type) => type.startsWith(prefix);
+  }
   const normalized = normalizeType(filter);
-  return normalized.includes('<') ? eventType === normalized : baseType(eventType) === normalized;
+  return normalized.includes('<') ? (type) => type === normalized : (type) => type !== 'package' && baseType(type) === normalized;
 }
 
 /** `@alice` and `Alice.SUI` both mean `alice.sui`. */

@@ -1,9 +1,9 @@
 import { normalizeStructTag } from '@mysten/sui/utils';
 import type { ObjectRecord } from '../../ledger/index.js';
+import { typeFilterMatcher } from '../../ledger/index.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
-import { typeFilterMatcher } from '../move-types.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';
 import type { Connection, PageArgs } from '../pagination.js';

@@ -1,8 +1,8 @@
 import { bcs } from '@mysten/sui/bcs';
 import type { CoinTypeRecord, MovePackageRecord, ObjectOwner, ObjectRecord, ObjectTombstone } from '../../ledger/index.js';
+import { typeFilterMatcher } from '../../ledger/index.js';
 import { moveObjectData } from '../../ledger/object-encoding.js';
 import { readAll } from '../context.js';
-import { typeFilterMatcher } from '../move-types.js';
 import type { RequestContext } from '../context.js';
 import { checkMultiGetSize, pageLimits } from '../limits.js';
 import { pageFromArgs, paginate } from '../pagination.js';

@@ -1,9 +1,9 @@
 import { bcs } from '@mysten/sui/bcs';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import type { EventRecord, TransactionRecord } from '../../ledger/index.js';
+import { typeFilterMatcher } from '../../ledger/index.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
-import { typeFilterMatcher } from '../move-types.js';
 import { pageLimits } from '../limits.js';
 import { pageFromArgs, paginateScan } from '../pagination.js';
 import type { Connection, PageArgs, PageLimits } from '../pagination.js';
