@@ -9,6 +9,7 @@ import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { performance } from 'node:perf_hooks';
 import { startSimnet } from '../test/simnet/index.js';
+import { percentile, runLoad, summarize } from './lib/stats.js';
 
 const SECONDS = Number(process.env['SIMNET_BENCH_SECONDS'] ?? 60);
 const READ_SECONDS = Number(process.env['SIMNET_BENCH_READ_SECONDS'] ?? 8);
@@ -16,37 +17,14 @@ const INTERVAL_MS = 250;
 const TX_PER_CHECKPOINT = 50;
 const CONCURRENCY = 16;
 
-/** The p-th percentile of ascending samples (nearest rank). */
-function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-}
-
 function printTable(title: string, rows: [string, string, string][]): void {
   const width = Math.max(...rows.map(([name]) => name.length));
   console.log(`\n${title}`);
   for (const [name, value, note] of rows) console.log(`  ${name.padEnd(width)}  ${value.padStart(12)}  ${note}`);
 }
 
-async function closedLoop(seconds: number, concurrency: number, call: () => Promise<unknown>): Promise<{ rps: number; p50: number; p99: number; errors: number }> {
-  const latencies: number[] = [];
-  let errors = 0;
-  const until = performance.now() + seconds * 1000;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (performance.now() < until) {
-        const started = performance.now();
-        try {
-          await call();
-          latencies.push(performance.now() - started);
-        } catch {
-          errors += 1;
-        }
-      }
-    }),
-  );
-  latencies.sort((a, b) => a - b);
-  return { rps: latencies.length / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors };
+async function closedLoop(seconds: number, call: () => Promise<unknown>) {
+  return summarize([await runLoad(call, CONCURRENCY, seconds * 1000)]);
 }
 
 export default async function run(): Promise<void> {
@@ -108,8 +86,8 @@ export default async function run(): Promise<void> {
     const owned = await client.core.listOwnedObjects({ owner: simnet.accounts[0]!.address, limit: 50 });
     const ids = owned.objects.map((object) => object.objectId);
     let next = 0;
-    const baseline = await closedLoop(READ_SECONDS, CONCURRENCY, () => client.ledgerService.getServiceInfo({}).response);
-    const reads = await closedLoop(READ_SECONDS, CONCURRENCY, () =>
+    const baseline = await closedLoop(READ_SECONDS, () => client.ledgerService.getServiceInfo({}).response);
+    const reads = await closedLoop(READ_SECONDS, () =>
       client.ledgerService.getObject({ objectId: ids[next++ % ids.length]!, readMask: { paths: ['object_id', 'version', 'digest', 'owner', 'object_type', 'bcs'] } }).response,
     );
     printTable(`reads (native gRPC, concurrency ${CONCURRENCY}, producer still running)`, [

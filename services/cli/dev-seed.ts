@@ -67,7 +67,7 @@ export async function seedDevOrganization(
     .select('id')
     .where('organization_id', '=', organizationId)
     .where('network', '=', 'mainnet')
-    .orderBy('created_at')
+    .orderBy('created_seq')
     .executeTakeFirstOrThrow();
   const key = await createKey(database, clock, { kind: 'operator' }, {
     organizationId,

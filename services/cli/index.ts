@@ -8,6 +8,11 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', run: runGateway },
   migrate: { about: 'apply database migrations and exit', run: runMigrate },
   admin: { about: 'operator tasks: create-org, grant', run: runAdmin },
+  simnet: {
+    about: 'a deterministic simulated Sui network: v2 gRPC + gRPC-Web, GraphQL, faucet (tests, offline dev)',
+    // Test tooling: loaded only when asked for, never by the production roles.
+    run: async (argv) => (await import('../../test/simnet/index.js')).runSimnetCli(argv),
+  },
   grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services (not built yet)' },
   authz: { about: 'Envoy ext_authz service (not built yet)' },
   ratelimit: { about: 'Envoy global rate limit service (not built yet)' },

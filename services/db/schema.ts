@@ -25,6 +25,8 @@ export interface ProjectsTable {
   slug: string;
   network: string;
   created_at: Timestamp;
+  /** Insertion order, for listings (migration 003). */
+  created_seq: Generated<string>;
 }
 
 export interface KeyRateLimitColumn {
@@ -48,6 +50,8 @@ export interface ApiKeysTable {
   created_at: Timestamp;
   created_by_key_id: string | null;
   disabled_at: Timestamp | null;
+  /** Insertion order, for listings (migration 003). */
+  created_seq: Generated<string>;
 }
 
 export interface WalletChallengesTable {

@@ -149,8 +149,7 @@ export async function listKeys(db: Kysely<DatabaseSchema>, organizationId: strin
     .selectFrom('api_keys')
     .select(KEY_COLUMNS)
     .where('organization_id', '=', organizationId)
-    .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('created_seq')
     .execute();
   return rows.map(toListItem);
 }

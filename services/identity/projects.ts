@@ -31,8 +31,7 @@ export async function listProjects(db: Kysely<DatabaseSchema>, organizationId: s
     .selectFrom('projects')
     .select(['id', 'name', 'slug', 'network', 'created_at'])
     .where('organization_id', '=', organizationId)
-    .orderBy('created_at')
-    .orderBy('id')
+    .orderBy('created_seq')
     .execute();
   return rows.map(toProject);
 }

@@ -122,7 +122,7 @@ async function findOrCreateWalletOrganization(database: Database, clock: Clock, 
       .where('o.wallet_address', '=', address)
       .where('o.deleted_at', 'is', null)
       .where('p.network', '=', 'mainnet')
-      .orderBy('p.created_at')
+      .orderBy('p.created_seq')
       .executeTakeFirst();
   let row = await find();
   if (!row) {

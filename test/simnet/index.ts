@@ -52,6 +52,7 @@ export interface RunningSimnet {
   /** `host:port` for `GrpcTransport({ host })`. */
   readonly grpcHost: string;
   readonly graphqlUrl: string;
+  /** Faucet host for `requestSuiFromFaucetV2({ host })` (it posts to `/v2/gas`). */
   readonly faucetUrl: string;
   readonly chainId: string;
   readonly ledger: Ledger;
@@ -141,7 +142,7 @@ export async function startSimnet(options: SimnetOptions = {}): Promise<RunningS
     grpcUrl: `http://${grpcHost}`,
     grpcHost,
     graphqlUrl: `${httpBase}/graphql`,
-    faucetUrl: `${httpBase}/v2/gas`,
+    faucetUrl: httpBase,
     chainId: ledger.chainId,
     ledger,
     accounts: ledger.accounts,
@@ -192,7 +193,7 @@ export async function runSimnetCli(argv: string[]): Promise<void> {
   console.log(`simnet chain id ${simnet.chainId}`);
   console.log(`  gRPC + gRPC-Web  ${simnet.grpcUrl}`);
   console.log(`  GraphQL          ${simnet.graphqlUrl}`);
-  console.log(`  faucet           ${simnet.faucetUrl}`);
+  console.log(`  faucet           ${simnet.faucetUrl}/v2/gas`);
   await new Promise<void>((resolve) => {
     const shutdown = () => {
       process.off('SIGINT', shutdown);

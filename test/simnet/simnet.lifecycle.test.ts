@@ -20,7 +20,7 @@ describe('simnet lifecycle', () => {
     const response = await fetch(simnet.graphqlUrl, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ chainIdentifier }' }) });
     expect(((await response.json()) as { data: { chainIdentifier: string } }).data.chainIdentifier).toBe(simnet.chainId);
     const recipient = simnet.accounts.find((account) => account.label === 'grace')!.address;
-    const result = await requestSuiFromFaucetV2({ host: simnet.faucetUrl.replace(/\/v2\/gas$/, ''), recipient });
+    const result = await requestSuiFromFaucetV2({ host: simnet.faucetUrl, recipient });
     expect(result.status).toBe('Success');
   });
 

@@ -8,7 +8,7 @@ export async function startTestSimnet(options: SimnetOptions = {}) {
   const simnet = await startSimnet({ seed: 'suigw-rest-e2e', checkpointIntervalMs: 100, transactionsPerCheckpoint: 0, ...options });
   return Object.assign(simnet, {
     /** The faucet's base URL, as `requestSuiFromFaucetV2({ host })` takes it. */
-    faucetHost: simnet.faucetUrl.replace(/\/v2\/gas$/, ''),
+    faucetHost: simnet.faucetUrl,
     /** Seals pending transactions now, so they are finalized and indexed. */
     seal: () => simnet.sealNow(),
   });

@@ -20,7 +20,7 @@ describe('faucet on a started simnet', () => {
 
   it('funds a fresh address, visible through GraphQL and gRPC once checkpointed', async () => {
     const recipient = Ed25519Keypair.generate().toSuiAddress();
-    const { coins_sent } = await requestSuiFromFaucetV2({ host: new URL(simnet.faucetUrl).origin, recipient });
+    const { coins_sent } = await requestSuiFromFaucetV2({ host: simnet.faucetUrl, recipient });
     const digest = coins_sent![0]!.transferTxDigest;
 
     const graphql = new SuiGraphQLClient({ url: simnet.graphqlUrl, network: 'localnet' });
