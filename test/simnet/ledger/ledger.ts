@@ -69,6 +69,11 @@ export class Ledger implements LedgerReader {
 
   readonly #objects = new Map<string, (ObjectRecord | ObjectTombstone)[]>();
   readonly #ownedBy = new Map<string, Set<string>>();
+  /**
+   * Coin objects by owner and coin type: balances and coin listings read this instead of
+   * scanning everything an address owns, which grows with every transfer it receives.
+   */
+  readonly #coinsBy = new Map<string, Map<string, Set<string>>>();
   readonly #addressBalances = new Map<string, Map<string, bigint>>();
   readonly #coinTypes = new Map<string, CoinTypeRecord>();
   readonly #transactions: TransactionRecord[] = [];
@@ -99,7 +104,12 @@ export class Ledger implements LedgerReader {
   // ---------------------------------------------------------------- objects
 
   getObject(objectId: string): ObjectRecord | undefined {
-    const history = this.#objects.get(normalizeAddress(objectId));
+    return this.#latest(normalizeAddress(objectId));
+  }
+
+  /** The live version of an object by its normalized id. */
+  #latest(objectId: string): ObjectRecord | undefined {
+    const history = this.#objects.get(objectId);
     const latest = history?.[history.length - 1];
     return latest && !('deleted' in latest) ? latest : undefined;
   }
@@ -151,15 +161,18 @@ export class Ledger implements LedgerReader {
 
   #coinObjects(owner: string, coinType: string): ObjectRecord[] {
     const coins: ObjectRecord[] = [];
-    for (const id of this.#ownedBy.get(owner) ?? []) {
-      const object = this.getObject(id);
-      if (object?.coin?.coinType === coinType) coins.push(object);
+    for (const id of this.#coinsBy.get(owner)?.get(coinType) ?? []) {
+      const object = this.#latest(id);
+      if (object) coins.push(object);
     }
-    return coins.sort((a, b) => (a.coin!.balance === b.coin!.balance ? (a.objectId < b.objectId ? -1 : 1) : a.coin!.balance > b.coin!.balance ? -1 : 1));
+    return coins;
   }
 
   listCoins(owner: string, coinType: string, page?: PageRequest): Page<ObjectRecord> {
-    const coins = this.#coinObjects(normalizeAddress(owner), normalizeType(coinType));
+    // Largest first, as a node lists them (ties by id, so pages are stable).
+    const coins = this.#coinObjects(normalizeAddress(owner), normalizeType(coinType)).sort((a, b) =>
+      a.coin!.balance === b.coin!.balance ? (a.objectId < b.objectId ? -1 : 1) : a.coin!.balance > b.coin!.balance ? -1 : 1,
+    );
     const start = decodeNumberCursor('coins', page?.cursor) ?? 0;
     const limit = pageLimit(page);
     const items = coins.slice(start, start + limit);
@@ -178,10 +191,7 @@ export class Ledger implements LedgerReader {
   listBalances(owner: string, page?: PageRequest): Page<BalanceRecord> {
     const address = normalizeAddress(owner);
     const types = new Set<string>(this.#addressBalances.get(address)?.keys() ?? []);
-    for (const id of this.#ownedBy.get(address) ?? []) {
-      const coinType = this.getObject(id)?.coin?.coinType;
-      if (coinType) types.add(coinType);
-    }
+    for (const [coinType, ids] of this.#coinsBy.get(address) ?? []) if (ids.size > 0) types.add(coinType);
     const after = decodeCursor('balances', page?.cursor);
     const limit = pageLimit(page);
     const items: BalanceRecord[] = [];
@@ -393,6 +403,13 @@ export class Ledger implements LedgerReader {
       const owned = this.#ownedBy.get(record.owner.address) ?? new Set<string>();
       owned.add(record.objectId);
       this.#ownedBy.set(record.owner.address, owned);
+      if (record.coin) {
+        const byType = this.#coinsBy.get(record.owner.address) ?? new Map<string, Set<string>>();
+        const coins = byType.get(record.coin.coinType) ?? new Set<string>();
+        coins.add(record.objectId);
+        byType.set(record.coin.coinType, coins);
+        this.#coinsBy.set(record.owner.address, byType);
+      }
     }
     if (record.package) this.#packages.set(record.objectId, record.package);
   }
@@ -409,6 +426,7 @@ export class Ledger implements LedgerReader {
   #unindexOwner(record: ObjectRecord): void {
     if (record.owner.kind === 'address' || record.owner.kind === 'object') {
       this.#ownedBy.get(record.owner.address)?.delete(record.objectId);
+      if (record.coin) this.#coinsBy.get(record.owner.address)?.get(record.coin.coinType)?.delete(record.objectId);
     }
   }
 

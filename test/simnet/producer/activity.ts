@@ -14,6 +14,11 @@ export interface PlannedTransaction {
 }
 
 const GAS_BUDGET = 50_000_000n;
+const GAS_COINS_SMASHED = 8;
+const USDC_COINS_MERGED = 4;
+
+/** Gas coins of one transaction, largest first. */
+type GasPayment = readonly ObjectRecord[];
 
 const pure = {
   u64: (value: bigint): CallArgInput => ({ Pure: { bytes: bcs.u64().serialize(value).toBytes() } }),
@@ -59,25 +64,28 @@ export class ActivityPlanner {
 
   plan(): PlannedTransaction | undefined {
     const sender = this.#random.pick(this.#senders);
-    const gas = this.#ledger.listCoins(sender.address, COIN_TYPES.SUI, { limit: 1 }).items[0];
-    if (!gas || gas.coin!.balance < GAS_BUDGET * 4n) return undefined;
-    const usdc = this.#ledger.listCoins(sender.address, COIN_TYPES.USDC, { limit: 1 }).items[0];
+    // Pay gas with up to GAS_COINS_SMASHED of the sender's SUI coins, as wallets do: gas smashing
+    // merges them, so an account's coin count stays bounded however many transfers it receives.
+    const gas = this.#ledger.listCoins(sender.address, COIN_TYPES.SUI, { limit: GAS_COINS_SMASHED }).items;
+    if (gas.length === 0 || gas[0]!.coin!.balance < GAS_BUDGET * 4n) return undefined;
+    const usdcCoins = this.#ledger.listCoins(sender.address, COIN_TYPES.USDC, { limit: USDC_COINS_MERGED }).items;
+    const usdc = usdcCoins[0];
     const recipient = this.#random.pick(this.#recipients.filter((account) => account.address !== sender.address));
     const roll = this.#random.int(100);
     if (roll < 30) return this.#suiTransfer(sender, gas, recipient);
-    if (roll < 45 && usdc && usdc.coin!.balance > 1_000_000n) return this.#usdcTransfer(sender, gas, usdc, recipient);
+    if (roll < 45 && usdc && usdc.coin!.balance > 1_000_000n) return this.#usdcTransfer(sender, gas, usdcCoins, recipient);
     if (roll < 60 && this.#pool) return this.#swap(sender, gas);
     if (roll < 72 && this.#market && usdc && usdc.coin!.balance > 1_000_000n) return this.#deposit(sender, gas, usdc);
     if (roll < 84) return this.#collectible(sender, gas, recipient) ?? this.#suiTransfer(sender, gas, recipient);
     return this.#addressDeposit(sender, gas, recipient);
   }
 
-  #build(kind: string, sender: GenesisAccount, gas: ObjectRecord, inputs: CallArgInput[], commands: CommandInput[]): PlannedTransaction {
+  #build(kind: string, sender: GenesisAccount, gas: GasPayment, inputs: CallArgInput[], commands: CommandInput[]): PlannedTransaction {
     const bytes = bcs.TransactionData.serialize({
       V1: {
         kind: { ProgrammableTransaction: { inputs, commands } },
         sender: sender.address,
-        gasData: { payment: [{ objectId: gas.objectId, version: gas.version, digest: gas.digest }], owner: sender.address, price: this.#ledger.referenceGasPrice(), budget: GAS_BUDGET },
+        gasData: { payment: gas.map((coin) => ({ objectId: coin.objectId, version: coin.version, digest: coin.digest })), owner: sender.address, price: this.#ledger.referenceGasPrice(), budget: GAS_BUDGET },
         expiration: { None: true },
       },
     }).toBytes();
@@ -88,22 +96,26 @@ export class ActivityPlanner {
     return this.#random.bigintBetween(min, max);
   }
 
-  #suiTransfer(sender: GenesisAccount, gas: ObjectRecord, recipient: GenesisAccount): PlannedTransaction {
+  #suiTransfer(sender: GenesisAccount, gas: GasPayment, recipient: GenesisAccount): PlannedTransaction {
     return this.#build('sui-transfer', sender, gas, [pure.u64(this.#amount(1_000_000n, 2_000_000_000n)), pure.address(recipient.address)], [
       { SplitCoins: { coin: { GasCoin: true }, amounts: [{ Input: 0 }] } },
       { TransferObjects: { objects: [{ NestedResult: [0, 0] }], address: { Input: 1 } } },
     ]);
   }
 
-  #usdcTransfer(sender: GenesisAccount, gas: ObjectRecord, usdc: ObjectRecord, recipient: GenesisAccount): PlannedTransaction {
-    const amount = this.#amount(1n, usdc.coin!.balance / 10n + 1n);
-    return this.#build('usdc-transfer', sender, gas, [owned(usdc), pure.u64(amount), pure.address(recipient.address)], [
+  /** Merges the sender's other USDC coins into the largest first, as wallets do, then pays from it. */
+  #usdcTransfer(sender: GenesisAccount, gas: GasPayment, usdcCoins: readonly ObjectRecord[], recipient: GenesisAccount): PlannedTransaction {
+    const [usdc, ...rest] = usdcCoins;
+    const amount = this.#amount(1n, usdc!.coin!.balance / 10n + 1n);
+    const merge: CommandInput[] = rest.length === 0 ? [] : [{ MergeCoins: { destination: { Input: 0 }, sources: rest.map((_, i) => ({ Input: 3 + i })) } }];
+    return this.#build('usdc-transfer', sender, gas, [owned(usdc!), pure.u64(amount), pure.address(recipient.address), ...rest.map(owned)], [
+      ...merge,
       { SplitCoins: { coin: { Input: 0 }, amounts: [{ Input: 1 }] } },
-      { TransferObjects: { objects: [{ NestedResult: [0, 0] }], address: { Input: 2 } } },
+      { TransferObjects: { objects: [{ NestedResult: [merge.length, 0] }], address: { Input: 2 } } },
     ]);
   }
 
-  #swap(sender: GenesisAccount, gas: ObjectRecord): PlannedTransaction {
+  #swap(sender: GenesisAccount, gas: GasPayment): PlannedTransaction {
     return this.#build('dex-swap', sender, gas, [shared(this.#pool!), pure.u64(this.#amount(10_000_000n, 5_000_000_000n)), pure.u64(0n), pure.address(sender.address)], [
       { SplitCoins: { coin: { GasCoin: true }, amounts: [{ Input: 1 }] } },
       { MoveCall: { package: CATALOG.dexPackage, module: 'pool', function: 'swap_a_to_b', typeArguments: [COIN_TYPES.SUI, COIN_TYPES.USDC], arguments: [{ Input: 0 }, { NestedResult: [0, 0] }, { Input: 2 }] } },
@@ -111,7 +123,7 @@ export class ActivityPlanner {
     ]);
   }
 
-  #deposit(sender: GenesisAccount, gas: ObjectRecord, usdc: ObjectRecord): PlannedTransaction {
+  #deposit(sender: GenesisAccount, gas: GasPayment, usdc: ObjectRecord): PlannedTransaction {
     const amount = this.#amount(1n, usdc.coin!.balance / 10n + 1n);
     return this.#build('lending-deposit', sender, gas, [shared(this.#market!), owned(usdc), pure.u64(amount)], [
       { SplitCoins: { coin: { Input: 1 }, amounts: [{ Input: 2 }] } },
@@ -119,7 +131,7 @@ export class ActivityPlanner {
     ]);
   }
 
-  #collectible(sender: GenesisAccount, gas: ObjectRecord, recipient: GenesisAccount): PlannedTransaction | undefined {
+  #collectible(sender: GenesisAccount, gas: GasPayment, recipient: GenesisAccount): PlannedTransaction | undefined {
     const item = this.#ledger.listOwnedObjects(sender.address, { type: OBJECT_TYPES.collectible }, { limit: 1 }).items[0];
     if (!item) return undefined;
     if (this.#random.int(2) === 0) {
@@ -131,7 +143,7 @@ export class ActivityPlanner {
     ]);
   }
 
-  #addressDeposit(sender: GenesisAccount, gas: ObjectRecord, recipient: GenesisAccount): PlannedTransaction {
+  #addressDeposit(sender: GenesisAccount, gas: GasPayment, recipient: GenesisAccount): PlannedTransaction {
     return this.#build('address-balance-deposit', sender, gas, [pure.u64(this.#amount(1_000_000n, 500_000_000n)), pure.address(recipient.address)], [
       { SplitCoins: { coin: { GasCoin: true }, amounts: [{ Input: 0 }] } },
       { MoveCall: { package: '0x2', module: 'coin', function: 'send_funds', typeArguments: [COIN_TYPES.SUI], arguments: [{ NestedResult: [0, 0] }, { Input: 1 }] } },
