@@ -1,7 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import { ownerToBcs } from './object-encoding.js';
 import { suiDigest } from './hashing.js';
-import type { EffectsRecord, EventRecord, ExecutionFailure, GasCostSummaryRecord, ObjectChangeRecord } from './types.js';
+import type { EffectsRecord, EventRecord, ExecutionFailure } from './types.js';
 
 /** Sui's `Event` (sui-types event.rs): what `TransactionEvents` and `eventBcs` carry. */
 export const EventBcs = bcs.struct('Event', {
@@ -56,17 +56,8 @@ function failureToBcs(failure: ExecutionFailure) {
   }
 }
 
-export interface EffectsInput {
-  readonly status: EffectsRecord['status'];
-  readonly epoch: bigint;
-  readonly gasUsed: GasCostSummaryRecord;
-  readonly transactionDigest: string;
-  readonly gasObjectId?: string;
-  readonly eventsDigest?: string;
-  readonly dependencies: readonly string[];
-  readonly lamportVersion: bigint;
-  readonly changedObjects: readonly ObjectChangeRecord[];
-}
+/** Everything of the effects but their encoding, which `buildEffects` computes. */
+export type EffectsInput = Omit<EffectsRecord, 'bcs' | 'digest'>;
 
 /** Builds `TransactionEffects::V2`, its BCS and digest; changed objects are sorted by id as Sui does. */
 export function buildEffects(input: EffectsInput): EffectsRecord {
