@@ -110,6 +110,9 @@ function openPostgres(url: string, poolSize: number): Database {
     async close() {
       await Promise.all([...listeners].map((stop) => stop()));
       await db.destroy();
+      // kysely ends the pool only if it ever used it; a handle closed before its first query
+      // must not come back to life on a later one.
+      if (!pool.ended) await pool.end();
     },
   };
 }
