@@ -162,50 +162,70 @@ export class LedgerServiceImpl {
 
   async listTransactions(request: GrpcTypes.ListTransactionsRequest, responses: RpcInputStream<GrpcTypes.ListTransactionsResponse>, context: ServerCallContext): Promise<void> {
     const mask = ReadMask.parse(request.readMask, 'digest').validate(GrpcTypes.ExecutedTransaction);
-    const options = request.options ?? {};
-    const limit = Math.min(options.limit || 50, MAX_QUERY_LIMIT);
     const matches = transactionPredicate(request.filter);
-    const descending = options.ordering === GrpcTypes.Ordering.DESCENDING;
-    const before = parsePositionCursor(options.before);
-    let sent = 0;
-    for (const { position, transaction } of this.#ledger.iterateTransactions({ after: parsePositionCursor(options.after), descending })) {
-      if (context.cancelled) return;
-      if (before !== undefined && (descending ? position <= before : position >= before)) break;
-      if (!inRange(transaction.checkpoint, request.startCheckpoint, request.endCheckpoint) || !matches(transaction)) continue;
-      if (sent === limit) {
-        await responses.send({ end: { reason: GrpcTypes.QueryEndReason.ITEM_LIMIT } });
-        return;
-      }
-      await responses.send({
-        transaction: applyReadMask(GrpcTypes.ExecutedTransaction, executedTransactionToProto(transaction, mask, this.#ledger), mask),
-        watermark: { cursor: positionCursor(position), checkpoint: transaction.checkpoint },
-      });
-      sent++;
-    }
-    await responses.send({ end: { reason: GrpcTypes.QueryEndReason.CHECKPOINT_BOUND } });
+    const options = request.options ?? {};
+    await streamPositioned(request, responses, context, {
+      items: this.#ledger.iterateTransactions({ after: parsePositionCursor(options.after), descending: options.ordering === GrpcTypes.Ordering.DESCENDING }),
+      checkpointOf: ({ transaction }) => transaction.checkpoint,
+      matches: ({ transaction }) => matches(transaction),
+      message: ({ transaction }) => ({ transaction: applyReadMask(GrpcTypes.ExecutedTransaction, executedTransactionToProto(transaction, mask, this.#ledger), mask) }),
+    });
   }
 
   async listEvents(request: GrpcTypes.ListEventsRequest, responses: RpcInputStream<GrpcTypes.ListEventsResponse>, context: ServerCallContext): Promise<void> {
     const mask = ReadMask.parse(request.readMask, 'package_id,module,sender,event_type,checkpoint,transaction_digest,event_index').validate(GrpcTypes.Event);
-    const options = request.options ?? {};
-    const limit = Math.min(options.limit || 50, MAX_QUERY_LIMIT);
     const matches = eventPredicate(request.filter);
-    const descending = options.ordering === GrpcTypes.Ordering.DESCENDING;
-    const before = parsePositionCursor(options.before);
-    let sent = 0;
-    for (const { position, event } of this.#ledger.iterateEvents({ after: parsePositionCursor(options.after), descending })) {
-      if (context.cancelled) return;
-      if (before !== undefined && (descending ? position <= before : position >= before)) break;
-      if (!inRange(event.checkpoint, request.startCheckpoint, request.endCheckpoint) || !matches(event)) continue;
-      if (sent === limit) {
-        await responses.send({ end: { reason: GrpcTypes.QueryEndReason.ITEM_LIMIT } });
-        return;
-      }
-      await responses.send({ event: applyReadMask(GrpcTypes.Event, eventToProto(event), mask), watermark: { cursor: positionCursor(position), checkpoint: event.checkpoint } });
-      sent++;
-    }
-    await responses.send({ end: { reason: GrpcTypes.QueryEndReason.CHECKPOINT_BOUND } });
+    const options = request.options ?? {};
+    await streamPositioned(request, responses, context, {
+      items: this.#ledger.iterateEvents({ after: parsePositionCursor(options.after), descending: options.ordering === GrpcTypes.Ordering.DESCENDING }),
+      checkpointOf: ({ event }) => event.checkpoint,
+      matches: ({ event }) => matches(event),
+      message: ({ event }) => ({ event: applyReadMask(GrpcTypes.Event, eventToProto(event), mask) }),
+    });
   }
+}
+
+interface PositionedQuery {
+  options?: { limit?: number; ordering?: GrpcTypes.Ordering; before?: Uint8Array };
+  startCheckpoint?: bigint;
+  endCheckpoint?: bigint;
+}
+
+interface PositionedStream<T extends { position: number }, M> {
+  items: Iterable<T>;
+  checkpointOf(item: T): bigint | undefined;
+  matches(item: T): boolean;
+  message(item: T): M;
+}
+
+/**
+ * The paging of ListTransactions and ListEvents: items in ledger order from the `after` cursor,
+ * up to `before`, within the checkpoint range, each with its watermark; then why it ended.
+ */
+async function streamPositioned<T extends { position: number }, M>(
+  request: PositionedQuery,
+  responses: RpcInputStream<M & { watermark?: { cursor: Uint8Array; checkpoint?: bigint } } | { end: { reason: GrpcTypes.QueryEndReason } }>,
+  context: ServerCallContext,
+  stream: PositionedStream<T, M>,
+): Promise<void> {
+  const options = request.options ?? {};
+  const limit = Math.min(options.limit || 50, MAX_QUERY_LIMIT);
+  const descending = options.ordering === GrpcTypes.Ordering.DESCENDING;
+  const before = parsePositionCursor(options.before);
+  let sent = 0;
+  for (const item of stream.items) {
+    if (context.cancelled) return;
+    if (before !== undefined && (descending ? item.position <= before : item.position >= before)) break;
+    const checkpoint = stream.checkpointOf(item);
+    if (!inRange(checkpoint, request.startCheckpoint, request.endCheckpoint) || !stream.matches(item)) continue;
+    if (sent === limit) {
+      await responses.send({ end: { reason: GrpcTypes.QueryEndReason.ITEM_LIMIT } });
+      return;
+    }
+    await responses.send({ ...stream.message(item), watermark: { cursor: positionCursor(item.position), checkpoint } });
+    sent++;
+  }
+  await responses.send({ end: { reason: GrpcTypes.QueryEndReason.CHECKPOINT_BOUND } });
 }
 
 function inRange(checkpoint: bigint | undefined, start: bigint | undefined, end: bigint | undefined): boolean {

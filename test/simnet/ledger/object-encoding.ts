@@ -2,23 +2,10 @@ import { bcs, TypeTagSerializer } from '@mysten/sui/bcs';
 import { normalizeStructTag, parseStructTag } from '@mysten/sui/utils';
 import { SUI_COIN_TYPE, SUI_FRAMEWORK, SUI_SYSTEM } from './constants.js';
 import { suiDigest } from './hashing.js';
-import type { DynamicFieldInfo, JsonValue, MovePackageRecord, ObjectOwner, ObjectRecord } from './types.js';
+import type { MovePackageRecord, ObjectOwner, ObjectRecord } from './types.js';
 
 /** Everything needed to write a Move object version; BCS and digest are derived. */
-export interface MoveObjectInput {
-  readonly objectId: string;
-  readonly version: bigint;
-  readonly type: string;
-  readonly owner: ObjectOwner;
-  readonly previousTransaction: string;
-  readonly storageRebate: bigint;
-  readonly hasPublicTransfer: boolean;
-  readonly contents: Uint8Array;
-  readonly json: JsonValue;
-  readonly coin?: { readonly coinType: string; readonly balance: bigint };
-  readonly display?: Readonly<Record<string, string>>;
-  readonly dynamicField?: DynamicFieldInfo;
-}
+export type MoveObjectInput = Omit<ObjectRecord, 'digest' | 'bcs' | 'package'>;
 
 const STAKED_SUI_TYPE = `${SUI_SYSTEM}::staking_pool::StakedSui`;
 const COIN_PREFIX = `${SUI_FRAMEWORK}::coin::Coin<`;
