@@ -22,7 +22,8 @@ import { pathToFileURL } from 'node:url';
 import { loadConfig, systemClock } from '../services/core/index.js';
 import { createTestDatabase } from '../services/db/testing.js';
 import { Authenticator, createKey, createOrganization } from '../services/identity/index.js';
-import { measureLatency, percentile } from './lib/latency.js';
+import { measureLatency } from './lib/latency.js';
+import { percentile } from './lib/stats.js';
 
 const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 20_000);
 const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);

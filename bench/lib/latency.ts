@@ -48,7 +48,3 @@ export async function measureLatency(
   samples.sort();
   return { samples, rps: amount / seconds, non2xx };
 }
-
-export function percentile(sorted: Float64Array, p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
-}

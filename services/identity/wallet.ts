@@ -1,7 +1,7 @@
 import { isValidSuiAddress, normalizeSuiAddress } from '@mysten/sui/utils';
 import { verifyPersonalMessageSignature } from '@mysten/sui/verify';
 import type { Database } from '../db/index.js';
-import { ApiError, type Clock } from '../core/index.js';
+import { ADDRESS_PATTERN, ApiError, type Clock } from '../core/index.js';
 import { newId } from './ids.js';
 import { createOrganization } from './organizations.js';
 import { createKey, revokeWalletKeys, type CreatedApiKey } from './keys.js';
@@ -27,7 +27,7 @@ export interface WalletChallenge {
 }
 
 export function parseWalletAddress(address: string): string {
-  if (!/^0x[a-fA-F0-9]{64}$/.test(address) || !isValidSuiAddress(address)) {
+  if (!ADDRESS_PATTERN.test(address) || !isValidSuiAddress(address)) {
     throw new ApiError('VALIDATION_FAILED', { message: 'address must match ^0x[a-fA-F0-9]{64}$.' });
   }
   return normalizeSuiAddress(address);

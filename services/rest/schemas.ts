@@ -1,8 +1,8 @@
 import { z } from 'zod';
+import { ADDRESS_PATTERN } from '../core/index.js';
 import { examples } from './examples.js';
 
 /** Patterns of the spec. */
-export const ADDRESS_PATTERN = /^0x[a-fA-F0-9]{64}$/;
 export const DIGEST_PATTERN = /^[1-9A-HJ-NP-Za-km-z]+$/;
 /** Name-service labels (without the `.sui` suffix): 1 to 63 characters, letters, digits, hyphens, dots for subnames. */
 export const NAME_PATTERN = /^[a-z0-9][a-z0-9.-]{0,62}$/i;
