@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
-import { ApiError, type ErrorCode } from '../../core/errors.js';
+import { ApiError, errorResponses, type ErrorCode } from '../../core/index.js';
 import type { UpstreamSet } from '../../upstream/index.js';
 import type {
   AccountService, ChainService, CoinService, NameService, NetworkContext, ObjectService, TransactionService,
@@ -33,13 +32,9 @@ export function contextOf(deps: RestDeps, request: FastifyRequest): NetworkConte
   return { network, upstream };
 }
 
-export const ErrorBody = z.looseObject({ error: z.string(), code: z.string().optional() }).meta({ id: 'Error' });
-
-/** Error responses a data route documents (the error handler renders them). */
+/** Error responses a data route documents: its own, plus the upstream's 5xx (the error handler renders them). */
 export function errors(...statuses: (400 | 404)[]) {
-  const documented: Record<number, typeof ErrorBody> = { 500: ErrorBody, 502: ErrorBody, 503: ErrorBody, 504: ErrorBody };
-  for (const status of statuses) documented[status] = ErrorBody;
-  return documented;
+  return errorResponses(...statuses, 500, 502, 503, 504);
 }
 
 /** Where a bad input sits → the code the caller branches on. */
