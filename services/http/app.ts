@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Clock, Config, Logger, Network } from '../core/index.js';
+import type { Clock, Config, Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { Authenticator } from '../identity/index.js';
 import { registerManagement } from '../management/index.js';
@@ -108,7 +108,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         scope.addHook('onRoute', (route) => {
           if (route.config?.auth === undefined) throw new Error(`route ${route.method} ${route.url} declares no auth`);
         });
-        scope.addHook('onRequest', authenticationHook(authenticator, network as Network));
+        scope.addHook('onRequest', authenticationHook(authenticator, network));
         registerHealth(scope, healthOptions, '/v1/health');
         registerManagement(scope, deps);
         await registerRest(scope, rest);
