@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../http/index.js';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.js';
 import {
@@ -83,8 +83,8 @@ const ROUTES = [
  * The `/v1` REST data plane, registered once per network (inside the `/{network}` scope). The
  * routes are encapsulated so the validation hook applies to them only.
  */
-export async function registerRest(app: FastifyInstance, deps: RestDeps): Promise<void> {
-  await app.register(async (scope) => {
+export async function registerRest(app: App, deps: RestDeps): Promise<void> {
+  await app.register(async (scope: App) => {
     scope.addHook('preHandler', async (request) => validationToApiError(request));
     for (const register of ROUTES) register(scope, deps);
   }, { prefix: '/v1' });

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { AddressParams, Balance } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /accounts/{address}/balance: every coin balance of the account. */
-export function registerGetAccountBalance(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/accounts/:address/balance', {
+export function registerGetAccountBalance(app: App, deps: RestDeps): void {
+  app.get('/accounts/:address/balance', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { AddressParams, Delegation, DelegationSummary } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /accounts/{address}/delegations: the account's stakes (StakedSui objects). */
-export function registerGetAccountDelegations(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/accounts/:address/delegations', {
+export function registerGetAccountDelegations(app: App, deps: RestDeps): void {
+  app.get('/accounts/:address/delegations', {
     attachValidation: true,
     config: dataRoute,
     schema: {

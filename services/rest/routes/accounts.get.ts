@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { Account, AddressParams } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /accounts/{address}: the account summary; 404 when the chain knows nothing of the address. */
-export function registerGetAccount(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/accounts/:address', {
+export function registerGetAccount(app: App, deps: RestDeps): void {
+  app.get('/accounts/:address', {
     attachValidation: true,
     config: dataRoute,
     schema: {

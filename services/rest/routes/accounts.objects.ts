@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { AddressParams, ObjectResponse, PageQuery } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /accounts/{address}/objects: owned objects, paginated. */
-export function registerGetAccountObjects(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/accounts/:address/objects', {
+export function registerGetAccountObjects(app: App, deps: RestDeps): void {
+  app.get('/accounts/:address/objects', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { ActivityItem, AddressParams, cursor, limit, stringBoolean, TransactionBlock } from '../schemas.js';
 import { includeAll } from '../domain/index.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 const Query = z.object({
   limit: limit(100),
@@ -12,8 +12,8 @@ const Query = z.object({
 });
 
 /** GET /accounts/{address}/transactions: newest first, raw blocks or activity items. */
-export function registerGetAccountTransactions(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/accounts/:address/transactions', {
+export function registerGetAccountTransactions(app: App, deps: RestDeps): void {
+  app.get('/accounts/:address/transactions', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { ChainInfo } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /chain: chain identity, protocol version, tip and throughput. */
-export function registerGetChain(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/chain', {
+export function registerGetChain(app: App, deps: RestDeps): void {
+  app.get('/chain', {
     attachValidation: true,
     config: dataRoute,
     schema: {

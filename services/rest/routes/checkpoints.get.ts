@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { Checkpoint, DIGEST_PATTERN } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 const CheckpointParam = z.string().max(64).refine((v) => /^\d{1,20}$/.test(v) || (DIGEST_PATTERN.test(v) && v.length >= 32 && v.length <= 44), {
   message: 'expected a sequence number or a base58 digest',
 }).meta({ example: '1234567' });
 
 /** GET /checkpoints/{sequenceNumber|digest}: one checkpoint. */
-export function registerGetCheckpoint(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/checkpoints/:checkpoint', {
+export function registerGetCheckpoint(app: App, deps: RestDeps): void {
+  app.get('/checkpoints/:checkpoint', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { CoinMetadata } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** A Move struct tag, possibly generic; addresses may be short (0x2) or full. */
 export const COIN_TYPE_PATTERN = /^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*::[A-Za-z_][A-Za-z0-9_]*(<.+>)?$/;
 
 /** GET /coins/{coinType}/metadata: coin metadata, verification and market data. */
-export function registerGetCoinMetadata(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/coins/:coinType/metadata', {
+export function registerGetCoinMetadata(app: App, deps: RestDeps): void {
+  app.get('/coins/:coinType/metadata', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,5 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import type { FastifyRequest } from 'fastify';
 import { ApiError, errorResponses, type ErrorCode } from '../../core/index.js';
 import type { UpstreamSet } from '../../upstream/index.js';
 import type {
@@ -18,10 +17,6 @@ export interface RestServices {
 export interface RestDeps {
   upstreams: UpstreamSet;
   services: RestServices;
-}
-
-export function typed(app: FastifyInstance) {
-  return app.withTypeProvider<ZodTypeProvider>();
 }
 
 export function contextOf(deps: RestDeps, request: FastifyRequest): NetworkContext {

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { NameAvailability } from '../schemas.js';
 import { NameParam } from './names.resolve.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /names/{name}/availability: can the name be registered? */
-export function registerGetNameAvailability(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/names/:name/availability', {
+export function registerGetNameAvailability(app: App, deps: RestDeps): void {
+  app.get('/names/:name/availability', {
     attachValidation: true,
     config: dataRoute,
     schema: {

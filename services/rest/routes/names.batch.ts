@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { NAME_PATTERN, NameBatchResult } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** POST /names/batch: resolve 1 to 100 names at once. */
-export function registerBatchResolveNames(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).post('/names/batch', {
+export function registerBatchResolveNames(app: App, deps: RestDeps): void {
+  app.post('/names/batch', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,13 +1,13 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { NAME_PATTERN, NameResolution } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 export const NameParam = z.string().min(1).max(67).regex(NAME_PATTERN).meta({ example: 'example', description: 'without the .sui suffix (a trailing .sui is accepted)' });
 
 /** GET /names/{name}: the address a name points to. */
-export function registerResolveName(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/names/:name', {
+export function registerResolveName(app: App, deps: RestDeps): void {
+  app.get('/names/:name', {
     attachValidation: true,
     config: dataRoute,
     schema: {

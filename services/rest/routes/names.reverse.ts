@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { address, ReverseResolution } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /names/reverse/{address}: the address's default name. */
-export function registerReverseResolveName(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/names/reverse/:address', {
+export function registerReverseResolveName(app: App, deps: RestDeps): void {
+  app.get('/names/reverse/:address', {
     attachValidation: true,
     config: dataRoute,
     schema: {

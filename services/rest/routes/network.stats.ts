@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { NetworkStats } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /network/stats: validators, stake, checkpoints, transactions, epoch. */
-export function registerGetNetworkStats(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/network/stats', {
+export function registerGetNetworkStats(app: App, deps: RestDeps): void {
+  app.get('/network/stats', {
     attachValidation: true,
     config: dataRoute,
     schema: { tags: ['network'], summary: 'Network statistics', response: { 200: z.object({ data: NetworkStats }), ...errors() } },

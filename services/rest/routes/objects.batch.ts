@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { address, ObjectResponse } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** POST /objects/batch: up to 50 objects by id, each an object response. */
-export function registerBatchObjects(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).post('/objects/batch', {
+export function registerBatchObjects(app: App, deps: RestDeps): void {
+  app.post('/objects/batch', {
     attachValidation: true,
     config: dataRoute,
     schema: {

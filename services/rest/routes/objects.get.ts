@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { address, SuiObject } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /objects/{id}: one object at its latest version. */
-export function registerGetObject(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/objects/:id', {
+export function registerGetObject(app: App, deps: RestDeps): void {
+  app.get('/objects/:id', {
     attachValidation: true,
     config: dataRoute,
     schema: {

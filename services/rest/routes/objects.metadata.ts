@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { address, ObjectMetadata } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /objects/{id}/metadata: display metadata (name, image, project) of an object. */
-export function registerGetObjectMetadata(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/objects/:id/metadata', {
+export function registerGetObjectMetadata(app: App, deps: RestDeps): void {
+  app.get('/objects/:id/metadata', {
     attachValidation: true,
     config: dataRoute,
     schema: {

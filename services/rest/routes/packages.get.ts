@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { address, Package } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /packages/{id}: a Move package and its modules. */
-export function registerGetPackage(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/packages/:id', {
+export function registerGetPackage(app: App, deps: RestDeps): void {
+  app.get('/packages/:id', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { StakingParameters } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /staking/parameters: the validator set's parameters from the system state. */
-export function registerGetStakingParameters(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/staking/parameters', {
+export function registerGetStakingParameters(app: App, deps: RestDeps): void {
+  app.get('/staking/parameters', {
     attachValidation: true,
     config: dataRoute,
     schema: { tags: ['staking'], summary: 'Staking parameters', response: { 200: z.object({ data: StakingParameters }), ...errors() } },

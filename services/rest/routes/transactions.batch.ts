@@ -1,15 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { digest, TransactionBlock } from '../schemas.js';
 import { toTransactionBlock } from '../domain/index.js';
 import { includeFlags, IncludeQuery } from './include.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 const Body = z.object({ digests: z.array(digest).min(1).max(100) });
 
 /** POST /transactions/batch: up to 100 transactions by digest, cache first. */
-export function registerBatchTransactions(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).post('/transactions/batch', {
+export function registerBatchTransactions(app: App, deps: RestDeps): void {
+  app.post('/transactions/batch', {
     attachValidation: true,
     config: dataRoute,
     schema: {

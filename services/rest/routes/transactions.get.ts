@@ -1,14 +1,14 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { toTransactionBlock } from '../domain/index.js';
 import { digest, TransactionBlock } from '../schemas.js';
 import { includeFlags, IncludeQuery } from './include.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /transactions/{digest}: one transaction block response, cache first like the batch. */
-export function registerGetTransaction(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/transactions/:digest', {
+export function registerGetTransaction(app: App, deps: RestDeps): void {
+  app.get('/transactions/:digest', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,12 +1,12 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { cursor, limit, TransactionBlock } from '../schemas.js';
 import { includeAll } from '../domain/index.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /transactions/latest: the network's newest transactions. */
-export function registerGetLatestTransactions(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/transactions/latest', {
+export function registerGetLatestTransactions(app: App, deps: RestDeps): void {
+  app.get('/transactions/latest', {
     attachValidation: true,
     config: dataRoute,
     schema: {

@@ -1,8 +1,8 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { address, cursor, limit, TransactionBlock } from '../schemas.js';
 import { includeFlags, IncludeQuery } from './include.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 const Query = IncludeQuery.extend({
   limit: limit(100),
@@ -13,8 +13,8 @@ const Query = IncludeQuery.extend({
 });
 
 /** GET /transactions: the network's transactions, filtered and ordered. */
-export function registerListTransactions(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/transactions', {
+export function registerListTransactions(app: App, deps: RestDeps): void {
+  app.get('/transactions', {
     attachValidation: true,
     config: dataRoute,
     schema: {

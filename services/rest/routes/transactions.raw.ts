@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { digest, RawTransaction } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /transactions/{digest}/raw: the signed transaction and its effects as BCS. */
-export function registerGetRawTransaction(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/transactions/:digest/raw', {
+export function registerGetRawTransaction(app: App, deps: RestDeps): void {
+  app.get('/transactions/:digest/raw', {
     attachValidation: true,
     config: dataRoute,
     schema: {

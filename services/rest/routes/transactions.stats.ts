@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { TransactionStats } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /transactions/stats: success and error counts over the latest checkpoints. */
-export function registerGetTransactionStats(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/transactions/stats', {
+export function registerGetTransactionStats(app: App, deps: RestDeps): void {
+  app.get('/transactions/stats', {
     attachValidation: true,
     config: dataRoute,
     schema: {

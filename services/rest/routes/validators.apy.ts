@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { ValidatorApy } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /validators/apy: staking APY per active validator, computed from pool exchange rates. */
-export function registerGetValidatorApys(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/validators/apy', {
+export function registerGetValidatorApys(app: App, deps: RestDeps): void {
+  app.get('/validators/apy', {
     attachValidation: true,
     config: dataRoute,
     schema: {

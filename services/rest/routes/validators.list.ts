@@ -1,11 +1,11 @@
-import type { FastifyInstance } from 'fastify';
+import type { App } from '../../http/index.js';
 import { z } from 'zod';
 import { Validator } from '../schemas.js';
-import { contextOf, dataRoute, errors, typed, type RestDeps } from './kit.js';
+import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** GET /validators: the active validator set. */
-export function registerListValidators(app: FastifyInstance, deps: RestDeps): void {
-  typed(app).get('/validators', {
+export function registerListValidators(app: App, deps: RestDeps): void {
+  app.get('/validators', {
     attachValidation: true,
     config: dataRoute,
     schema: {
