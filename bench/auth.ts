@@ -20,7 +20,7 @@ import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { loadConfig, systemClock } from '../services/core/index.js';
-import { createTestDatabase } from '../services/db/testing.js';
+import { createTestDatabase } from '../test/support/test-database.js';
 import { Authenticator, createKey, createOrganization } from '../services/identity/index.js';
 import { measureLatency } from './lib/latency.js';
 import { percentile } from './lib/stats.js';

@@ -1,5 +1,5 @@
 import http from 'node:http';
-import { createTestApp } from '../services/http/testing.js';
+import { createTestApp } from '../test/support/test-app.js';
 import { SuiUpstream, defaultUpstreamPolicy } from '../services/upstream/index.js';
 import { createGrpcTransport } from '../services/upstream/grpc-channel.js';
 import { SuiGrpcClient } from '@mysten/sui/grpc';

@@ -8,7 +8,7 @@ import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { performance } from 'node:perf_hooks';
-import { startSimnet } from '../test/simnet/index.js';
+import { startSimnet } from '../services/simnet/index.js';
 import { percentile, runLoad, summarize } from './lib/stats.js';
 
 const SECONDS = Number(process.env['SIMNET_BENCH_SECONDS'] ?? 60);

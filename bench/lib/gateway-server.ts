@@ -10,11 +10,11 @@
 import { z } from 'zod';
 import { createLogger, loadConfig, systemClock } from '../../services/core/index.js';
 import { openDatabase } from '../../services/db/index.js';
-import { buildApp } from '../../services/http/index.js';
+import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 
 const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' });
 const database = await openDatabase({ url: config.databaseUrl, poolSize: 10 });
-const app = await buildApp({ config, database, clock: systemClock, logger: createLogger('silent') });
+const app = await buildGatewayApp({ config, database, clock: systemClock, logger: createLogger('silent') });
 const named = z.object({ id: z.string(), name: z.string().nullable() });
 const meLike = z.object({
   data: z.object({

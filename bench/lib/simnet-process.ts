@@ -1,4 +1,4 @@
-import { startSimnet } from '../../test/simnet/index.js';
+import { startSimnet } from '../../services/simnet/index.js';
 
 /** simnet in its own process, so the upstream's CPU is not the benchmarked process's CPU. Prints its URLs as one JSON line. */
 const simnet = await startSimnet({ seed: 'bench', transactionsPerCheckpoint: 0 });

@@ -3,7 +3,8 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Config, Network } from '../core/index.js';
-import { buildApp, networkBaseUrl } from '../http/index.js';
+import { networkBaseUrl } from '../http/index.js';
+import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 import { seedDevOrganization } from './dev-seed.js';
@@ -32,8 +33,8 @@ interface DevSimnet {
 async function devUpstreams(config: Readonly<Config>): Promise<{ config: Readonly<Config>; simnet: DevSimnet | undefined }> {
   const missing = config.networks.filter((n) => !config.endpoints[n].grpcUrl || !config.endpoints[n].graphqlUrl);
   if (missing.length === 0) return { config, simnet: undefined };
-  // simnet is test tooling: loaded only here, never by the production roles.
-  const { startSimnet } = await import('../../test/simnet/index.js');
+  // Loaded on demand: the production roles never start a simulated network.
+  const { startSimnet } = await import('../simnet/index.js');
   const simnet = await startSimnet({ seed: 'dev', host: '127.0.0.1' });
   const endpoints = { ...config.endpoints } as Record<Network, Config['endpoints'][Network]>;
   for (const network of missing) endpoints[network] = { ...endpoints[network], grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl };
@@ -81,7 +82,7 @@ export async function runDev(argv: string[]): Promise<void> {
     adminKey: config.devAdminKey ?? previous.adminKey,
     organizationId: previous.organizationId,
   });
-  const app = await buildApp({ ...runtime, upstreams });
+  const app = await buildGatewayApp({ ...runtime, upstreams });
   onShutdown(async () => {
     await app.close();
     await closeUpstreamSet(upstreams);

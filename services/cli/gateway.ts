@@ -1,4 +1,4 @@
-import { buildApp } from '../http/index.js';
+import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 
@@ -10,7 +10,7 @@ export async function runGateway(): Promise<void> {
   const config = readConfig();
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   const upstreams = upstreamSetFromConfig(config);
-  const app = await buildApp({ ...runtime, upstreams });
+  const app = await buildGatewayApp({ ...runtime, upstreams });
   onShutdown(async () => {
     await app.close();
     await closeUpstreamSet(upstreams);

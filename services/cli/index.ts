@@ -10,8 +10,8 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   admin: { about: 'operator tasks: create-org, grant', run: runAdmin },
   simnet: {
     about: 'a deterministic simulated Sui network: v2 gRPC + gRPC-Web, GraphQL, faucet (tests, offline dev)',
-    // Test tooling: loaded only when asked for, never by the production roles.
-    run: async (argv) => (await import('../../test/simnet/index.js')).runSimnetCli(argv),
+    // Loaded on demand: the production roles never load the simulated network.
+    run: async (argv) => (await import('../simnet/index.js')).runSimnetCli(argv),
   },
   grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services (not built yet)' },
   authz: { about: 'Envoy ext_authz service (not built yet)' },

@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
-import { createTestDatabase, type TestDatabase } from './testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
 describe('openDatabase (PostgreSQL)', () => {
   let test: TestDatabase;

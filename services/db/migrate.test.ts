@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { openDatabase } from './database.js';
 import { migrate } from './migrate.js';
-import { createTestDatabase, type TestDatabase } from './testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 
 describe('migrate', () => {
   let test: TestDatabase | undefined;

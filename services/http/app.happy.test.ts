@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../core/index.js';
 import { openDatabase } from '../db/index.js';
-import { buildApp } from './app.js';
-import { createTestApp, type TestApp } from './testing.js';
+import { buildGatewayApp } from '../cli/gateway-app.js';
+import { createTestApp, type TestApp } from '../../test/support/test-app.js';
 
 describe('the HTTP app: health, legacy redirects, unknown routes, body rules', () => {
   let t: TestApp;
@@ -28,7 +28,7 @@ describe('the HTTP app: health, legacy redirects, unknown routes, body rules', (
 
   it('GET /health is 503 {status:error, database:error, error} when the database is closed', async () => {
     const database = await openDatabase({ url: t.db.url, poolSize: 1 });
-    const app = await buildApp({ config: t.config, database, clock: t.clock, logger: createLogger('silent') });
+    const app = await buildGatewayApp({ config: t.config, database, clock: t.clock, logger: createLogger('silent') });
     try {
       await app.ready();
       expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);

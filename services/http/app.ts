@@ -3,37 +3,25 @@ import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Clock, Config, Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import { Authenticator } from '../identity/index.js';
-import { registerManagement } from '../management/index.js';
-import { createRestServices, registerRest, restConfigFrom } from '../rest/index.js';
-import { upstreamHealthChecks, type UpstreamSet } from '../upstream/index.js';
+import type { Authenticator } from '../identity/index.js';
+import type { App, Capability } from '../route-contract/index.js';
 import { authenticationHook } from './authenticate.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { registerHealth, RequestStats, type HealthCheck } from './health.js';
 import { legacyRedirectTarget, networkRewriter } from './networks.js';
 import { registerOpenApi } from './openapi.js';
-import type { App } from './types.js';
 
-/** What the capabilities need, handed to each one's `register…(app, deps)`. */
-export interface AppDeps {
+export interface HttpAppOptions {
   config: Readonly<Config>;
-  database: Database;
-  clock: Clock;
-  authenticator: Authenticator;
-  /** One Sui upstream per network that has one (empty: data routes answer NETWORK_NOT_CONFIGURED). */
-  upstreams: UpstreamSet;
-}
-
-export interface BuildAppOptions {
-  config: Readonly<Config>;
+  /** For `/health` (the database is always checked). */
   database: Database;
   clock: Clock;
   logger: Logger;
-  /** Shared with other adapters of the same process; created (and stopped on close) when absent. */
-  authenticator?: Authenticator;
-  healthChecks?: HealthCheck[];
-  /** Upstreams of the data plane, owned by the caller (which closes them). */
-  upstreams?: UpstreamSet;
+  /** The one authenticator of the process (owned by the caller, which starts and stops it). */
+  authenticator: Authenticator;
+  healthChecks: readonly HealthCheck[];
+  /** Each capability's routes, registered once per network under `/{network}`. */
+  capabilities: readonly Capability[];
 }
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
@@ -47,8 +35,8 @@ function redactUrl(url: string): string {
  * The HTTP gateway as an unstarted fastify instance: tests call `inject()` on it, the CLI calls
  * `listen()`. Routes live under `/{network}/v1/...` for every configured network.
  */
-export async function buildApp(options: BuildAppOptions): Promise<App> {
-  const { config, database, clock } = options;
+export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
+  const { config, database, clock, authenticator } = options;
   const app = Fastify({
     loggerInstance: options.logger.child({}, {
       serializers: {
@@ -84,21 +72,8 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
   });
   app.addHook('onResponse', async (_request, reply) => stats.record(reply.statusCode));
 
-  const ownsAuthenticator = options.authenticator === undefined;
-  const authenticator =
-    options.authenticator ??
-    new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger: options.logger });
-  if (ownsAuthenticator) {
-    await authenticator.start();
-    app.addHook('onClose', async () => authenticator.stop());
-  }
-
   await registerOpenApi(app, config);
-  const upstreams: UpstreamSet = options.upstreams ?? new Map();
-  const deps: AppDeps = { config, database, clock, authenticator, upstreams };
-  const rest = { upstreams, services: createRestServices(restConfigFrom(config), { db: database.db, now: () => clock.now() }) };
-  const checks = [...(options.healthChecks ?? []), ...upstreamHealthChecks(upstreams)];
-  const healthOptions = { database, clock, stats, checks };
+  const healthOptions = { database, clock, stats, checks: options.healthChecks };
   registerHealth(app, healthOptions, '/health');
 
   for (const network of config.networks) {
@@ -110,8 +85,7 @@ export async function buildApp(options: BuildAppOptions): Promise<App> {
         });
         scope.addHook('onRequest', authenticationHook(authenticator, network));
         registerHealth(scope, healthOptions, '/v1/health');
-        registerManagement(scope, deps);
-        await registerRest(scope, rest);
+        for (const capability of options.capabilities) await capability(scope);
       },
       { prefix: `/${network}` },
     );

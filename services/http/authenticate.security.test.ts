@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from './testing.js';
-import { call, createKeyVia } from '../management/testing.js';
+import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { call, createKeyVia } from '../../test/support/management-calls.js';
 
 const DAY = 86_400_000;
 

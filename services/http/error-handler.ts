@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ApiError, errorBody, isApiError, type ErrorCode } from '../core/index.js';
+import { validationFailure } from '../route-contract/index.js';
 
 /** Fastify's own failure codes, translated to the table's codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -16,13 +17,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
 /** Turns anything thrown into an ApiError; unknown failures become INTERNAL_ERROR (logged). */
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (isApiError(error)) return error;
-  if (hasZodFastifySchemaValidationErrors(error)) {
-    const issues = error.validation.map((issue) => {
-      const where = `${error.validationContext ?? 'request'}${issue.instancePath.replace(/\//g, '.')}`;
-      return `${where}: ${issue.message}`;
-    });
-    return new ApiError('VALIDATION_FAILED', { message: issues.join('; '), fields: { issues } });
-  }
+  const invalid = validationFailure(error, request.routeOptions.config?.fieldCodes);
+  if (invalid) return invalid;
   const fastifyError = error as Partial<FastifyError>;
   const mapped = fastifyError.code ? FASTIFY_CODES[fastifyError.code] : undefined;
   if (mapped) return new ApiError(mapped, { message: describe(mapped, fastifyError), cause: error });

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import { z } from 'zod';
 import type { Clock } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import type { App } from './types.js';
+import type { App } from '../route-contract/index.js';
 
 /** A dependency `/health` reports on besides the database (e.g. each upstream). */
 export interface HealthCheck {

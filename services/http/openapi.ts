@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import type { Config, Network } from '../core/index.js';
-import type { App } from './types.js';
+import type { App } from '../route-contract/index.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';

@@ -2,7 +2,7 @@ import type { KyselyPlugin, PluginTransformResultArgs, QueryResult, UnknownRow }
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { Authenticator } from './authenticator.js';
 import { createKey, updateKey } from './keys.js';
 import { createOrganization } from './organizations.js';

@@ -1,4 +1,5 @@
-import type { App, AppDeps } from '../http/index.js';
+import type { App, Capability } from '../route-contract/index.js';
+import type { ManagementDeps } from './deps.js';
 import { registerGetAccount } from './routes/account.get.js';
 import { registerAuthMe } from './routes/auth-me.js';
 import { registerCreateKey } from './routes/keys.create.js';
@@ -11,9 +12,14 @@ import { registerWalletChallenge } from './routes/wallet.challenge.js';
 import { registerWalletRegister } from './routes/wallet.register.js';
 
 export { describeAccount, type ManagementAccount } from './account.js';
+export type { ManagementDeps } from './deps.js';
 
 /** The management API (spec: "Management API"), registered once per network. */
-export function registerManagement(app: App, deps: AppDeps): void {
+export function managementCapability(deps: ManagementDeps): Capability {
+  return (app: App) => registerManagement(app, deps);
+}
+
+function registerManagement(app: App, deps: ManagementDeps): void {
   registerAuthMe(app);
   registerListKeys(app, deps);
   registerCreateKey(app, deps);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../http/testing.js';
-import { createKeyVia } from './testing.js';
+import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { createKeyVia } from '../../test/support/management-calls.js';
 
 /**
  * Hostile input never gives a 5xx (issue 2, "Done means"). A seeded generator builds JSON texts

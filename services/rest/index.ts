@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { App } from '../http/index.js';
+import type { App, Capability } from '../route-contract/index.js';
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/schema.js';
 import {
@@ -15,7 +15,7 @@ import { registerGetChain } from './routes/chain.get.js';
 import { registerGetCheckpoint } from './routes/checkpoints.get.js';
 import { registerGetLatestCheckpoint } from './routes/checkpoints.latest.js';
 import { registerGetCoinMetadata } from './routes/coins.metadata.js';
-import { validationToApiError, type RestDeps, type RestServices } from './routes/kit.js';
+import type { RestDeps, RestServices } from './routes/kit.js';
 import { registerGetNameAvailability } from './routes/names.availability.js';
 import { registerBatchResolveNames } from './routes/names.batch.js';
 import { registerResolveName } from './routes/names.resolve.js';
@@ -79,15 +79,13 @@ const ROUTES = [
   registerResolveName, registerReverseResolveName, registerBatchResolveNames, registerGetNameAvailability,
 ];
 
-/**
- * The `/v1` REST data plane, registered once per network (inside the `/{network}` scope). The
- * routes are encapsulated so the validation hook applies to them only.
- */
-export async function registerRest(app: App, deps: RestDeps): Promise<void> {
-  await app.register(async (scope: App) => {
-    scope.addHook('preHandler', async (request) => validationToApiError(request));
-    for (const register of ROUTES) register(scope, deps);
-  }, { prefix: '/v1' });
+/** The `/v1` REST data plane, registered once per network (inside the `/{network}` scope). */
+export function restCapability(deps: RestDeps): Capability {
+  return async (app: App) => {
+    await app.register(async (scope: App) => {
+      for (const register of ROUTES) register(scope, deps);
+    }, { prefix: '/v1' });
+  };
 }
 
 /** `createRestServices` options from the one config. */

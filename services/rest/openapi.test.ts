@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { createTestApp, type TestApp } from '../http/testing.js';
+import { createTestApp, type TestApp } from '../../test/support/test-app.js';
 import { examples } from './examples.js';
 import * as schemas from './schemas.js';
 

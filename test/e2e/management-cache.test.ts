@@ -2,11 +2,11 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../../services/core/index.js';
 import { openDatabase, type Database } from '../../services/db/index.js';
-import { buildApp } from '../../services/http/app.js';
-import { createTestApp, type TestApp } from '../../services/http/testing.js';
-import type { App } from '../../services/http/types.js';
+import { buildGatewayApp } from '../../services/cli/gateway-app.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
+import type { App } from '../../services/route-contract/index.js';
 import { createKey } from '../../services/identity/index.js';
-import { call, createKeyVia } from '../../services/management/testing.js';
+import { call, createKeyVia } from '../support/management-calls.js';
 
 /**
  * Two gateway processes (two apps, two database pools, two authenticators) on one database,
@@ -21,7 +21,7 @@ describe('key cache invalidation across processes', () => {
   beforeAll(async () => {
     a = await createTestApp({ env: { SUIGW_KEY_CACHE_TTL_MS: '60000' } });
     otherDatabase = await openDatabase({ url: a.db.url, poolSize: 2 });
-    b = await buildApp({ config: a.config, database: otherDatabase, clock: a.clock, logger: createLogger('silent') });
+    b = await buildGatewayApp({ config: a.config, database: otherDatabase, clock: a.clock, logger: createLogger('silent') });
     await b.ready();
   });
   afterAll(async () => {

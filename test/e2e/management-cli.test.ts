@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, loadConfig, systemClock } from '../../services/core/index.js';
-import { createTestDatabase, type TestDatabase } from '../../services/db/testing.js';
-import { buildApp } from '../../services/http/app.js';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'suigw.js');
 const children = new Set<ChildProcess>();
@@ -52,7 +52,7 @@ describe('suigw admin', () => {
     expect(org).toMatchObject({ network: 'testnet', scopes: ['data', 'streams', 'manage', 'zkLogin'], apiKey: expect.stringMatching(/^svc_pat_/) });
     expect(created.stderr).toContain('shown once');
 
-    const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database: test.database, clock: systemClock, logger: createLogger('silent') });
+    const app = await buildGatewayApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database: test.database, clock: systemClock, logger: createLogger('silent') });
     try {
       const me = await app.inject({ method: 'GET', url: '/testnet/v1/auth/me', headers: { 'x-api-key': org.apiKey } });
       expect(me.statusCode).toBe(200);

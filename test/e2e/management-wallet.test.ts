@@ -1,8 +1,8 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../services/http/testing.js';
+import { createTestApp, type TestApp } from '../support/test-app.js';
 import { grantPrepaidCredit } from '../../services/identity/index.js';
-import { call } from '../../services/management/testing.js';
+import { call } from '../support/management-calls.js';
 
 const DAY = 86_400_000;
 

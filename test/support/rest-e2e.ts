@@ -1,5 +1,5 @@
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
-import { createTestApp, type TestApp } from '../../services/http/testing.js';
+import { createTestApp, type TestApp } from './test-app.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 

@@ -1,4 +1,4 @@
-import { startSimnet, type SimnetOptions } from '../simnet/index.js';
+import { startSimnet, type SimnetOptions } from '../../services/simnet/index.js';
 
 /**
  * simnet for the REST tests: a quiet chain by default (no generated traffic, so what a test

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 import { describeAccount } from '../account.js';
 import { accountSchema } from '../schemas.js';
 import { caller } from './caller.js';
 
-export function registerGetAccount(app: App, deps: AppDeps): void {
+export function registerGetAccount(app: App, deps: ManagementDeps): void {
   app.get(
     '/v1/account',
     {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../http/testing.js';
-import { call, createKeyVia } from '../testing.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { call, createKeyVia } from '../../../test/support/management-calls.js';
 
 describe('GET /v1/auth/me', () => {
   let t: TestApp;

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { publicTier } from '../account.js';
 import { caller } from './caller.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../http/testing.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createKey, createOrganization } from '../../identity/index.js';
-import { call } from '../testing.js';
+import { call } from '../../../test/support/management-calls.js';
 
 describe('POST /v1/keys (errors)', () => {
   let t: TestApp;

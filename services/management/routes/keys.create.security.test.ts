@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../http/testing.js';
-import { call, createKeyVia } from '../testing.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { call, createKeyVia } from '../../../test/support/management-calls.js';
 
 describe('POST /v1/keys (security)', () => {
   let t: TestApp;

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { createKey } from '../../identity/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 import { allowedOriginsInputSchema, createdKeySchema, idSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
 import { caller, keyCreator } from './caller.js';
 
@@ -16,7 +17,7 @@ const body = z.object({
   rateLimit: rateLimitInputSchema.optional(),
 });
 
-export function registerCreateKey(app: App, deps: AppDeps): void {
+export function registerCreateKey(app: App, deps: ManagementDeps): void {
   app.post(
     '/v1/keys',
     {

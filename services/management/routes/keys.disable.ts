@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { disableKey } from '../../identity/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 import { idSchema } from '../schemas.js';
 import { callerOrganizationId } from './caller.js';
 
-export function registerDisableKey(app: App, deps: AppDeps): void {
+export function registerDisableKey(app: App, deps: ManagementDeps): void {
   app.delete(
     '/v1/keys/:id',
     {

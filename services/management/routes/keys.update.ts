@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { updateKey } from '../../identity/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 import { allowedOriginsInputSchema, idSchema, keyListItemSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
 import { caller, keyCreator } from './caller.js';
 
@@ -12,7 +13,7 @@ const body = z.object({
   rateLimit: rateLimitInputSchema.nullable().optional().meta({ description: 'null removes both caps.' }),
 });
 
-export function registerUpdateKey(app: App, deps: AppDeps): void {
+export function registerUpdateKey(app: App, deps: ManagementDeps): void {
   app.patch(
     '/v1/keys/:id',
     {

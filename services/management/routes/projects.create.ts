@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { createProject } from '../../identity/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 import { projectNameSchema, projectSchema } from '../schemas.js';
 import { callerOrganizationId } from './caller.js';
 
@@ -10,7 +11,7 @@ const body = z.object({
   network: z.enum(['mainnet', 'testnet']),
 });
 
-export function registerCreateProject(app: App, deps: AppDeps): void {
+export function registerCreateProject(app: App, deps: ManagementDeps): void {
   app.post(
     '/v1/projects',
     {

@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { listProjects } from '../../identity/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 import { projectSchema } from '../schemas.js';
 import { callerOrganizationId } from './caller.js';
 
-export function registerListProjects(app: App, deps: AppDeps): void {
+export function registerListProjects(app: App, deps: ManagementDeps): void {
   app.get(
     '/v1/projects',
     {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ApiError, ADDRESS_PATTERN, errorResponses } from '../../core/index.js';
 import { createWalletChallenge } from '../../identity/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 
 const challengeSchema = z
   .object({
@@ -12,7 +13,7 @@ const challengeSchema = z
   })
   .meta({ id: 'WalletChallenge' });
 
-export function registerWalletChallenge(app: App, deps: AppDeps): void {
+export function registerWalletChallenge(app: App, deps: ManagementDeps): void {
   app.get(
     '/v1/wallet/challenge',
     {

@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { ADDRESS_PATTERN, errorResponses } from '../../core/index.js';
 import { registerWallet } from '../../identity/index.js';
-import type { App, AppDeps } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { ManagementDeps } from '../deps.js';
 import { createdKeySchema, idSchema } from '../schemas.js';
 import { requireMainnet } from './wallet.challenge.js';
 
@@ -11,7 +12,7 @@ const body = z.object({
   signature: z.string().min(1).max(4096).meta({ description: 'Sui serialized signature (base64) of the challenge message.' }),
 });
 
-export function registerWalletRegister(app: App, deps: AppDeps): void {
+export function registerWalletRegister(app: App, deps: ManagementDeps): void {
   app.post(
     '/v1/wallet/register',
     {
@@ -36,7 +37,7 @@ export function registerWalletRegister(app: App, deps: AppDeps): void {
     },
     async (request, reply) => {
       requireMainnet(request.network);
-      const result = await registerWallet(deps.database, deps.clock, deps.config.walletMinPrepaidMicroUsd, request.body);
+      const result = await registerWallet(deps.database, deps.clock, deps.walletMinPrepaidMicroUsd, request.body);
       return reply.code(201).send({ data: result });
     },
   );

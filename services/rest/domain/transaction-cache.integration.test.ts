@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { GrpcTypes } from '@mysten/sui/grpc';
-import { createTestDatabase, type TestDatabase } from '../../db/testing.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { PostgresTransactionCache } from './transaction-cache.js';
 
 describe('PostgresTransactionCache', () => {

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { Account, AddressParams } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /accounts/{address}: the account summary; 404 when the chain knows nothing of the address. */
 export function registerGetAccount(app: App, deps: RestDeps): void {
   app.get('/accounts/:address', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['accounts'],

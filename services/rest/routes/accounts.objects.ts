@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { AddressParams, ObjectResponse, PageQuery } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /accounts/{address}/objects: owned objects, paginated. */
 export function registerGetAccountObjects(app: App, deps: RestDeps): void {
   app.get('/accounts/:address/objects', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['accounts'],

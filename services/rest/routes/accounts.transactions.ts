@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { ActivityItem, AddressParams, cursor, limit, stringBoolean, TransactionBlock } from '../schemas.js';
 import { includeAll } from '../domain/index.js';
@@ -14,7 +14,6 @@ const Query = z.object({
 /** GET /accounts/{address}/transactions: newest first, raw blocks or activity items. */
 export function registerGetAccountTransactions(app: App, deps: RestDeps): void {
   app.get('/accounts/:address/transactions', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['accounts'],

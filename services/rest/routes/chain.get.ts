@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { ChainInfo } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /chain: chain identity, protocol version, tip and throughput. */
 export function registerGetChain(app: App, deps: RestDeps): void {
   app.get('/chain', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['network'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { Checkpoint, DIGEST_PATTERN } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -10,7 +10,6 @@ const CheckpointParam = z.string().max(64).refine((v) => /^\d{1,20}$/.test(v) ||
 /** GET /checkpoints/{sequenceNumber|digest}: one checkpoint. */
 export function registerGetCheckpoint(app: App, deps: RestDeps): void {
   app.get('/checkpoints/:checkpoint', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['checkpoints'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { CoinMetadata } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -9,7 +9,6 @@ export const COIN_TYPE_PATTERN = /^0x[0-9a-fA-F]{1,64}::[A-Za-z_][A-Za-z0-9_]*::
 /** GET /coins/{coinType}/metadata: coin metadata, verification and market data. */
 export function registerGetCoinMetadata(app: App, deps: RestDeps): void {
   app.get('/coins/:coinType/metadata', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['coins'],

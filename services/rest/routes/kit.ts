@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError, errorResponses, type ErrorCode } from '../../core/index.js';
+import { ApiError, errorResponses } from '../../core/index.js';
+import type { FieldCodes } from '../../route-contract/index.js';
 import type { UpstreamSet } from '../../upstream/index.js';
 import type {
   AccountService, ChainService, CoinService, NameService, NetworkContext, ObjectService, TransactionService,
@@ -32,8 +33,8 @@ export function errors(...statuses: (400 | 404)[]) {
   return errorResponses(...statuses, 500, 502, 503, 504);
 }
 
-/** Where a bad input sits → the code the caller branches on. */
-const FIELD_CODE: Record<string, ErrorCode> = {
+/** Where a bad input sits → the code the caller branches on (see `validationFailure`). */
+const FIELD_CODES: FieldCodes = {
   address: 'INVALID_ADDRESS',
   sender: 'INVALID_ADDRESS',
   digest: 'INVALID_DIGEST',
@@ -47,23 +48,5 @@ const FIELD_CODE: Record<string, ErrorCode> = {
   names: 'INVALID_NAME',
 };
 
-interface ValidationIssue { instancePath?: string; message?: string; keyword?: string }
-
-/**
- * Routes validate with `attachValidation` so this hook, not a generic handler, turns the first
- * failed field into its specific 400 code (INVALID_ADDRESS, INVALID_DIGEST, ...), and everything
- * else into VALIDATION_FAILED, before any upstream call.
- */
-export function validationToApiError(request: FastifyRequest): void {
-  const error = request.validationError as (Error & { validation?: ValidationIssue[]; validationContext?: string }) | undefined;
-  if (!error) return;
-  const issue = error.validation?.[0];
-  const field = issue?.instancePath?.split('/')[1] ?? '';
-  // A missing or mistyped field is a malformed request; a present but wrong value gets its field's code.
-  const code = (issue?.keyword !== 'invalid_type' && FIELD_CODE[field]) || 'VALIDATION_FAILED';
-  const where = `${error.validationContext ?? 'request'}${issue?.instancePath ?? ''}`;
-  throw new ApiError(code, { message: `${where}: ${issue?.message ?? error.message}` });
-}
-
 /** Every data route needs a key of the request's network holding the `data` scope. */
-export const dataRoute = { auth: { scope: 'data' as const } };
+export const dataRoute = { auth: { scope: 'data' as const }, fieldCodes: FIELD_CODES };

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { NameAvailability } from '../schemas.js';
 import { NameParam } from './names.resolve.js';
@@ -7,7 +7,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /names/{name}/availability: can the name be registered? */
 export function registerGetNameAvailability(app: App, deps: RestDeps): void {
   app.get('/names/:name/availability', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['names'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { NAME_PATTERN, NameBatchResult } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** POST /names/batch: resolve 1 to 100 names at once. */
 export function registerBatchResolveNames(app: App, deps: RestDeps): void {
   app.post('/names/batch', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['names'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { NAME_PATTERN, NameResolution } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -8,7 +8,6 @@ export const NameParam = z.string().min(1).max(67).regex(NAME_PATTERN).meta({ ex
 /** GET /names/{name}: the address a name points to. */
 export function registerResolveName(app: App, deps: RestDeps): void {
   app.get('/names/:name', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['names'],

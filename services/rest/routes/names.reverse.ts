@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { address, ReverseResolution } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /names/reverse/{address}: the address's default name. */
 export function registerReverseResolveName(app: App, deps: RestDeps): void {
   app.get('/names/reverse/:address', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['names'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { address, ObjectResponse } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** POST /objects/batch: up to 50 objects by id, each an object response. */
 export function registerBatchObjects(app: App, deps: RestDeps): void {
   app.post('/objects/batch', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['objects'],

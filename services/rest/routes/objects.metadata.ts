@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { address, ObjectMetadata } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /objects/{id}/metadata: display metadata (name, image, project) of an object. */
 export function registerGetObjectMetadata(app: App, deps: RestDeps): void {
   app.get('/objects/:id/metadata', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['objects'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { address, Package } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /packages/{id}: a Move package and its modules. */
 export function registerGetPackage(app: App, deps: RestDeps): void {
   app.get('/packages/:id', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['packages'],

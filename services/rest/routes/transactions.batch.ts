@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { digest, TransactionBlock } from '../schemas.js';
 import { toTransactionBlock } from '../domain/index.js';
@@ -10,7 +10,6 @@ const Body = z.object({ digests: z.array(digest).min(1).max(100) });
 /** POST /transactions/batch: up to 100 transactions by digest, cache first. */
 export function registerBatchTransactions(app: App, deps: RestDeps): void {
   app.post('/transactions/batch', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['transactions'],

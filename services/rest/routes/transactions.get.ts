@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.js';
 import { toTransactionBlock } from '../domain/index.js';
@@ -9,7 +9,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /transactions/{digest}: one transaction block response, cache first like the batch. */
 export function registerGetTransaction(app: App, deps: RestDeps): void {
   app.get('/transactions/:digest', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['transactions'],

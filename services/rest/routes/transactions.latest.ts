@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { cursor, limit, TransactionBlock } from '../schemas.js';
 import { includeAll } from '../domain/index.js';
@@ -7,7 +7,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /transactions/latest: the network's newest transactions. */
 export function registerGetLatestTransactions(app: App, deps: RestDeps): void {
   app.get('/transactions/latest', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['transactions'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { address, cursor, limit, TransactionBlock } from '../schemas.js';
 import { includeFlags, IncludeQuery } from './include.js';
@@ -15,7 +15,6 @@ const Query = IncludeQuery.extend({
 /** GET /transactions: the network's transactions, filtered and ordered. */
 export function registerListTransactions(app: App, deps: RestDeps): void {
   app.get('/transactions', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['transactions'],

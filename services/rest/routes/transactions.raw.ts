@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { digest, RawTransaction } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /transactions/{digest}/raw: the signed transaction and its effects as BCS. */
 export function registerGetRawTransaction(app: App, deps: RestDeps): void {
   app.get('/transactions/:digest/raw', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['transactions'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { TransactionStats } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /transactions/stats: success and error counts over the latest checkpoints. */
 export function registerGetTransactionStats(app: App, deps: RestDeps): void {
   app.get('/transactions/stats', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['transactions'],

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from '../../../test/support/fake-upstream.js';
-import { createTestApp, type TestApp } from '../../http/testing.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { defaultUpstreamPolicy, SuiUpstream } from '../../upstream/index.js';
 
 const policy = {

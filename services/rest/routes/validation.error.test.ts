@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../http/testing.js';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { createKey } from '../../identity/index.js';
 import type { Upstream } from '../../upstream/index.js';
 

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { ValidatorApy } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /validators/apy: staking APY per active validator, computed from pool exchange rates. */
 export function registerGetValidatorApys(app: App, deps: RestDeps): void {
   app.get('/validators/apy', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['staking'],

@@ -1,4 +1,4 @@
-import type { App } from '../../http/index.js';
+import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
 import { Validator } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
@@ -6,7 +6,6 @@ import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 /** GET /validators: the active validator set. */
 export function registerListValidators(app: App, deps: RestDeps): void {
   app.get('/validators', {
-    attachValidation: true,
     config: dataRoute,
     schema: {
       tags: ['staking'],

@@ -1,8 +1,8 @@
-import { ManualClock, createLogger, loadConfig, type Config } from '../core/index.js';
-import { createTestDatabase, type TestDatabase } from '../db/testing.js';
-import { createKey, createOrganization, type Scope, type Tier } from '../identity/index.js';
-import { buildApp, type BuildAppOptions } from './app.js';
-import type { App } from './types.js';
+import { ManualClock, createLogger, loadConfig, type Config } from '../../services/core/index.js';
+import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { createKey, createOrganization, type Scope, type Tier } from '../../services/identity/index.js';
+import { buildGatewayApp, type GatewayAppOptions } from '../../services/cli/gateway-app.js';
+import type { App } from '../../services/route-contract/index.js';
 
 /**
  * An unstarted app on a fresh database of the machine's PostgreSQL, a manual clock, and one
@@ -23,7 +23,7 @@ export interface TestApp {
 export const ALL_SCOPES: Scope[] = ['data', 'streams', 'manage', 'zkLogin'];
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; tier?: Tier; extra?: Partial<BuildAppOptions> } = {},
+  options: { env?: Record<string, string>; tier?: Tier; extra?: Partial<GatewayAppOptions> } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: 'silent', SUIGW_KEY_CACHE_TTL_MS: '0', ...options.env });
   const clock = new ManualClock();
@@ -44,7 +44,7 @@ export async function createTestApp(
     scopes: ALL_SCOPES,
     expiresInDays: 365,
   });
-  const app = await buildApp({ config, database: db.database, clock, logger: createLogger('silent'), ...options.extra });
+  const app = await buildGatewayApp({ config, database: db.database, clock, logger: createLogger('silent'), ...options.extra });
   await app.ready();
   return {
     app,

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { openDatabase, type Database } from './database.js';
-import { migrate } from './migrate.js';
+import { openDatabase, type Database } from '../../services/db/database.js';
+import { migrate } from '../../services/db/migrate.js';
 
 /**
  * A fresh, migrated database on the machine's real PostgreSQL for one test file, dropped on

@@ -1,5 +1,5 @@
 import type { LightMyRequestResponse } from 'fastify';
-import type { TestApp } from '../http/testing.js';
+import type { TestApp } from './test-app.js';
 
 /** One management call through HTTP (`app.inject`), for the tests beside the routes. */
 export interface CallOptions {

@@ -8,8 +8,8 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
-import { createGrpcWebMux } from '../../services/grpc/web-mux/index.js';
-import { addReflectionService } from '../../services/grpc/reflection/index.js';
+import { createGrpcWebMux } from '../grpc/web-mux/index.js';
+import { addReflectionService } from '../grpc/reflection/index.js';
 import { Executor } from './execution/index.js';
 import { createLedger } from './ledger/index.js';
 import type { GenesisAccount, Ledger } from './ledger/index.js';

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Network } from '../core/index.js';
 import type { Principal, Scope } from '../identity/index.js';
+import type { FieldCodes } from './validation.js';
 
 /** The fastify instance every capability registers its routes on (zod-typed). */
 export type App = FastifyInstance<
@@ -21,9 +22,17 @@ export type App = FastifyInstance<
  */
 export type RouteAuth = { scope: Scope } | 'key' | 'none';
 
+/**
+ * What a capability hands the HTTP adapter: a plugin that registers its routes on one network's
+ * scope (`/{network}`). Only the composition root knows every capability.
+ */
+export type Capability = (scope: App) => Promise<void> | void;
+
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** Request fields whose schema failure has its own 400 code (see `validationFailure`). */
+    fieldCodes?: FieldCodes;
   }
   interface FastifyRequest {
     /** The network of the address the request was sent to; set for every route under one. */

@@ -1,0 +1,47 @@
+import type { Clock, Config, Logger } from '../core/index.js';
+import type { Database } from '../db/index.js';
+import { buildHttpApp, type HealthCheck } from '../http/index.js';
+import { Authenticator } from '../identity/index.js';
+import { managementCapability } from '../management/index.js';
+import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
+import type { App } from '../route-contract/index.js';
+import { upstreamHealthChecks, type UpstreamSet } from '../upstream/index.js';
+
+export interface GatewayAppOptions {
+  config: Readonly<Config>;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Shared with other adapters of the same process; created (and stopped on close) when absent. */
+  authenticator?: Authenticator;
+  healthChecks?: HealthCheck[];
+  /** Upstreams of the data plane, owned by the caller (which closes them). */
+  upstreams?: UpstreamSet;
+}
+
+/**
+ * The composition root of the HTTP gateway: the one place that knows every capability and
+ * wires each with its own dependencies into the fastify adapter. `suigw gateway`, `suigw dev`
+ * and the tests build the gateway through here.
+ */
+export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> {
+  const { config, database, clock, logger } = options;
+  const authenticator = options.authenticator ?? new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger });
+  if (options.authenticator === undefined) await authenticator.start();
+  const upstreams: UpstreamSet = options.upstreams ?? new Map();
+  const restServices = createRestServices(restConfigFrom(config), { db: database.db, now: () => clock.now() });
+  const app = await buildHttpApp({
+    config,
+    database,
+    clock,
+    logger,
+    authenticator,
+    healthChecks: [...(options.healthChecks ?? []), ...upstreamHealthChecks(upstreams)],
+    capabilities: [
+      managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd }),
+      restCapability({ upstreams, services: restServices }),
+    ],
+  });
+  if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());
+  return app;
+}
