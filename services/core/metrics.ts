@@ -1,0 +1,95 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/**
+ * The service's Prometheus instruments, on a registry of their own (one per process in
+ * production, one per app in tests, so parallel test apps never share counters). Modules get
+ * the instruments they need handed in; nothing reads a global registry.
+ *
+ * Labels are bounded: routes are the route *patterns* (`/v1/accounts/:address`), never raw
+ * URLs; organizations appear only on the credit counter, which is what a bill is made of.
+ */
+export class Metrics {
+  readonly registry = new Registry();
+
+  /** Every answered request, by protocol (rest, management, jsonrpc, graphql, grpc), route pattern and status. */
+  readonly requests = new Counter({
+    name: 'suigw_requests_total',
+    help: 'Requests answered, by protocol, route pattern, method and status code.',
+    labelNames: ['protocol', 'route', 'method', 'status'] as const,
+    registers: [this.registry],
+  });
+
+  readonly requestDuration = new Histogram({
+    name: 'suigw_request_duration_seconds',
+    help: 'Time from the first byte of a request to the last byte of its answer.',
+    labelNames: ['protocol', 'route', 'method'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    registers: [this.registry],
+  });
+
+  /** One upstream call (one attempt of it), by network, API (grpc, graphql), method and outcome. */
+  readonly upstreamCalls = new Counter({
+    name: 'suigw_upstream_calls_total',
+    help: 'Upstream call attempts by network, api (grpc|graphql), method and outcome (ok or the error kind).',
+    labelNames: ['network', 'api', 'method', 'outcome'] as const,
+    registers: [this.registry],
+  });
+
+  readonly upstreamDuration = new Histogram({
+    name: 'suigw_upstream_call_duration_seconds',
+    help: 'Duration of upstream call attempts by network, api and method.',
+    labelNames: ['network', 'api', 'method'] as const,
+    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    registers: [this.registry],
+  });
+
+  /** 0 closed, 1 half-open, 2 open. */
+  readonly breakerState = new Gauge({
+    name: 'suigw_upstream_breaker_state',
+    help: 'Circuit breaker state per network and method group: 0 closed, 1 half-open, 2 open.',
+    labelNames: ['network', 'group'] as const,
+    registers: [this.registry],
+  });
+
+  readonly creditsConsumed = new Counter({
+    name: 'suigw_credits_consumed_total',
+    help: 'Credits charged, by organization and plan.',
+    labelNames: ['organization', 'plan'] as const,
+    registers: [this.registry],
+  });
+
+  /** kind: key_or_ip (per-key/per-IP cap), organization (plan rate), quota (monthly credits), proofs. */
+  readonly rateLimitRejections = new Counter({
+    name: 'suigw_rate_limit_rejections_total',
+    help: 'Requests refused with 429, by kind: key_or_ip, organization, quota, proofs.',
+    labelNames: ['kind'] as const,
+    registers: [this.registry],
+  });
+
+  /** The limiter's store did not answer; `decision` says what the request got (allowed: fail-open). */
+  readonly limiterFailures = new Counter({
+    name: 'suigw_limiter_store_failures_total',
+    help: 'Limiter decisions made without the store (Redis down), by backend and decision taken.',
+    labelNames: ['backend', 'decision'] as const,
+    registers: [this.registry],
+  });
+
+  readonly keyCacheLookups = new Counter({
+    name: 'suigw_key_cache_lookups_total',
+    help: 'API key verifications by cache result: hit or miss.',
+    labelNames: ['result'] as const,
+    registers: [this.registry],
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    // Process metrics (CPU, memory, GC, event-loop lag as nodejs_eventloop_lag_*).
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  }
+
+  /** The text exposition format, for `GET /metrics`. */
+  async exposition(): Promise<{ contentType: string; body: string }> {
+    return { contentType: this.registry.contentType, body: await this.registry.metrics() };
+  }
+}
+
+export const BREAKER_STATE_VALUE = { closed: 0, half_open: 1, open: 2 } as const;
