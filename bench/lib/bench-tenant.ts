@@ -1,5 +1,6 @@
 import { systemClock } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
+import type { Database } from '../../services/db/index.js';
 import { createTestDatabase } from '../../test/support/test-database.js';
 
 /**
@@ -9,6 +10,8 @@ import { createTestDatabase } from '../../test/support/test-database.js';
  */
 export interface BenchTenant {
   databaseUrl: string;
+  /** A pool of this process on it, for in-process measurements; servers open their own. */
+  database: Database;
   apiKey: string;
   drop(): Promise<void>;
 }
@@ -24,8 +27,7 @@ export async function createBenchTenant(): Promise<BenchTenant> {
       scopes: ['data', 'manage'],
       expiresInDays: 1,
     });
-    // The gateway process opens its own pool; this one is only for seeding.
-    return { databaseUrl: test.url, apiKey: key.apiKey, drop: () => test.drop() };
+    return { databaseUrl: test.url, database: test.database, apiKey: key.apiKey, drop: () => test.drop() };
   } catch (error) {
     await test.drop();
     throw error;
