@@ -63,8 +63,8 @@ export async function h2load(target: LoadTarget, shape: LoadShape): Promise<Load
     '-m', String(shape.streamsPerConnection),
     '-t', '1',
     '-D', String(shape.durationSeconds),
-    '--warm-up-time', String(shape.warmupSeconds),
   ];
+  if (shape.warmupSeconds > 0) args.push('--warm-up-time', String(shape.warmupSeconds));
   if (target.http1) args.push('--h1');
   if (target.bodyFile) args.push('-d', target.bodyFile);
   for (const [name, value] of Object.entries(target.headers ?? {})) args.push('-H', `${name}: ${value}`);
