@@ -70,7 +70,11 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     rounds: positive(env, 'BENCH_ROUNDS', quick ? 2 : 5),
     roundSeconds: positive(env, 'BENCH_ROUND_SECONDS', quick ? 2 : 10),
     warmupSeconds: positive(env, 'BENCH_WARMUP_SECONDS', quick ? 1 : 2),
-    concurrencies: list(env['BENCH_CONCURRENCY'] ?? '1,16,64').map(Number),
+    concurrencies: list(env['BENCH_CONCURRENCY'] ?? '1,16,64').map((value) => {
+      const concurrency = Number(value);
+      if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`BENCH_CONCURRENCY: ${value} is not a positive integer`);
+      return concurrency;
+    }),
     authConcurrency: positive(env, 'BENCH_AUTH_CONCURRENCY', 16),
     metering: metering as MeteringVariant[],
     meteringOffEnv,
