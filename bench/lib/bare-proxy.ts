@@ -10,8 +10,10 @@
 import Fastify from 'fastify';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { createGrpcTransport } from '../../services/upstream/grpc-channel.js';
-import { serveUntilStopped } from './service-process.js';
+import { exitWithParent, serveUntilStopped } from './service-process.js';
 import { AUTH_ME_LIKE_BODY } from './auth-me-body.js';
+
+exitWithParent();
 
 export interface BareProxyReady {
   url: string;

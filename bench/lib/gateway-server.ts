@@ -17,8 +17,10 @@ import { createLogger, loadConfig, systemClock } from '../../services/core/index
 import { openDatabase } from '../../services/db/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
-import { serveUntilStopped } from './service-process.js';
+import { exitWithParent, serveUntilStopped } from './service-process.js';
 import { AUTH_ME_LIKE_BODY } from './auth-me-body.js';
+
+exitWithParent();
 
 export interface GatewayReady {
   url: string;

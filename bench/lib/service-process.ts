@@ -10,7 +10,7 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * A server of a benchmark (simnet, the gateway, the bare baseline) in a Node process of its
  * own, so that the load generator and the other servers do not share its event loop or CPU
  * accounting. The child announces itself with one IPC message `{ ready: … }` (see
- * `serveUntilStopped`); its stdout goes where the caller says (the gateway's log stream goes to a
+ * `exitWithParent` and `serveUntilStopped`); its stdout goes where the caller says (the gateway's log stream goes to a
  * file, as a container runtime would keep it).
  */
 export interface ServiceProcess<Ready> {
@@ -38,10 +38,21 @@ export interface ServiceProcessOptions {
   startTimeoutMs?: number;
 }
 
+const exitAtOnce = () => process.exit(1);
+
 /**
- * The child's side: tells the parent it is ready (or prints it when run by hand), then runs
- * `stop` once on SIGTERM, SIGINT or when the parent goes away (so a crashed benchmark leaves
- * no server behind), and exits.
+ * The child's side, first thing in its module: while it starts, losing the parent (a crashed or
+ * killed benchmark) ends it at once, so no half-started server is left behind.
+ */
+export function exitWithParent(): void {
+  if (!process.send) return;
+  if (!process.connected) process.exit(1);
+  process.once('disconnect', exitAtOnce);
+}
+
+/**
+ * The child's side once it serves: tells the parent it is ready (or prints it when run by
+ * hand), then runs `stop` once on SIGTERM, SIGINT or when the parent goes away, and exits.
  */
 export function serveUntilStopped(ready: unknown, stop: () => Promise<void>): void {
   let stopping = false;
@@ -59,6 +70,8 @@ export function serveUntilStopped(ready: unknown, stop: () => Promise<void>): vo
   process.once('SIGTERM', shutdown);
   process.once('SIGINT', shutdown);
   if (process.send) {
+    process.off('disconnect', exitAtOnce);
+    if (!process.connected) shutdown();
     process.once('disconnect', shutdown);
     process.send({ ready });
   } else {
@@ -127,7 +140,10 @@ export async function startServiceProcess<Ready>(options: ServiceProcessOptions)
     name: options.name,
     pid,
     ready,
-    cpuMicros: () => processCpuMicros(pid),
+    cpuMicros: () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) during the run`);
+      return processCpuMicros(pid);
+    },
     signalForReply: <Reply>(signal: NodeJS.Signals, timeoutMs = 30_000) =>
       new Promise<Reply>((resolve, reject) => {
         const timer = setTimeout(() => reject(new Error(`${options.name} did not answer ${signal}`)), timeoutMs);

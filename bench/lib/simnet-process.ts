@@ -5,7 +5,9 @@
  * grow during a run.
  */
 import { startSimnet } from '../../services/simnet/index.js';
-import { serveUntilStopped } from './service-process.js';
+import { exitWithParent, serveUntilStopped } from './service-process.js';
+
+exitWithParent();
 
 export interface SimnetReady {
   grpcUrl: string;

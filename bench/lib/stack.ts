@@ -16,7 +16,7 @@ import type { SimnetReady } from './simnet-process.js';
  * Everything an HTTP benchmark runs against, each server in its own process: simnet (the
  * upstream), one gateway per metering variant (production settings, PostgreSQL, an enterprise
  * key), and the bare fastify proxy. `stop()` stops every process it started and drops the
- * database, whatever failed.
+ * database, whatever failed; so does SIGINT or SIGTERM to the benchmark.
  */
 export interface GatewayProcess extends ServiceProcess<GatewayReady> {
   variant: MeteringVariant;
@@ -76,11 +76,23 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
   let tenant: BenchTenant | undefined;
   const logDirectory = await mkdtemp(join(tmpdir(), 'suigw-bench-logs-'));
   const logFiles: string[] = [];
-  const stop = async () => {
-    for (const child of started.reverse()) await child.stop();
-    await tenant?.drop();
-    await rm(logDirectory, { recursive: true, force: true });
+  let stopping: Promise<void> | undefined;
+  // Once: a signal and the benchmark's own `finally` may both ask.
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      for (const child of started.reverse()) await child.stop();
+      await tenant?.drop();
+      await rm(logDirectory, { recursive: true, force: true });
+    })());
+  // Ctrl-C or a kill mid-run still stops the servers and drops the database.
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the benchmark's processes…`);
+    void stop().finally(() => process.exit(130));
   };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
   try {
     if (settings.metering.includes('redis')) await assertRedisAnswers(settings.redisUrl);
     tenant = await createBenchTenant();
