@@ -10,8 +10,8 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
  * A server of a benchmark (simnet, the gateway, the bare baseline) in a Node process of its
  * own, so that the load generator and the other servers do not share its event loop or CPU
  * accounting. The child announces itself with one IPC message `{ ready: … }` (see
- * `exitWithParent` and `serveUntilStopped`); its stdout goes where the caller says (the gateway's log stream goes to a
- * file, as a container runtime would keep it).
+ * `exitWithParent` and `serveUntilStopped`); its stdout goes where the caller says (the
+ * gateway's log stream goes to a file, as a container runtime would keep it).
  */
 export interface ServiceProcess<Ready> {
   readonly name: string;
