@@ -61,6 +61,7 @@ async function overHttp(settings: BenchSettings): Promise<void> {
       ...me.flatMap((m) => [compare(`${m.subject.name} / bare hello`, m, hello), compare(`${m.subject.name} / noop`, m, noop)]),
     ]);
     warnOnFailures(results);
+    console.log(`gateway log written: ${(stack.loggedBytes() / 1e6).toFixed(1)} MB at LOG_LEVEL=${settings.logLevel}`);
   } finally {
     await stack.stop();
   }
