@@ -1,151 +1,104 @@
 /**
- * What API-key authentication costs (issue 2: "key verification adds under 1 ms at p99 on a
- * warm cache").
+ * What API-key authentication costs.
  *
- * 1. Over HTTP: a gateway in its own process on a real PostgreSQL test database, loaded by a
- *    closed-loop client (bench/lib/latency.ts) with the same request count and concurrency on
- *    three routes:
- *    - `GET /mainnet/v1/auth/me` with a key (authentication on a warm cache, default TTL);
- *    - `GET /bench/noop`: no key, no database, the same body and zod response schema as
- *      auth/me. This is the fair baseline: the difference to auth/me is authentication alone;
- *    - `GET /health`: the issue names it, but it is not a no-work route: it runs `select 1` on
- *      the database each time, so the auth/me : health ratio flatters authentication.
+ * 1. Over HTTP, at BENCH_AUTH_CONCURRENCY (16), each server in its own process, h2load as the
+ *    load generator, rounds interleaved in rotated order (see docs/benchmarks.md):
+ *    - `GET /hello` on the bare fastify process: a body shaped like auth/me's and nothing else
+ *      (the issue's baseline: auth/me ≥ 0.65 of it);
+ *    - `GET /bench/noop` on the gateway: no key, no database, the same body and zod response
+ *      schema as auth/me, so auth/me ÷ noop is authentication alone;
+ *    - `GET /mainnet/v1/auth/me` with an enterprise key on a warm cache (default TTL), on each
+ *      gateway variant (BENCH_METERING).
  * 2. In process: `Authenticator.authenticate` on a warm cache, timed call by call (µs).
+ *    BENCH_CALLS sets the number of calls.
  *
- * Prints numbers only; nothing here is a pass/fail test. Tune with BENCH_REQUESTS,
- * BENCH_CONNECTIONS, BENCH_ROUNDS and BENCH_CALLS.
+ * Prints numbers only; nothing here is a pass/fail test.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { createInterface } from 'node:readline';
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { loadConfig, systemClock } from '../services/core/index.js';
-import { createTestDatabase } from '../test/support/test-database.js';
-import { Authenticator, createKey, createOrganization } from '../services/identity/index.js';
-import { measureLatency } from './lib/latency.js';
+import { systemClock } from '../services/core/index.js';
+import { Authenticator } from '../services/identity/index.js';
+import { createBenchTenant } from './lib/bench-tenant.js';
+import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
+import { compare, interleavedRounds, type Subject, type SubjectResult } from './lib/rounds.js';
+import { describeSettings, readSettings, type BenchSettings } from './lib/settings.js';
+import { startBenchStack } from './lib/stack.js';
 import { percentile } from './lib/stats.js';
 
-const REQUESTS = Number(process.env['BENCH_REQUESTS'] ?? 20_000);
-const CONNECTIONS = Number(process.env['BENCH_CONNECTIONS'] ?? 10);
-const CALLS = Number(process.env['BENCH_CALLS'] ?? 200_000);
-const ROUNDS = Number(process.env['BENCH_ROUNDS'] ?? 5);
+const overHttp1 = (concurrency: number) => ({ connections: concurrency, streamsPerConnection: 1 });
 
-interface Load {
-  name: string;
-  rps: number;
-  /** Microseconds. */
-  p50: number;
-  p99: number;
-  non2xx: number;
-}
-
-async function load(name: string, url: string, headers: Record<string, string>, amount: number): Promise<Load> {
-  const probe = await measureLatency(url, headers, amount, CONNECTIONS);
-  return { name, rps: probe.rps, p50: percentile(probe.samples, 50), p99: percentile(probe.samples, 99), non2xx: probe.non2xx };
-}
-
-function median(loads: Load[]): Load {
-  const mid = (pick: (l: Load) => number) => {
-    const values = loads.map(pick).sort((x, y) => x - y);
-    return values[Math.floor(values.length / 2)]!;
-  };
-  return {
-    name: loads[0]!.name,
-    rps: mid((l) => l.rps),
-    p50: mid((l) => l.p50),
-    p99: mid((l) => l.p99),
-    non2xx: loads.reduce((sum, l) => sum + l.non2xx, 0),
-  };
-}
-
-async function startGateway(databaseUrl: string): Promise<{ url: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, ['bin/run-ts.js', 'bench/lib/gateway-server.ts'], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  const line = await new Promise<string>((resolveLine, reject) => {
-    const lines = createInterface({ input: child.stdout! });
-    lines.once('line', resolveLine);
-    child.once('exit', (code) => reject(new Error(`the gateway exited with ${code}`)));
-  });
-  return { url: (JSON.parse(line) as { url: string }).url, child };
-}
-
-const fmt = (n: number, digits = 2) => n.toFixed(digits);
-const signed = (n: number) => `${n >= 0 ? '+' : ''}${n.toFixed(0)}`;
-
-export default async function benchAuth(): Promise<void> {
-  const test = await createTestDatabase();
-  let child: ChildProcess | undefined;
+async function overHttp(settings: BenchSettings): Promise<void> {
+  const stack = await startBenchStack(settings);
   try {
-    const { organization, projects } = await createOrganization(test.database.db, systemClock, { name: 'Bench', tier: 'enterprise' });
-    const key = await createKey(test.database, systemClock, { kind: 'operator' }, {
-      organizationId: organization.id,
-      projectId: projects[0]!.id,
-      name: 'bench',
-      scopes: ['data', 'manage'],
-      expiresInDays: 1,
-    });
-
-    const gateway = await startGateway(test.url);
-    child = gateway.child;
-    const auth = { 'x-api-key': key.apiKey };
-    const routes = [
-      { name: 'GET /bench/noop (same body, no key)', url: `${gateway.url}/bench/noop`, headers: {} },
-      { name: 'GET /health (no key, select 1)', url: `${gateway.url}/health`, headers: {} },
-      { name: 'GET /mainnet/v1/auth/me (key)', url: `${gateway.url}/mainnet/v1/auth/me`, headers: auth },
+    const [first] = stack.gateways;
+    const subjects: Subject[] = [
+      { name: 'bare GET /hello', target: { url: `${stack.bare.ready.url}/hello`, http1: true }, shape: overHttp1, server: stack.bare },
+      { name: 'gateway GET /bench/noop', target: { url: `${first!.ready.url}/bench/noop`, http1: true }, shape: overHttp1, server: first! },
+      ...stack.gateways.map((gateway) => ({
+        name: `gateway (${gateway.variant}) auth/me`,
+        target: { url: `${gateway.ready.url}/mainnet/v1/auth/me`, http1: true, headers: { 'x-api-key': stack.apiKey } },
+        shape: overHttp1,
+        server: gateway,
+      })),
     ];
-    console.log(`HTTP: ${REQUESTS} requests per route and round, ${ROUNDS} rounds (medians shown), ${CONNECTIONS} connections, gateway in its own process, PostgreSQL, key cache TTL default (${loadConfig({}).keyCacheTtlMs} ms)`);
-    // Warm up the JIT, the pools and the key cache.
-    for (const route of routes) await load(route.name, route.url, route.headers, Math.min(5_000, REQUESTS));
-    // Rounds interleave the routes so that drift (GC, a neighbour's load) hits all three alike;
-    // each figure below is the median over the rounds.
-    const runs: Load[][] = routes.map(() => []);
-    for (let round = 0; round < ROUNDS; round++) {
-      for (const [i, route] of routes.entries()) runs[i]!.push(await load(route.name, route.url, route.headers, REQUESTS));
+    for (const subject of subjects) {
+      const response = await fetch(subject.target.url, { headers: subject.target.headers ?? {} });
+      if (!response.ok) throw new Error(`${subject.name}: ${response.status} ${await response.text()}`);
+      await response.arrayBuffer();
     }
-    const results = runs.map(median);
-
+    const results = await interleavedRounds(subjects, {
+      concurrency: settings.authConcurrency,
+      rounds: settings.rounds,
+      durationSeconds: settings.roundSeconds,
+      warmupSeconds: settings.warmupSeconds,
+    });
+    const [hello, noop, ...me] = results as [SubjectResult, SubjectResult, ...SubjectResult[]];
+    console.log(`\nauth/me, concurrency ${settings.authConcurrency} (medians over ${settings.rounds} rounds)`);
+    printSubjects(results);
     console.log('');
-    console.log(`${'route'.padEnd(36)} ${'req/s'.padStart(8)} ${'p50 µs'.padStart(8)} ${'p99 µs'.padStart(8)} ${'non-2xx'.padStart(8)}`);
-    for (const r of results) {
-      console.log(`${r.name.padEnd(36)} ${fmt(r.rps, 0).padStart(8)} ${fmt(r.p50, 0).padStart(8)} ${fmt(r.p99, 0).padStart(8)} ${String(r.non2xx).padStart(8)}`);
-    }
-    const [noop, health, me] = results as [Load, Load, Load];
-    const compare = (base: Load) =>
-      `throughput ratio ${fmt(me.rps / base.rps)} ; p50 ${signed(me.p50 - base.p50)} µs ; p99 ${signed(me.p99 - base.p99)} µs`;
-    console.log('');
-    console.log(`auth/me vs noop   : ${compare(noop)}   <- what authentication adds`);
-    console.log(`auth/me vs health : ${compare(health)}`);
-    if (results.some((r) => r.non2xx > 0)) console.log('WARNING: some responses were not 2xx; the numbers above are not comparable.');
+    printComparisons([
+      compare('noop / bare hello', noop, hello),
+      ...me.flatMap((m) => [compare(`${m.subject.name} / bare hello`, m, hello), compare(`${m.subject.name} / noop`, m, noop)]),
+    ]);
+    warnOnFailures(results);
+    console.log(`gateway log written: ${(stack.loggedBytes() / 1e6).toFixed(1)} MB at LOG_LEVEL=${settings.logLevel}`);
+  } finally {
+    await stack.stop();
+  }
+}
 
-    // In process: the authenticator alone on a warm cache. A long TTL keeps every call cached,
-    // which is what "warm" means; the HTTP run above uses the default TTL, as deployed.
-    const authenticator = new Authenticator({ database: test.database, clock: systemClock, ttlMs: 60_000 });
+/** The authenticator alone on a warm cache, in this process. */
+async function inProcess(calls: number): Promise<void> {
+  const tenant = await createBenchTenant();
+  try {
+    // A long TTL keeps every call cached, which is what "warm" means; the HTTP run above uses
+    // the default TTL, as deployed.
+    const authenticator = new Authenticator({ database: tenant.database, clock: systemClock, ttlMs: 60_000 });
     const access = { network: 'mainnet' as const, scope: 'manage' as const, origin: undefined };
-    for (let i = 0; i < 20_000; i++) await authenticator.authenticate(key.apiKey, access);
-    const samples = new Float64Array(CALLS);
-    for (let i = 0; i < CALLS; i++) {
+    for (let i = 0; i < 20_000; i++) await authenticator.authenticate(tenant.apiKey, access);
+    const samples = new Float64Array(calls);
+    for (let i = 0; i < calls; i++) {
       const start = process.hrtime.bigint();
-      await authenticator.authenticate(key.apiKey, access);
+      await authenticator.authenticate(tenant.apiKey, access);
       samples[i] = Number(process.hrtime.bigint() - start) / 1_000;
     }
     samples.sort();
-    console.log('');
-    console.log(
-      `Authenticator.authenticate, warm cache, ${CALLS} calls: p50 ${fmt(percentile(samples, 50))} µs, p99 ${fmt(percentile(samples, 99))} µs, ` +
-        `p99.9 ${fmt(percentile(samples, 99.9))} µs, max ${fmt(samples[samples.length - 1]!)} µs`,
-    );
     const p99 = percentile(samples, 99);
-    console.log(`key verification p99 ${fmt(p99 / 1000, 4)} ms: ${p99 < 1000 ? 'under' : 'NOT under'} the 1 ms budget`);
+    console.log(
+      `\nAuthenticator.authenticate in process, warm cache, ${calls} calls: p50 ${percentile(samples, 50).toFixed(2)} µs, ` +
+        `p99 ${p99.toFixed(2)} µs, p99.9 ${percentile(samples, 99.9).toFixed(2)} µs, max ${samples[samples.length - 1]!.toFixed(2)} µs ` +
+        `(${p99 < 1000 ? 'under' : 'NOT under'} the 1 ms budget at p99)`,
+    );
   } finally {
-    if (child && child.exitCode === null) {
-      const exited = new Promise((done) => child!.once('exit', done));
-      child.kill('SIGTERM');
-      await exited;
-    }
-    await test.drop();
+    await tenant.drop();
   }
+}
+
+export default async function benchAuth(): Promise<void> {
+  const settings = readSettings();
+  console.log(`auth/me: ${describeSettings(settings)}`);
+  await overHttp(settings);
+  await inProcess(Number(process.env['BENCH_CALLS'] ?? (settings.quick ? 20_000 : 200_000)));
 }
 
 // `node bin/run-ts.js bench/auth.ts` runs this benchmark alone.

@@ -3,6 +3,7 @@
  * (SIMNET_BENCH_SECONDS), checkpoints/s against the configured rate, p50/p99 delivery lag of a
  * native-gRPC SubscribeCheckpoints stream (seal → client receipt), then GetObject reads/s as a
  * ratio against GetServiceInfo (the cheapest RPC) measured on the same server in the same run.
+ * BENCH_QUICK=1 shortens both phases to a smoke run.
  */
 import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
@@ -11,8 +12,9 @@ import { performance } from 'node:perf_hooks';
 import { startSimnet } from '../services/simnet/index.js';
 import { percentile, runLoad, summarize } from './lib/stats.js';
 
-const SECONDS = Number(process.env['SIMNET_BENCH_SECONDS'] ?? 60);
-const READ_SECONDS = Number(process.env['SIMNET_BENCH_READ_SECONDS'] ?? 8);
+const QUICK = process.env['BENCH_QUICK'] === '1';
+const SECONDS = Number(process.env['SIMNET_BENCH_SECONDS'] ?? (QUICK ? 5 : 60));
+const READ_SECONDS = Number(process.env['SIMNET_BENCH_READ_SECONDS'] ?? (QUICK ? 2 : 8));
 const INTERVAL_MS = 250;
 const TX_PER_CHECKPOINT = 50;
 const CONCURRENCY = 16;

@@ -1,20 +1,42 @@
 /**
- * A gateway in a process of its own for load benchmarks, so the load generator does not share
- * its event loop: `node bin/run-ts.js bench/lib/gateway-server.ts` with DATABASE_URL set.
- * Prints one JSON line `{url}` once listening; stops on SIGTERM.
+ * The gateway in a process of its own, built as `suigw gateway` builds it (services/cli/
+ * gateway.ts): configuration from the environment (production log level `info` to stdout,
+ * default key cache TTL, the upstream set from SUI_MAINNET_GRPC_URL / SUI_MAINNET_GRAPHQL_URL,
+ * REDIS_URL or not), PostgreSQL from DATABASE_URL (already migrated). Only the port and the
+ * interface are forced (a free port on 127.0.0.1).
  *
- * Besides the real routes it serves `GET /bench/noop`: no key, no database, and the same body
- * and zod response schema as `GET /v1/auth/me`, so that the only difference between the two is
- * authentication (the baseline of bench/auth.ts).
+ * `node --expose-gc bin/run-ts.js bench/lib/gateway-server.ts`; announces `{url}` (see
+ * service-process.ts). Two additions for benchmarks, neither on a production path:
+ * - `GET /bench/noop`: no key, no database, the same body and zod response schema as
+ *   `/v1/auth/me`, so that its difference to auth/me is authentication alone;
+ * - on SIGUSR2 it collects garbage (needs `--expose-gc`) and reports `process.memoryUsage()`
+ *   as `{heap: …}` over IPC (stdout when run by hand), for bench/memory.ts.
  */
 import { z } from 'zod';
 import { createLogger, loadConfig, systemClock } from '../../services/core/index.js';
 import { openDatabase } from '../../services/db/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
+import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
+import { exitWithParent, serveUntilStopped } from './service-process.js';
+import { AUTH_ME_LIKE_BODY } from './auth-me-body.js';
 
-const config = loadConfig({ ...process.env, LOG_LEVEL: 'silent', PORT: '0', HOST: '127.0.0.1' });
-const database = await openDatabase({ url: config.databaseUrl, poolSize: 10 });
-const app = await buildGatewayApp({ config, database, clock: systemClock, logger: createLogger('silent') });
+exitWithParent();
+
+export interface GatewayReady {
+  url: string;
+}
+
+export interface HeapReport {
+  heap: NodeJS.MemoryUsage;
+}
+
+const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' });
+if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
+const logger = createLogger(config.logLevel);
+const database = await openDatabase({ url: config.databaseUrl });
+const upstreams = upstreamSetFromConfig(config);
+const app = await buildGatewayApp({ config, database, clock: systemClock, logger, upstreams });
+
 const named = z.object({ id: z.string(), name: z.string().nullable() });
 const meLike = z.object({
   data: z.object({
@@ -26,25 +48,26 @@ const meLike = z.object({
     subscription: z.object({ plan: z.string().nullable(), status: z.string().nullable() }).nullable(),
   }),
 });
-const body = {
-  data: {
-    apiKey: { id: 'key_0000000000000000', name: 'bench' },
-    organization: { id: 'org_0000000000000000', name: 'Bench' },
-    project: { id: 'proj_000000000000000', name: 'Default' },
-    network: 'mainnet' as const,
-    tier: 'enterprise',
-    subscription: null,
-  },
-};
-app.get('/bench/noop', { config: { auth: 'none' }, schema: { hide: true, response: { 200: meLike } } }, async () => body);
-await app.listen({ port: 0, host: '127.0.0.1' });
-const address = app.server.address();
-const port = typeof address === 'object' && address ? address.port : 0;
-console.log(JSON.stringify({ url: `http://127.0.0.1:${port}` }));
+app.get('/bench/noop', { config: { auth: 'none' }, schema: { hide: true, response: { 200: meLike } } }, async () => AUTH_ME_LIKE_BODY);
 
-process.once('SIGTERM', () => {
-  void app
-    .close()
-    .then(() => database.close())
-    .finally(() => process.exit(0));
+process.on('SIGUSR2', () => {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) {
+    console.error('gateway-server: SIGUSR2 needs node --expose-gc');
+    return;
+  }
+  // Twice: the first pass may only queue finalizers whose targets the second one frees.
+  gc();
+  gc();
+  const report: HeapReport = { heap: process.memoryUsage() };
+  if (process.send) process.send(report);
+  else console.log(JSON.stringify(report));
+});
+
+const url = await app.listen({ port: config.port, host: config.host });
+const ready: GatewayReady = { url };
+serveUntilStopped(ready, async () => {
+  await app.close();
+  await closeUpstreamSet(upstreams);
+  await database.close();
 });

@@ -1,9 +1,22 @@
+/**
+ * simnet in a process of its own, so the upstream's CPU is not the benchmarked process's CPU:
+ * `node bin/run-ts.js bench/lib/simnet-process.ts` prints `{grpcUrl, graphqlUrl, owner}` (over
+ * IPC when started by `startSimnetProcess`). No generated transactions, so the ledger does not
+ * grow during a run.
+ */
 import { startSimnet } from '../../services/simnet/index.js';
+import { exitWithParent, serveUntilStopped } from './service-process.js';
 
-/** simnet in its own process, so the upstream's CPU is not the benchmarked process's CPU. Prints its URLs as one JSON line. */
+exitWithParent();
+
+export interface SimnetReady {
+  grpcUrl: string;
+  graphqlUrl: string;
+  /** An account with balances in several coins (alice, never touched by the producer). */
+  owner: string;
+}
+
 const simnet = await startSimnet({ seed: 'bench', transactionsPerCheckpoint: 0 });
-const alice = simnet.accounts.find((a) => a.label === 'alice')!.address;
-console.log(JSON.stringify({ grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl, owner: alice }));
-const stop = () => void simnet.stop().then(() => process.exit(0));
-process.once('SIGTERM', stop);
-process.once('SIGINT', stop);
+const owner = simnet.accounts.find((a) => a.label === 'alice')!.address;
+const ready: SimnetReady = { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl, owner };
+serveUntilStopped(ready, () => simnet.stop());

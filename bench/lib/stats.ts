@@ -5,6 +5,14 @@ export function percentile(sorted: ArrayLike<number>, p: number): number {
   return sorted[index]!;
 }
 
+/** The median of unsorted values (the mean of the middle two for an even count). */
+export function median(values: readonly number[]): number {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
+}
+
 export interface LoadResult {
   requests: number;
   errors: number;

@@ -1,0 +1,158 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+/** The repository root: scripts are named from there, whatever the caller's directory. */
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/**
+ * A server of a benchmark (simnet, the gateway, the bare baseline) in a Node process of its
+ * own, so that the load generator and the other servers do not share its event loop or CPU
+ * accounting. The child announces itself with one IPC message `{ ready: … }` (see
+ * `exitWithParent` and `serveUntilStopped`); its stdout goes where the caller says (the
+ * gateway's log stream goes to a file, as a container runtime would keep it).
+ */
+export interface ServiceProcess<Ready> {
+  readonly name: string;
+  readonly pid: number;
+  /** What the child announced (its URL, ports, …). */
+  readonly ready: Ready;
+  /** User + system CPU time of the whole process (all threads) so far, in microseconds. */
+  cpuMicros(): number;
+  /** Sends a signal and resolves with the next IPC message the child sends. */
+  signalForReply<Reply>(signal: NodeJS.Signals, timeoutMs?: number): Promise<Reply>;
+  stop(): Promise<void>;
+}
+
+export interface ServiceProcessOptions {
+  name: string;
+  /** A TypeScript entry file relative to the repository root, run through bin/run-ts.js. */
+  script: string;
+  env: NodeJS.ProcessEnv;
+  /** Flags for node itself, e.g. `--expose-gc`. */
+  nodeFlags?: string[];
+  /** A file descriptor for the child's stdout, or 'ignore'. */
+  stdout: number | 'ignore';
+  /** How long the child may take to announce itself. */
+  startTimeoutMs?: number;
+}
+
+const exitAtOnce = () => process.exit(1);
+
+/**
+ * The child's side, first thing in its module: while it starts, losing the parent (a crashed or
+ * killed benchmark) ends it at once, so no half-started server is left behind.
+ */
+export function exitWithParent(): void {
+  if (!process.send) return;
+  if (!process.connected) process.exit(1);
+  process.once('disconnect', exitAtOnce);
+}
+
+/**
+ * The child's side once it serves: tells the parent it is ready (or prints it when run by
+ * hand), then runs `stop` once on SIGTERM, SIGINT or when the parent goes away, and exits.
+ */
+export function serveUntilStopped(ready: unknown, stop: () => Promise<void>): void {
+  let stopping = false;
+  const shutdown = () => {
+    if (stopping) return;
+    stopping = true;
+    stop().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error);
+        process.exit(1);
+      },
+    );
+  };
+  process.once('SIGTERM', shutdown);
+  process.once('SIGINT', shutdown);
+  if (process.send) {
+    process.off('disconnect', exitAtOnce);
+    if (!process.connected) shutdown();
+    process.once('disconnect', shutdown);
+    process.send({ ready });
+  } else {
+    console.log(JSON.stringify(ready));
+  }
+}
+
+let ticksPerSecond: number | undefined;
+
+/** `getconf CLK_TCK`: the unit of utime/stime in /proc (100 on every Linux we run). */
+function clockTicksPerSecond(): number {
+  if (ticksPerSecond === undefined) {
+    try {
+      ticksPerSecond = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).trim()) || 100;
+    } catch {
+      ticksPerSecond = 100;
+    }
+  }
+  return ticksPerSecond;
+}
+
+/** utime + stime of a process from /proc/PID/stat (fields 14 and 15), in microseconds. */
+export function processCpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // The command name (field 2) may contain spaces and parentheses: count from its closing one.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1_000_000) / clockTicksPerSecond();
+}
+
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+export async function startServiceProcess<Ready>(options: ServiceProcessOptions): Promise<ServiceProcess<Ready>> {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), 'bin/run-ts.js', options.script], {
+    cwd: ROOT,
+    env: options.env,
+    stdio: ['ignore', options.stdout, 'inherit', 'ipc'],
+  });
+  let ready: Ready;
+  try {
+    ready = await new Promise<Ready>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${options.name} did not start within ${options.startTimeoutMs ?? 60_000} ms`)), options.startTimeoutMs ?? 60_000);
+      child.once('message', (message: { ready?: Ready }) => {
+        clearTimeout(timer);
+        if (message.ready === undefined) reject(new Error(`${options.name} sent ${JSON.stringify(message)} before it was ready`));
+        else resolve(message.ready);
+      });
+      child.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`${options.name} exited (${code ?? signal}) before it was ready`));
+      });
+    });
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  const pid = child.pid!;
+  return {
+    name: options.name,
+    pid,
+    ready,
+    cpuMicros: () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) during the run`);
+      return processCpuMicros(pid);
+    },
+    signalForReply: <Reply>(signal: NodeJS.Signals, timeoutMs = 30_000) =>
+      new Promise<Reply>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`${options.name} did not answer ${signal}`)), timeoutMs);
+        child.once('message', (message: Reply) => {
+          clearTimeout(timer);
+          resolve(message);
+        });
+        child.kill(signal);
+      }),
+    stop: () => stopChild(child),
+  };
+}

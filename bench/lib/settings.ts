@@ -1,0 +1,92 @@
+/**
+ * Every knob of the HTTP benchmarks, read once from the environment (docs/benchmarks.md lists
+ * them). `BENCH_QUICK=1` is a smoke run: short rounds, to prove the harness works end to end;
+ * its numbers mean nothing.
+ */
+export const METERING_VARIANTS = ['off', 'memory', 'redis'] as const;
+export type MeteringVariant = (typeof METERING_VARIANTS)[number];
+
+export interface BenchSettings {
+  quick: boolean;
+  rounds: number;
+  /** Measured seconds per subject and round. */
+  roundSeconds: number;
+  /** Unmeasured seconds before each measured window. */
+  warmupSeconds: number;
+  /** Concurrent requests of the balance scenarios. */
+  concurrencies: number[];
+  /** Concurrent requests of the auth/me scenario. */
+  authConcurrency: number;
+  /** Gateway variants, each a gateway process of its own; the first is the reference. */
+  metering: MeteringVariant[];
+  /** Environment assignments that turn metering off in the gateway (`NAME=value,NAME=value`). */
+  meteringOffEnv: Record<string, string> | undefined;
+  redisUrl: string;
+  /** The gateway's LOG_LEVEL: production's `info` unless told otherwise. */
+  logLevel: string;
+}
+
+function list(value: string): string[] {
+  return value.split(',').map((item) => item.trim()).filter(Boolean);
+}
+
+function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number, not ${raw}`);
+  return value;
+}
+
+function assignments(value: string | undefined): Record<string, string> | undefined {
+  if (!value) return undefined;
+  return Object.fromEntries(
+    list(value).map((pair) => {
+      const at = pair.indexOf('=');
+      if (at <= 0) throw new Error(`BENCH_METERING_OFF_ENV: expected NAME=value, got ${pair}`);
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    }),
+  );
+}
+
+export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
+  const quick = env['BENCH_QUICK'] === '1';
+  const metering = list(env['BENCH_METERING'] ?? 'redis,memory');
+  for (const variant of metering) {
+    if (!(METERING_VARIANTS as readonly string[]).includes(variant)) {
+      throw new Error(`BENCH_METERING: ${variant} is not one of ${METERING_VARIANTS.join(', ')}`);
+    }
+  }
+  if (metering.length === 0) throw new Error('BENCH_METERING names no variant');
+  const meteringOffEnv = assignments(env['BENCH_METERING_OFF_ENV']);
+  if (metering.includes('off') && !meteringOffEnv) {
+    throw new Error(
+      'BENCH_METERING=off needs BENCH_METERING_OFF_ENV=NAME=value: the gateway setting that turns metering off ' +
+        '(the harness does not invent one; see docs/benchmarks.md)',
+    );
+  }
+  return {
+    quick,
+    rounds: positive(env, 'BENCH_ROUNDS', quick ? 2 : 5),
+    roundSeconds: positive(env, 'BENCH_ROUND_SECONDS', quick ? 2 : 10),
+    warmupSeconds: positive(env, 'BENCH_WARMUP_SECONDS', quick ? 1 : 2),
+    concurrencies: list(env['BENCH_CONCURRENCY'] ?? '1,16,64').map((value) => {
+      const concurrency = Number(value);
+      if (!Number.isInteger(concurrency) || concurrency < 1) throw new Error(`BENCH_CONCURRENCY: ${value} is not a positive integer`);
+      return concurrency;
+    }),
+    authConcurrency: positive(env, 'BENCH_AUTH_CONCURRENCY', 16),
+    metering: metering as MeteringVariant[],
+    meteringOffEnv,
+    redisUrl: env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379',
+    logLevel: env['BENCH_LOG_LEVEL'] ?? 'info',
+  };
+}
+
+export function describeSettings(settings: BenchSettings): string {
+  return (
+    `${settings.rounds} rounds × ${settings.roundSeconds} s per subject (after ${settings.warmupSeconds} s warm-up each), rotated order; ` +
+    `gateway LOG_LEVEL=${settings.logLevel}, key cache TTL default` +
+    (settings.quick ? '\nBENCH_QUICK=1: a smoke run, the numbers mean nothing' : '')
+  );
+}

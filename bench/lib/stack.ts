@@ -1,0 +1,148 @@
+import { randomBytes } from 'node:crypto';
+import { closeSync, openSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ENV_SCHEMA } from '../../services/core/index.js';
+import { createBenchTenant, type BenchTenant } from './bench-tenant.js';
+import type { BareProxyReady } from './bare-proxy.js';
+import type { GatewayReady } from './gateway-server.js';
+import { startServiceProcess, type ServiceProcess } from './service-process.js';
+import type { MeteringVariant, BenchSettings } from './settings.js';
+import type { SimnetReady } from './simnet-process.js';
+
+/**
+ * Everything an HTTP benchmark runs against, each server in its own process: simnet (the
+ * upstream), one gateway per metering variant (production settings, PostgreSQL, an enterprise
+ * key), and the bare fastify proxy. `stop()` stops every process it started and drops the
+ * database, whatever failed; so does SIGINT or SIGTERM to the benchmark.
+ */
+export interface GatewayProcess extends ServiceProcess<GatewayReady> {
+  variant: MeteringVariant;
+}
+
+export interface BenchStack {
+  simnet: ServiceProcess<SimnetReady>;
+  gateways: GatewayProcess[];
+  bare: ServiceProcess<BareProxyReady>;
+  /** An enterprise organization's key for mainnet. */
+  apiKey: string;
+  /** Bytes the gateways logged so far (proof that logging was on). */
+  loggedBytes(): number;
+  stop(): Promise<void>;
+}
+
+export interface StackOptions {
+  /** Start each gateway with `--expose-gc` (bench/memory.ts). */
+  exposeGc?: boolean;
+}
+
+/** The inherited environment without any gateway setting a developer's shell may carry. */
+function cleanEnvironment(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const name of Object.keys(ENV_SCHEMA.shape)) delete env[name];
+  return env;
+}
+
+async function assertRedisAnswers(url: string): Promise<void> {
+  const { hostname, port } = new URL(url);
+  await new Promise<void>((resolve, reject) => {
+    const socket = createConnection({ host: hostname, port: Number(port || 6379) });
+    socket.setTimeout(2_000, () => socket.destroy(new Error('timeout')));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.once('data', (data) => {
+      socket.end();
+      if (data.toString().startsWith('+PONG')) resolve();
+      else reject(new Error(`Redis at ${url} answered ${JSON.stringify(data.toString())}`));
+    });
+    socket.once('error', (error) => reject(new Error(`Redis at ${url} does not answer (${error.message}); BENCH_METERING=redis needs it`)));
+  });
+}
+
+function meteringEnvironment(variant: MeteringVariant, settings: BenchSettings): NodeJS.ProcessEnv {
+  switch (variant) {
+    case 'redis':
+      return { REDIS_URL: settings.redisUrl };
+    case 'memory':
+      return {};
+    case 'off':
+      return { ...settings.meteringOffEnv };
+  }
+}
+
+export async function startBenchStack(settings: BenchSettings, options: StackOptions = {}): Promise<BenchStack> {
+  const started: ServiceProcess<unknown>[] = [];
+  let tenant: BenchTenant | undefined;
+  const logDirectory = await mkdtemp(join(tmpdir(), 'suigw-bench-logs-'));
+  const logFiles: string[] = [];
+  let stopping: Promise<void> | undefined;
+  // Once: a signal and the benchmark's own `finally` may both ask.
+  const stop = () =>
+    (stopping ??= (async () => {
+      process.off('SIGINT', interrupted);
+      process.off('SIGTERM', interrupted);
+      for (const child of started.reverse()) await child.stop();
+      await tenant?.drop();
+      await rm(logDirectory, { recursive: true, force: true });
+    })());
+  // Ctrl-C or a kill mid-run still stops the servers and drops the database.
+  const interrupted = (signal: NodeJS.Signals) => {
+    console.error(`\n${signal}: stopping the benchmark's processes…`);
+    void stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', interrupted);
+  process.once('SIGTERM', interrupted);
+  try {
+    if (settings.metering.includes('redis')) await assertRedisAnswers(settings.redisUrl);
+    tenant = await createBenchTenant();
+    const simnet = await startServiceProcess<SimnetReady>({ name: 'simnet', script: 'bench/lib/simnet-process.ts', env: process.env, stdout: 'ignore' });
+    started.push(simnet);
+    const gateways: GatewayProcess[] = [];
+    for (const variant of settings.metering) {
+      const logFile = join(logDirectory, `gateway-${variant}.log`);
+      const fd = openSync(logFile, 'a');
+      logFiles.push(logFile);
+      try {
+        const gateway = await startServiceProcess<GatewayReady>({
+          name: `gateway (${variant})`,
+          script: 'bench/lib/gateway-server.ts',
+          nodeFlags: options.exposeGc ? ['--expose-gc'] : [],
+          env: {
+            ...cleanEnvironment(),
+            DATABASE_URL: tenant.databaseUrl,
+            LOG_LEVEL: settings.logLevel,
+            SUIGW_SECRET: randomBytes(32).toString('hex'),
+            SUI_MAINNET_GRPC_URL: simnet.ready.grpcUrl,
+            SUI_MAINNET_GRAPHQL_URL: simnet.ready.graphqlUrl,
+            ...meteringEnvironment(variant, settings),
+          },
+          // pino writes the log to stdout: a file, as a container runtime would keep it.
+          stdout: fd,
+        });
+        started.push(gateway);
+        gateways.push(Object.assign(gateway, { variant }));
+      } finally {
+        closeSync(fd);
+      }
+    }
+    const bare = await startServiceProcess<BareProxyReady>({
+      name: 'bare proxy',
+      script: 'bench/lib/bare-proxy.ts',
+      env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl },
+      stdout: 'ignore',
+    });
+    started.push(bare);
+    return {
+      simnet,
+      gateways,
+      bare,
+      apiKey: tenant.apiKey,
+      loggedBytes: () => logFiles.reduce((sum, file) => sum + statSync(file).size, 0),
+      stop,
+    };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
