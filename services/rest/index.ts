@@ -15,7 +15,7 @@ import { registerGetChain } from './routes/chain.get.js';
 import { registerGetCheckpoint } from './routes/checkpoints.get.js';
 import { registerGetLatestCheckpoint } from './routes/checkpoints.latest.js';
 import { registerGetCoinMetadata } from './routes/coins.metadata.js';
-import type { RestDeps, RestServices } from './routes/kit.js';
+import { watchRequest, type RestDeps, type RestServices } from './routes/kit.js';
 import { registerGetNameAvailability } from './routes/names.availability.js';
 import { registerBatchResolveNames } from './routes/names.batch.js';
 import { registerResolveName } from './routes/names.resolve.js';
@@ -83,6 +83,7 @@ const ROUTES = [
 export function restCapability(deps: RestDeps): Capability {
   return async (app: App) => {
     await app.register(async (scope: App) => {
+      scope.addHook('onRequest', watchRequest);
       for (const register of ROUTES) register(scope, deps);
     }, { prefix: '/v1' });
   };
