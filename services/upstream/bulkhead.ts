@@ -14,13 +14,15 @@ interface Waiter {
 
 /**
  * Bounds what one upstream is asked at a time: up to `maxConcurrent` calls run, up to
- * `maxQueued` wait in order, and a caller that finds the queue full is refused (`'full'`) without
- * touching the others. Heavy load from one key therefore waits or is turned away alone instead
- * of piling timeouts onto the node until its breaker opens for everyone.
+ * `maxQueued` wait, and a caller that finds the queue full is refused (`'full'`) without
+ * touching the others. Waiters are queued per tenant and a freed slot goes to the tenants in
+ * turn, so heavy load from one organization waits behind itself, not in front of everyone else.
  */
 export class Bulkhead {
   #running = 0;
-  readonly #queue: Waiter[] = [];
+  #queued = 0;
+  /** Waiters per tenant, in arrival order; the map's order is the round-robin turn. */
+  readonly #queues = new Map<string, Waiter[]>();
   readonly #options: BulkheadOptions;
 
   constructor(options: BulkheadOptions) {
@@ -28,19 +30,19 @@ export class Bulkhead {
   }
 
   get running(): number { return this.#running; }
-  get queued(): number { return this.#queue.length; }
+  get queued(): number { return this.#queued; }
 
   /**
    * A slot, released by calling the returned function once. Rejects with `'full'` when the
    * queue is full, `'timeout'` when `waitMs` passes first, `'cancelled'` when `signal` aborts.
    */
-  acquire(waitMs: number, signal?: AbortSignal): Promise<() => void> {
+  acquire(waitMs: number, signal?: AbortSignal, tenant = ''): Promise<() => void> {
     if (signal?.aborted) return Promise.reject(new BulkheadRefusal('cancelled'));
     if (this.#running < this.#options.maxConcurrent) {
       this.#running += 1;
       return Promise.resolve(this.#releaser());
     }
-    if (this.#queue.length >= this.#options.maxQueued) return Promise.reject(new BulkheadRefusal('full'));
+    if (this.#queued >= this.#options.maxQueued) return Promise.reject(new BulkheadRefusal('full'));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => waiter.refuse('timeout'), Math.max(0, waitMs));
       const onAbort = () => waiter.refuse('cancelled');
@@ -49,14 +51,37 @@ export class Bulkhead {
         grant: () => { settle(); resolve(this.#releaser()); },
         refuse: (reason) => {
           settle();
-          const index = this.#queue.indexOf(waiter);
-          if (index >= 0) this.#queue.splice(index, 1);
+          this.#remove(tenant, waiter);
           reject(new BulkheadRefusal(reason));
         },
       };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.#queue.push(waiter);
+      const queue = this.#queues.get(tenant);
+      if (queue) queue.push(waiter);
+      else this.#queues.set(tenant, [waiter]);
+      this.#queued += 1;
     });
+  }
+
+  #remove(tenant: string, waiter: Waiter): void {
+    const queue = this.#queues.get(tenant);
+    const index = queue?.indexOf(waiter) ?? -1;
+    if (!queue || index < 0) return;
+    queue.splice(index, 1);
+    this.#queued -= 1;
+    if (queue.length === 0) this.#queues.delete(tenant);
+  }
+
+  /** The first waiter of the tenant whose turn it is; that tenant then goes to the back. */
+  #next(): Waiter | undefined {
+    const first = this.#queues.entries().next();
+    if (first.done) return undefined;
+    const [tenant, queue] = first.value;
+    const waiter = queue.shift()!;
+    this.#queued -= 1;
+    this.#queues.delete(tenant);
+    if (queue.length > 0) this.#queues.set(tenant, queue);
+    return waiter;
   }
 
   #releaser(): () => void {
@@ -64,7 +89,7 @@ export class Bulkhead {
     return () => {
       if (released) return;
       released = true;
-      const next = this.#queue.shift();
+      const next = this.#next();
       // The slot passes straight to the next waiter, so `running` stays the same.
       if (next) next.grant();
       else this.#running -= 1;

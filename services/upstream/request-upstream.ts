@@ -38,12 +38,12 @@ export class RequestUpstream implements Upstream {
 
   health(): Promise<UpstreamHealth> { return this.#inner.health(); }
   breakers(): Record<string, BreakerState> { return this.#inner.breakers(); }
-  budget(startedAt: number, signal: AbortSignal): RequestBudget { return this.#inner.budget(startedAt, signal); }
+  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget { return this.#inner.budget(startedAt, signal, tenant); }
   forRequest(budget: RequestBudget): Upstream { return this.#inner.forRequest(budget); }
   async close(): Promise<void> { /* the shared upstream outlives the request */ }
 
   #within<O extends CallOptions>(options: O): O {
-    return { ...options, deadlineAt: Math.min(options.deadlineAt ?? Infinity, this.#budget.deadlineAt), signal: this.#budget.signal };
+    return { ...options, deadlineAt: Math.min(options.deadlineAt ?? Infinity, this.#budget.deadlineAt), signal: this.#budget.signal, tenant: this.#budget.tenant };
   }
 
   async #inTurn<T>(name: string, operation: string, run: () => Promise<T>): Promise<T> {

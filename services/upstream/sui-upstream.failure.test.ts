@@ -25,8 +25,8 @@ describe('SuiUpstream against a misbehaving upstream', () => {
   const readInfo = () => upstream.call('GetServiceInfo', (o) => upstream.grpc.ledgerService.getServiceInfo({}, o).response, { idempotent: true });
 
   it('reads through native gRPC and GraphQL', async () => {
-    expect((await getInfo()).checkpointHeight).toBe(42n);
-    await expect(upstream.graphql('{ chainIdentifier }')).resolves.toEqual({ chainIdentifier: 'abc' });
+    expect((await readInfo()).checkpointHeight).toBe(42n);
+    await expect(upstream.graphql('{ chainIdentifier }', undefined, { idempotent: true })).resolves.toEqual({ chainIdentifier: 'abc' });
   });
 
   it('a slow gRPC upstream fails with timeout within the deadline', async () => {
@@ -135,7 +135,9 @@ describe('SuiUpstream against a misbehaving upstream', () => {
     for (let i = 0; i < 2 * policy.breakerFailureThreshold; i += 1) {
       const caller = new AbortController();
       const call = upstream.call('GetServiceInfo', (o) => upstream.grpc.ledgerService.getServiceInfo({}, o).response, { idempotent: true, signal: caller.signal });
-      setTimeout(() => caller.abort(), 20);
+      // Abort once the node holds the call, so it is the node that sees the cancellation.
+      await expect.poll(() => fake.state.calls, { timeout: 5_000 }).toBe(i + 1);
+      caller.abort();
       expect(((await call.catch((e: unknown) => e)) as UpstreamError).kind).toBe('cancelled');
     }
     await expect.poll(() => fake.state.cancelled, { timeout: 2_000 }).toBe(2 * policy.breakerFailureThreshold);

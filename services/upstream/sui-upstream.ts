@@ -1,3 +1,4 @@
+import { performance } from 'node:perf_hooks';
 import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Bulkhead, refusalError } from './bulkhead.js';
@@ -19,6 +20,8 @@ export interface SuiUpstreamOptions {
 }
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Event-loop utilization over an attempt above which a timeout is ours, not the node's. */
+const STARVED_UTILIZATION = 0.9;
 
 /**
  * A network's upstream over Sui's gRPC v2 (grpc-js) and GraphQL (fetch). Calls pass a bulkhead
@@ -70,8 +73,8 @@ export class SuiUpstream implements Upstream {
       postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signal));
   }
 
-  budget(startedAt: number, signal: AbortSignal): RequestBudget {
-    return { deadlineAt: startedAt + this.#policy.deadlineMs, signal };
+  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget {
+    return { deadlineAt: startedAt + this.#policy.deadlineMs, signal, tenant };
   }
 
   forRequest(budget: RequestBudget): Upstream {
@@ -128,7 +131,7 @@ export class SuiUpstream implements Upstream {
     if (deadlineAt <= started) {
       throw new UpstreamError('timeout', name, operation, `${operation}: the request's time budget is spent`, { local: true });
     }
-    const release = await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal).catch((error: unknown) => {
+    const release = await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal, options.tenant).catch((error: unknown) => {
       throw refusalError(error, name, operation);
     });
     try {
@@ -139,6 +142,7 @@ export class SuiUpstream implements Upstream {
       return await withRetries(retryPolicy, this.#env, options.idempotent ?? false, async (timeoutMs) => {
         if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
         if (!breaker.tryAcquire()) throw this.#circuitOpen(name, operation, breaker);
+        const busy = performance.eventLoopUtilization();
         try {
           const result = await attempt(timeoutMs, signal);
           breaker.recordSuccess();
@@ -146,7 +150,10 @@ export class SuiUpstream implements Upstream {
         } catch (error) {
           let mapped = error instanceof UpstreamError ? error : new UpstreamError('bad_response', name, operation, String(error), { cause: error });
           // An attempt cut short by the request's own budget timed out because of the budget, not the node.
-          if (mapped.kind === 'timeout' && !mapped.local && timeoutMs < this.#policy.attemptTimeoutMs / 2) {
+          // So did one that ran while this process was too busy to read the answer: the deadline
+          // may have passed in our own event loop (heavy load of our own), not at the node.
+          const starved = performance.eventLoopUtilization(busy).utilization > STARVED_UTILIZATION;
+          if (mapped.kind === 'timeout' && !mapped.local && (timeoutMs < this.#policy.attemptTimeoutMs / 2 || starved)) {
             mapped = new UpstreamError('timeout', name, operation, mapped.message, { cause: mapped.cause, local: true });
           }
           if (mapped.isTransportFailure) breaker.recordFailure();

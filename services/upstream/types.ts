@@ -38,7 +38,7 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   breakerFailureThreshold: 5,
   breakerCooldownMs: 10_000,
   healthTimeoutMs: 1_000,
-  maxConcurrentCalls: 64,
+  maxConcurrentCalls: 32,
   maxQueuedCalls: 1_024,
   requestFanOut: 8,
 };
@@ -52,6 +52,8 @@ export interface CallOptions {
   deadlineAt?: number;
   /** Aborted when the caller goes away: the call is cancelled, and that never counts against the upstream. */
   signal?: AbortSignal;
+  /** Whose call it is, for the bulkhead's fair queue (see RequestBudget). */
+  tenant?: string | undefined;
   /** The circuit breaker this call counts toward (default: its protocol, `grpc` or `graphql`). */
   group?: string;
   /** Reads a status this method uses in its own way (see StatusClassifier). */
@@ -62,6 +64,8 @@ export interface CallOptions {
 export interface RequestBudget {
   deadlineAt: number;
   signal: AbortSignal;
+  /** Whose request it is (the organization): the bulkhead's queue takes tenants in turn. */
+  tenant?: string | undefined;
 }
 
 export interface ProbeResult {
@@ -94,8 +98,8 @@ export interface Upstream {
   health(): Promise<UpstreamHealth>;
   /** Each breaker group's state (groups appear once used). */
   breakers(): Record<string, BreakerState>;
-  /** The budget of a request that starts at `startedAt` (ms) and is cancelled by `signal`. */
-  budget(startedAt: number, signal: AbortSignal): RequestBudget;
+  /** The budget of a request that starts at `startedAt` (ms), is cancelled by `signal`, and is `tenant`'s. */
+  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget;
   /** This upstream as one request sees it: every call within its budget and fan-out bound. */
   forRequest(budget: RequestBudget): Upstream;
   close(): Promise<void>;

@@ -46,7 +46,8 @@ export function contextOf(deps: RestDeps, request: FastifyRequest): NetworkConte
   const upstream = deps.upstreams.get(network);
   if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
   const watched = requests.get(request) ?? { startedAt: Date.now(), cancel: new AbortController() };
-  return { network, upstream: upstream.forRequest(upstream.budget(watched.startedAt, watched.cancel.signal)) };
+  const budget = upstream.budget(watched.startedAt, watched.cancel.signal, request.principal?.organization.id);
+  return { network, upstream: upstream.forRequest(budget) };
 }
 
 /** Error responses a data route documents: its own, plus the upstream's 5xx (the error handler renders them). */
