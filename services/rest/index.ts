@@ -20,6 +20,7 @@ import { registerGetNameAvailability } from './routes/names.availability.js';
 import { registerBatchResolveNames } from './routes/names.batch.js';
 import { registerResolveName } from './routes/names.resolve.js';
 import { registerReverseResolveName } from './routes/names.reverse.js';
+import { registerGetHealthDetails } from './routes/health.details.js';
 import { registerGetNetworkStats } from './routes/network.stats.js';
 import { registerBatchObjects } from './routes/objects.batch.js';
 import { registerGetObject } from './routes/objects.get.js';
@@ -77,6 +78,7 @@ const ROUTES = [
   registerGetLatestCheckpoint, registerGetCheckpoint, registerGetChain, registerGetStakingParameters, registerGetNetworkStats,
   registerListValidators, registerGetValidatorApys,
   registerResolveName, registerReverseResolveName, registerBatchResolveNames, registerGetNameAvailability,
+  registerGetHealthDetails,
 ];
 
 /** The `/v1` REST data plane, registered once per network (inside the `/{network}` scope). */

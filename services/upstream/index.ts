@@ -5,7 +5,7 @@ export { Bulkhead, BulkheadRefusal, type BulkheadOptions } from './bulkhead.js';
 export { withRetries, backoffDelay, realRetryEnv, type RetryPolicy, type RetryEnv } from './retry.js';
 export { SuiUpstream, type SuiUpstreamOptions } from './sui-upstream.js';
 export { createUpstreamSet, closeUpstreamSet, upstreamSetFromConfig, type UpstreamSetConfig } from './upstream-set.js';
-export { upstreamHealthChecks } from './health-checks.js';
+export { UpstreamMonitor, type UpstreamMonitorOptions, type UpstreamReport } from './monitor.js';
 export {
   defaultUpstreamPolicy,
   type CallOptions, type Network, type ProbeResult, type RequestBudget, type Upstream, type UpstreamEndpoints, type UpstreamHealth,

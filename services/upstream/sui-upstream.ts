@@ -173,7 +173,7 @@ export class SuiUpstream implements Upstream {
 
   async #probe(group: string, probe: () => Promise<unknown>): Promise<ProbeResult> {
     const started = this.#env.now();
-    const breaker = this.#breaker(group).state;
+    const breaker = this.#breakers.get(group)?.state ?? 'closed';
     try {
       await probe();
       return { status: 'up', breaker, latencyMs: this.#env.now() - started };

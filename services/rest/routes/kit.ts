@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorResponses } from '../../core/index.js';
 import type { FieldCodes } from '../../route-contract/index.js';
-import type { UpstreamSet } from '../../upstream/index.js';
+import type { UpstreamMonitor, UpstreamSet } from '../../upstream/index.js';
 import type {
   AccountService, ChainService, CoinService, NameService, NetworkContext, ObjectService, TransactionService,
 } from '../domain/index.js';
@@ -18,6 +18,8 @@ export interface RestServices {
 export interface RestDeps {
   upstreams: UpstreamSet;
   services: RestServices;
+  /** The upstreams' background probes, for the health details route. */
+  monitor?: UpstreamMonitor;
 }
 
 /** When each request started and how to cancel its upstream calls; set by `watchRequest`. */

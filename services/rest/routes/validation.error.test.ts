@@ -9,7 +9,9 @@ function untouchableUpstream(): Upstream & { calls: number } {
   const stub = {
     calls: 0, network: 'mainnet' as const, endpoints: { grpcUrl: '', graphqlUrl: '' },
     grpc: new Proxy({}, { get: fail }) as Upstream['grpc'],
-    call: async () => fail(), graphql: async () => fail(), health: async () => fail(), close: async () => undefined,
+    call: async () => fail(), graphql: async () => fail(), close: async () => undefined,
+    // Background health probes are not the request's calls.
+    health: async () => ({ network: 'mainnet', status: 'down', grpc: { status: 'down', breaker: 'closed', latencyMs: 0 }, graphql: { status: 'down', breaker: 'closed', latencyMs: 0 } }),
     breakers: () => ({}), budget: () => ({ deadlineAt: Date.now() + 1_000, signal: new AbortController().signal }), forRequest: () => stub,
   };
   return stub as unknown as Upstream & { calls: number };
