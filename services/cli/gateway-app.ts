@@ -5,7 +5,7 @@ import { Authenticator } from '../identity/index.js';
 import { managementCapability } from '../management/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import type { App } from '../route-contract/index.js';
-import { upstreamHealthChecks, type UpstreamSet } from '../upstream/index.js';
+import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 
 export interface GatewayAppOptions {
   config: Readonly<Config>;
@@ -30,18 +30,22 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   if (options.authenticator === undefined) await authenticator.start();
   const upstreams: UpstreamSet = options.upstreams ?? new Map();
   const restServices = createRestServices(restConfigFrom(config), { db: database.db, now: () => clock.now() });
+  // Probes the upstreams on a timer for /health; stopped with the app.
+  const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
   const app = await buildHttpApp({
     config,
     database,
     clock,
     logger,
     authenticator,
-    healthChecks: [...(options.healthChecks ?? []), ...upstreamHealthChecks(upstreams)],
+    healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],
     capabilities: [
       managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd }),
-      restCapability({ upstreams, services: restServices }),
+      restCapability({ upstreams, services: restServices, monitor }),
     ],
   });
+  monitor.start();
+  app.addHook('onClose', async () => monitor.stop());
   if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());
   return app;
 }

@@ -56,6 +56,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_UPSTREAM_RETRIES: z.coerce.number().int().min(0).max(5).default(2),
   SUIGW_UPSTREAM_BREAKER_THRESHOLD: z.coerce.number().int().min(1).max(1_000).default(5),
   SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  SUIGW_UPSTREAM_PROBE_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SUIGW_CURSOR_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3_600),
   SUIGW_VERIFIED_COIN_TYPES: z.string().default('').transform((value) => value.split(',').map((t) => t.trim()).filter(Boolean)),
   SUIGW_PRICES: z.string().default('{}').transform((value, ctx) => {
@@ -101,6 +102,8 @@ export interface Config {
     retries: number;
     breakerFailureThreshold: number;
     breakerCooldownMs: number;
+    /** How often each upstream is probed for `/health` (requests never trigger a probe). */
+    probeIntervalMs: number;
   };
   /** The REST data plane. */
   rest: {
@@ -156,6 +159,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       retries: v.SUIGW_UPSTREAM_RETRIES,
       breakerFailureThreshold: v.SUIGW_UPSTREAM_BREAKER_THRESHOLD,
       breakerCooldownMs: v.SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS,
+      probeIntervalMs: v.SUIGW_UPSTREAM_PROBE_INTERVAL_MS,
     }),
     rest: Object.freeze({
       cursorMaxAgeSeconds: v.SUIGW_CURSOR_MAX_AGE_SECONDS,
@@ -192,11 +196,12 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
   SUIGW_TRUST_PROXY: 'Trust X-Forwarded-* headers for client IP and protocol (default false).',
   SUIGW_BODY_LIMIT_BYTES: 'Largest accepted request body (default 1 MiB).',
-  SUIGW_UPSTREAM_DEADLINE_MS: 'Total time budget of one upstream call, retries included (default 5000 ms); past it: 504 UPSTREAM_TIMEOUT.',
+  SUIGW_UPSTREAM_DEADLINE_MS: 'Time budget of one whole request from its arrival: all its upstream calls, pages, retries and waits for a slot (default 5000 ms); past it: 504 UPSTREAM_TIMEOUT.',
   SUIGW_UPSTREAM_ATTEMPT_TIMEOUT_MS: 'Deadline of one attempt (default 2500 ms, at most the total budget).',
   SUIGW_UPSTREAM_RETRIES: 'Extra attempts of idempotent reads on UNAVAILABLE or a timeout, with full-jitter backoff (default 2).',
-  SUIGW_UPSTREAM_BREAKER_THRESHOLD: 'Consecutive upstream failures that open its circuit breaker (default 5).',
+  SUIGW_UPSTREAM_BREAKER_THRESHOLD: 'Consecutive upstream transport failures (UNAVAILABLE, timeouts, connect errors, HTTP 502/503/504) that open a breaker group (default 5); node answers such as INVALID_ARGUMENT or INTERNAL never count.',
   SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS: 'How long an open circuit fails fast before one probe call (default 10000 ms).',
+  SUIGW_UPSTREAM_PROBE_INTERVAL_MS: 'How often each upstream is probed in the background for /health (default 10000 ms); /health itself never calls an upstream.',
   SUIGW_CURSOR_MAX_AGE_SECONDS: 'Lifetime of REST pagination cursors (default 3600 s); older ones are 400 INVALID_CURSOR.',
   SUIGW_VERIFIED_COIN_TYPES: 'Coin types reported `verified` by /coins/{type}/metadata besides SUI, comma separated.',
   SUIGW_PRICES: 'Fixed USD prices per coin type, JSON {"<coinType>": usd} (e.g. stablecoins at 1).',

@@ -15,11 +15,12 @@ import { registerGetChain } from './routes/chain.get.js';
 import { registerGetCheckpoint } from './routes/checkpoints.get.js';
 import { registerGetLatestCheckpoint } from './routes/checkpoints.latest.js';
 import { registerGetCoinMetadata } from './routes/coins.metadata.js';
-import type { RestDeps, RestServices } from './routes/kit.js';
+import { watchRequest, type RestDeps, type RestServices } from './routes/kit.js';
 import { registerGetNameAvailability } from './routes/names.availability.js';
 import { registerBatchResolveNames } from './routes/names.batch.js';
 import { registerResolveName } from './routes/names.resolve.js';
 import { registerReverseResolveName } from './routes/names.reverse.js';
+import { registerGetHealthDetails } from './routes/health.details.js';
 import { registerGetNetworkStats } from './routes/network.stats.js';
 import { registerBatchObjects } from './routes/objects.batch.js';
 import { registerGetObject } from './routes/objects.get.js';
@@ -77,12 +78,14 @@ const ROUTES = [
   registerGetLatestCheckpoint, registerGetCheckpoint, registerGetChain, registerGetStakingParameters, registerGetNetworkStats,
   registerListValidators, registerGetValidatorApys,
   registerResolveName, registerReverseResolveName, registerBatchResolveNames, registerGetNameAvailability,
+  registerGetHealthDetails,
 ];
 
 /** The `/v1` REST data plane, registered once per network (inside the `/{network}` scope). */
 export function restCapability(deps: RestDeps): Capability {
   return async (app: App) => {
     await app.register(async (scope: App) => {
+      scope.addHook('onRequest', watchRequest);
       for (const register of ROUTES) register(scope, deps);
     }, { prefix: '/v1' });
   };

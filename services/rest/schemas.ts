@@ -1,24 +1,80 @@
 import { z } from 'zod';
+import { fromBase58, normalizeStructTag, parseStructTag } from '@mysten/sui/utils';
+
+type StructTag = ReturnType<typeof parseStructTag>;
 import { ADDRESS_PATTERN } from '../core/index.js';
 import { examples } from './examples.js';
 
 /** Patterns of the spec. */
 export const DIGEST_PATTERN = /^[1-9A-HJ-NP-Za-km-z]+$/;
-/** Name-service labels (without the `.sui` suffix): 1 to 63 characters, letters, digits, hyphens, dots for subnames. */
-export const NAME_PATTERN = /^[a-z0-9][a-z0-9.-]{0,62}$/i;
+/**
+ * Names (SuiNS): dot-separated labels, each 1 to 63 letters, digits or hyphens, not starting or
+ * ending with a hyphen; a trailing `.sui` is accepted. At most 235 characters in all.
+ */
+export const NAME_PATTERN = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*$/i;
+export const NAME_MAX_LENGTH = 235;
+export const name = z.string().min(1).max(NAME_MAX_LENGTH).regex(NAME_PATTERN);
+
+/** The largest u64, the node's type for sequence numbers, versions, amounts. */
+export const U64_MAX = 18446744073709551615n;
+
+/** Whether a string is base58 of exactly 32 bytes (a Sui digest), whatever its characters. */
+export function isDigest32(value: string): boolean {
+  if (value.length < 32 || value.length > 44 || !DIGEST_PATTERN.test(value)) return false;
+  try {
+    return fromBase58(value).length === 32;
+  } catch {
+    return false;
+  }
+}
+
+const MOVE_IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MOVE_PRIMITIVES = new Set(['bool', 'u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'address', 'signer']);
+
+function isMoveType(type: string | StructTag, depth: number): boolean {
+  if (depth > 8) return false;
+  if (typeof type !== 'string') {
+    return /^0x[0-9a-f]{64}$/.test(type.address) && MOVE_IDENTIFIER.test(type.module) && MOVE_IDENTIFIER.test(type.name)
+      && type.typeParams.every((param) => isMoveType(param, depth + 1));
+  }
+  if (MOVE_PRIMITIVES.has(type)) return true;
+  const vector = /^vector<(.+)>$/.exec(type);
+  if (vector) return isMoveType(vector[1]!, depth + 1);
+  try {
+    return type.includes('::') && isMoveType(parseStructTag(type), depth + 1);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * A Move struct tag in canonical form (full-width addresses, so `0x2::sui::SUI` and its
+ * 64-digit form are the same type), or undefined when it is not one (type arguments included).
+ */
+export function canonicalStructTag(value: string): string | undefined {
+  try {
+    const tag = parseStructTag(value);
+    return isMoveType(tag, 0) ? normalizeStructTag(tag) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 
 const EXAMPLE_ADDRESS = '0x7d20dcdb2bca4f508ea9613994683eb4e76e9c4ed371169677c1be02aaf0b58e';
 const EXAMPLE_DIGEST = 'DJjb3zMU7AqzjqW4Ds3B1pcJ4RqFSu4vW4EyTGn3eEWR';
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 
 export const address = z.string().regex(ADDRESS_PATTERN).meta({ example: EXAMPLE_ADDRESS, description: 'Account address, 0x + 64 hex' });
-export const digest = z.string().regex(DIGEST_PATTERN).min(32).max(44).meta({ example: EXAMPLE_DIGEST, description: 'base58 digest' });
+export const digest = z.string().min(32).max(44).regex(DIGEST_PATTERN).refine(isDigest32, 'expected base58 of 32 bytes').meta({ example: EXAMPLE_DIGEST, description: 'base58 digest (32 bytes)' });
 export const u64String = z.string().regex(/^\d+$/).meta({ example: '1500000000' });
 
 /** String booleans of the query string: exactly "true" or "false". */
 export const stringBoolean = z.enum(['true', 'false']).transform((v) => v === 'true');
 
-export const limit = (max: number) => z.coerce.number().int().min(1).max(max).default(Math.min(50, max)).meta({ description: `1 to ${max}, default ${Math.min(50, max)}` });
+/** A page size: decimal digits only (`0x10`, `1e1`, `+5` are 400), 1 to `max`. */
+export const limit = (max: number) => z.string().regex(/^\d{1,6}$/, 'expected decimal digits').transform(Number).pipe(z.number().int().min(1).max(max))
+  .default(Math.min(50, max)).meta({ description: `1 to ${max}, default ${Math.min(50, max)}` });
 export const cursor = z.string().min(1).max(2048).optional().meta({ description: 'opaque cursor from a previous page' });
 
 export const AddressParams = z.object({ address });

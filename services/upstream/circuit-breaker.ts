@@ -41,6 +41,16 @@ export class CircuitBreaker {
     return true;
   }
 
+  /** How long an open circuit still fails fast (0 when not open). */
+  get remainingOpenMs(): number {
+    return this.state === 'open' ? Math.max(0, this.#openedAt + this.#options.cooldownMs - this.#options.now()) : 0;
+  }
+
+  /** Gives back a half-open probe slot whose outcome says nothing about the upstream (e.g. the caller went away). */
+  release(): void {
+    this.#probeInFlight = false;
+  }
+
   recordSuccess(): void {
     this.#failures = 0;
     this.#state = 'closed';

@@ -1,11 +1,13 @@
 export { CircuitBreaker, type BreakerState, type CircuitBreakerOptions } from './circuit-breaker.js';
 export { UpstreamError, isUpstreamError, fromGrpcError, type StatusClassifier, type UpstreamErrorKind } from './errors.js';
+export { upstreamApiError } from './api-errors.js';
+export { Bulkhead, BulkheadRefusal, type BulkheadOptions } from './bulkhead.js';
 export { withRetries, backoffDelay, realRetryEnv, type RetryPolicy, type RetryEnv } from './retry.js';
 export { SuiUpstream, type SuiUpstreamOptions } from './sui-upstream.js';
 export { createUpstreamSet, closeUpstreamSet, upstreamSetFromConfig, type UpstreamSetConfig } from './upstream-set.js';
-export { upstreamHealthChecks } from './health-checks.js';
+export { UpstreamMonitor, type UpstreamMonitorOptions, type UpstreamReport } from './monitor.js';
 export {
   defaultUpstreamPolicy,
-  type CallOptions, type Network, type ProbeResult, type Upstream, type UpstreamEndpoints, type UpstreamHealth,
+  type CallOptions, type Network, type ProbeResult, type RequestBudget, type Upstream, type UpstreamEndpoints, type UpstreamHealth,
   type UpstreamPolicy, type UpstreamSet, type GraphQLVariables,
 } from './types.js';

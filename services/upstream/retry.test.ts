@@ -48,6 +48,27 @@ describe('withRetries', () => {
     expect(timeouts).toEqual([300, 300, 300, 100]);
   });
 
+  it('waits at least the upstream\'s Retry-After before the next attempt', async () => {
+    const { env, sleeps } = fakeEnv();
+    let attempts = 0;
+    await expect(withRetries({ ...policy, deadlineMs: 10_000 }, env, true, async () => {
+      attempts += 1;
+      if (attempts < 2) throw new UpstreamError('unavailable', 'u', 'op', 'down', { retryAfterMs: 400 });
+      return 'ok';
+    })).resolves.toBe('ok');
+    expect(sleeps).toEqual([400]);
+  });
+
+  it('never outlives the request\'s deadline, even when its own budget is longer', async () => {
+    const { env, advance } = fakeEnv(0);
+    const timeouts: number[] = [];
+    await expect(withRetries({ ...policy, retries: 10, deadlineAt: 450 }, env, true, async (timeoutMs) => {
+      timeouts.push(timeoutMs); advance(timeoutMs);
+      throw new UpstreamError('timeout', 'u', 'op', 'slow');
+    })).rejects.toThrow('slow');
+    expect(timeouts).toEqual([300, 150]);
+  });
+
   it('returns the first success', async () => {
     const { env } = fakeEnv();
     let attempts = 0;

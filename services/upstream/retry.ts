@@ -3,6 +3,8 @@ import { UpstreamError } from './errors.js';
 export interface RetryPolicy {
   /** Total time budget of one logical call, all attempts and waits included. */
   deadlineMs: number;
+  /** The request's own deadline (epoch ms), when the call is part of a request: the call never outlives it. */
+  deadlineAt?: number | undefined;
   /** Upper bound of one attempt (never more than what is left of the budget). */
   attemptTimeoutMs: number;
   /** Extra attempts after the first; only for idempotent reads. */
@@ -40,7 +42,7 @@ export async function withRetries<T>(
   idempotent: boolean,
   attempt: (timeoutMs: number) => Promise<T>,
 ): Promise<T> {
-  const deadline = env.now() + policy.deadlineMs;
+  const deadline = Math.min(env.now() + policy.deadlineMs, policy.deadlineAt ?? Infinity);
   const maxAttempts = idempotent ? 1 + policy.retries : 1;
   for (let n = 0; ; n += 1) {
     const remaining = deadline - env.now();
@@ -49,7 +51,8 @@ export async function withRetries<T>(
     } catch (error) {
       const retryable = error instanceof UpstreamError && error.isRetryable;
       if (!retryable || n + 1 >= maxAttempts) throw error;
-      const delay = backoffDelay(n, policy, env.random);
+      // The upstream's Retry-After (e.g. a GraphQL 503) is a floor under our own backoff.
+      const delay = Math.max(backoffDelay(n, policy, env.random), error.retryAfterMs ?? 0);
       // Not worth starting an attempt that would have less than a tenth of its usual time.
       if (deadline - env.now() - delay < policy.attemptTimeoutMs / 10) throw error;
       await env.sleep(delay);

@@ -16,16 +16,17 @@ describe('SuiUpstream against a misbehaving upstream', () => {
   afterAll(async () => { await fake.stop(); });
   beforeEach(async () => {
     await upstream?.close();
-    fake.state.behaviour = 'ok'; fake.state.calls = 0;
+    fake.state.behaviour = 'ok'; fake.state.calls = 0; fake.state.cancelled = 0; fake.state.maxInFlight = 0;
     upstream = new SuiUpstream({ network: 'testnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy });
   });
   afterAll(async () => { await upstream.close(); });
 
   const getInfo = () => upstream.call('GetServiceInfo', (o) => upstream.grpc.ledgerService.getServiceInfo({}, o).response);
+  const readInfo = () => upstream.call('GetServiceInfo', (o) => upstream.grpc.ledgerService.getServiceInfo({}, o).response, { idempotent: true });
 
   it('reads through native gRPC and GraphQL', async () => {
-    expect((await getInfo()).checkpointHeight).toBe(42n);
-    await expect(upstream.graphql('{ chainIdentifier }')).resolves.toEqual({ chainIdentifier: 'abc' });
+    expect((await readInfo()).checkpointHeight).toBe(42n);
+    await expect(upstream.graphql('{ chainIdentifier }', undefined, { idempotent: true })).resolves.toEqual({ chainIdentifier: 'abc' });
   });
 
   it('a slow gRPC upstream fails with timeout within the deadline', async () => {
@@ -61,16 +62,98 @@ describe('SuiUpstream against a misbehaving upstream', () => {
     expect((await upstream.health()).grpc.breaker).toBe('closed');
   });
 
-  it('repeated failures open the breaker, which then fails fast without calling', async () => {
-    fake.state.behaviour = 'error';
+  it('repeated transport failures open the breaker, which then fails at once without calling or retrying', async () => {
+    fake.state.behaviour = 'unavailable';
     for (let i = 0; i < 3; i += 1) await getInfo().catch(() => undefined);
+    expect(upstream.breakers()).toEqual({ grpc: 'open' });
     const calls = fake.state.calls;
-    const started = Date.now();
-    const error = (await getInfo().catch((e: unknown) => e)) as UpstreamError;
-    expect(error.kind).toBe('unavailable');
+    const error = (await readInfo().catch((e: unknown) => e)) as UpstreamError;
+    expect(error.kind).toBe('circuit_open');
     expect(error.message).toMatch(/circuit open/);
+    expect(error.retryAfterMs).toBeGreaterThan(0);
     expect(fake.state.calls).toBe(calls);
-    expect(Date.now() - started).toBeLessThan(250);
+  });
+
+  it.each(['invalid_argument', 'out_of_range', 'unimplemented', 'unknown', 'error', 'resource_exhausted', 'aborted'] as const)(
+    'a node that answers %s never opens the breaker', async (behaviour) => {
+      fake.state.behaviour = behaviour;
+      for (let i = 0; i < 3 * policy.breakerFailureThreshold; i += 1) {
+        const error = (await readInfo().catch((e: unknown) => e)) as UpstreamError;
+        expect(error.isTransportFailure).toBe(false);
+      }
+      expect(upstream.breakers()).toEqual({ grpc: 'closed' });
+      fake.state.behaviour = 'ok';
+      expect((await readInfo()).checkpointHeight).toBe(42n);
+    });
+
+  it('classifies node answers: bad input → invalid_argument, node faults → bad_response, throttling → throttled', async () => {
+    const kinds: Record<string, string> = {};
+    for (const behaviour of ['invalid_argument', 'out_of_range', 'unimplemented', 'unknown', 'error', 'resource_exhausted', 'aborted'] as const) {
+      fake.state.behaviour = behaviour;
+      kinds[behaviour] = ((await readInfo().catch((e: unknown) => e)) as UpstreamError).kind;
+    }
+    expect(kinds).toEqual({
+      invalid_argument: 'invalid_argument', out_of_range: 'invalid_argument', unimplemented: 'bad_response', unknown: 'bad_response',
+      error: 'bad_response', resource_exhausted: 'throttled', aborted: 'throttled',
+    });
+  });
+
+  it('RESOURCE_EXHAUSTED and ABORTED are not retried even on idempotent reads; UNAVAILABLE is', async () => {
+    for (const [behaviour, attempts] of [['resource_exhausted', 1], ['aborted', 1], ['unavailable', 1 + policy.retries]] as const) {
+      await upstream.close();
+      upstream = new SuiUpstream({ network: 'testnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy });
+      fake.state.behaviour = behaviour;
+      fake.state.calls = 0;
+      await readInfo().catch(() => undefined);
+      expect([behaviour, fake.state.calls]).toEqual([behaviour, attempts]);
+    }
+  });
+
+  it('calls are not retried unless marked idempotent (writes get one attempt)', async () => {
+    fake.state.behaviour = 'unavailable';
+    await getInfo().catch(() => undefined);
+    expect(fake.state.calls).toBe(1);
+  });
+
+  it('GraphQL errors beside data are an answer, not a transport failure', async () => {
+    fake.state.behaviour = 'graphql_error_beside_data';
+    for (let i = 0; i < 3 * policy.breakerFailureThreshold; i += 1) {
+      const error = (await upstream.graphql('{ chainIdentifier }', undefined, { idempotent: true }).catch((e: unknown) => e)) as UpstreamError;
+      expect(error.kind).toBe('bad_response');
+    }
+    expect(upstream.breakers()).toEqual({ graphql: 'closed' });
+  });
+
+  it('GraphQL HTTP 503 is a transport failure whose Retry-After is kept', async () => {
+    fake.state.behaviour = 'http_503';
+    const error = (await upstream.graphql('{ chainIdentifier }').catch((e: unknown) => e)) as UpstreamError;
+    expect([error.kind, error.retryAfterMs, error.isTransportFailure]).toEqual(['unavailable', 2_000, true]);
+  });
+
+  it('a call whose caller goes away is cancelled at the node and never counts against the breaker', async () => {
+    fake.state.behaviour = 'slow';
+    for (let i = 0; i < 2 * policy.breakerFailureThreshold; i += 1) {
+      const caller = new AbortController();
+      const call = upstream.call('GetServiceInfo', (o) => upstream.grpc.ledgerService.getServiceInfo({}, o).response, { idempotent: true, signal: caller.signal });
+      // Abort once the node holds the call, so it is the node that sees the cancellation.
+      await expect.poll(() => fake.state.calls, { timeout: 5_000 }).toBe(i + 1);
+      caller.abort();
+      expect(((await call.catch((e: unknown) => e)) as UpstreamError).kind).toBe('cancelled');
+    }
+    await expect.poll(() => fake.state.cancelled, { timeout: 2_000 }).toBe(2 * policy.breakerFailureThreshold);
+    expect(upstream.breakers()).toEqual({ grpc: 'closed' });
+  });
+
+  it('a full bulkhead refuses the extra caller (overloaded) without counting against the breaker', async () => {
+    await upstream.close();
+    upstream = new SuiUpstream({ network: 'testnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy: { ...policy, maxConcurrentCalls: 2, maxQueuedCalls: 1 } });
+    fake.state.behaviour = 'delay';
+    fake.state.delayMs = 100;
+    const results = await Promise.all(Array.from({ length: 8 }, () => readInfo().then(() => 'ok', (e: UpstreamError) => e.kind)));
+    expect(results.filter((r) => r === 'ok')).toHaveLength(3);
+    expect(results.filter((r) => r === 'overloaded')).toHaveLength(5);
+    expect(fake.state.maxInFlight).toBeLessThanOrEqual(2);
+    expect(upstream.breakers()).toEqual({ grpc: 'closed' });
   });
 
   it('health reports each upstream', async () => {

@@ -1,12 +1,15 @@
+import { performance } from 'node:perf_hooks';
 import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
-import { CircuitBreaker } from './circuit-breaker.js';
+import { Bulkhead, refusalError } from './bulkhead.js';
+import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 import { fromGrpcError, UpstreamError } from './errors.js';
 import { postGraphQL } from './graphql.js';
 import { createGrpcTransport } from './grpc-channel.js';
+import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
 import type {
-  CallOptions, GraphQLVariables, Network, ProbeResult, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamPolicy,
+  CallOptions, GraphQLVariables, Network, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamPolicy,
 } from './types.js';
 
 export interface SuiUpstreamOptions {
@@ -16,7 +19,21 @@ export interface SuiUpstreamOptions {
   env?: RetryEnv;
 }
 
-/** A network's upstream over Sui's gRPC v2 (grpc-js) and GraphQL (fetch). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+/** Event-loop utilization over an attempt above which a timeout is ours, not the node's. */
+const STARVED_UTILIZATION = 0.9;
+
+/**
+ * A network's upstream over Sui's gRPC v2 (grpc-js) and GraphQL (fetch). Calls pass a bulkhead
+ * (bounded concurrency and queue), then their group's circuit breaker, then bounded retries of
+ * idempotent reads, all within the call's (or its request's) deadline.
+ *
+ * The breaker and retries are our own small classes rather than cockatiel's: cockatiel's
+ * breaker counts whatever its `handleWhen` says per call but has no notion of a failure raised
+ * by us (budget cut short, caller gone, queue full) vs. by the node, and its retry does not
+ * take a deadline shared across several calls; both would need wrapping that is longer than
+ * the ~60 lines they replace.
+ */
 export class SuiUpstream implements Upstream {
   readonly network: Network;
   readonly endpoints: UpstreamEndpoints;
@@ -24,8 +41,8 @@ export class SuiUpstream implements Upstream {
   readonly #transport: ReturnType<typeof createGrpcTransport>;
   readonly #policy: UpstreamPolicy;
   readonly #env: RetryEnv;
-  readonly #grpcBreaker: CircuitBreaker;
-  readonly #graphqlBreaker: CircuitBreaker;
+  readonly #breakers = new Map<string, CircuitBreaker>();
+  readonly #bulkhead: Bulkhead;
 
   constructor(options: SuiUpstreamOptions) {
     this.network = options.network;
@@ -34,17 +51,16 @@ export class SuiUpstream implements Upstream {
     this.#env = options.env ?? realRetryEnv;
     this.#transport = createGrpcTransport(options.endpoints.grpcUrl);
     this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#transport });
-    const breaker = { failureThreshold: options.policy.breakerFailureThreshold, cooldownMs: options.policy.breakerCooldownMs, now: this.#env.now };
-    this.#grpcBreaker = new CircuitBreaker(breaker);
-    this.#graphqlBreaker = new CircuitBreaker(breaker);
+    this.#bulkhead = new Bulkhead({ maxConcurrent: options.policy.maxConcurrentCalls, maxQueued: options.policy.maxQueuedCalls });
   }
 
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
     const name = `${this.network}/grpc`;
-    return this.#guarded(this.#grpcBreaker, name, operation, options, async (timeoutMs) => {
+    return this.#guarded(options.group ?? 'grpc', name, operation, options, async (timeoutMs, signal) => {
       try {
-        return await invoke({ timeout: timeoutMs });
+        return await invoke({ timeout: timeoutMs, ...(signal ? { abort: signal } : {}) });
       } catch (error) {
+        if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { cause: error, local: true });
         throw fromGrpcError(name, operation, error, options.classify);
       }
     });
@@ -53,20 +69,32 @@ export class SuiUpstream implements Upstream {
   graphql<T>(query: string, variables?: GraphQLVariables, options: CallOptions & { operation?: string } = {}): Promise<T> {
     const name = `${this.network}/graphql`;
     const operation = options.operation ?? 'graphql';
-    return this.#guarded(this.#graphqlBreaker, name, operation, options, (timeoutMs) =>
-      postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs));
+    return this.#guarded(options.group ?? 'graphql', name, operation, options, (timeoutMs, signal) =>
+      postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signal));
+  }
+
+  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget {
+    return { deadlineAt: startedAt + this.#policy.deadlineMs, signal, tenant };
+  }
+
+  forRequest(budget: RequestBudget): Upstream {
+    return new RequestUpstream(this, budget, this.#policy.requestFanOut);
+  }
+
+  breakers(): Record<string, BreakerState> {
+    return Object.fromEntries([...this.#breakers].map(([group, breaker]) => [group, breaker.state]));
   }
 
   async health(): Promise<UpstreamHealth> {
     const timeout = this.#policy.healthTimeoutMs;
     let chainId: string | undefined;
     let checkpointHeight: string | undefined;
-    const grpc = await this.#probe(this.#grpcBreaker, async () => {
+    const grpc = await this.#probe('grpc', async () => {
       const { response } = await this.grpc.ledgerService.getServiceInfo({}, { timeout });
       chainId = response.chainId;
       checkpointHeight = response.checkpointHeight?.toString();
     });
-    const graphql = await this.#probe(this.#graphqlBreaker, () =>
+    const graphql = await this.#probe('graphql', () =>
       postGraphQL(this.endpoints.graphqlUrl, `${this.network}/graphql`, 'health', '{ chainIdentifier }', undefined, timeout));
     const ups = [grpc.status, graphql.status].filter((s) => s === 'up').length;
     return {
@@ -81,33 +109,76 @@ export class SuiUpstream implements Upstream {
     this.#transport.close();
   }
 
-  async #guarded<T>(breaker: CircuitBreaker, name: string, operation: string, options: CallOptions, attempt: (timeoutMs: number) => Promise<T>): Promise<T> {
-    const policy = { ...this.#policy, deadlineMs: options.deadlineMs ?? this.#policy.deadlineMs };
-    const retryPolicy = { ...policy, baseDelayMs: policy.retryBaseDelayMs, maxDelayMs: policy.retryMaxDelayMs };
-    return withRetries(retryPolicy, this.#env, options.idempotent ?? true, async (timeoutMs) => {
-      if (!breaker.tryAcquire()) {
-        throw new UpstreamError('unavailable', name, operation, `${name} circuit open after repeated failures`);
-      }
-      try {
-        const result = await attempt(timeoutMs);
-        breaker.recordSuccess();
-        return result;
-      } catch (error) {
-        const mapped = error instanceof UpstreamError ? error : new UpstreamError('bad_response', name, operation, String(error), { cause: error });
-        if (mapped.isTransportFailure) breaker.recordFailure();
-        else breaker.recordSuccess();
-        throw mapped;
-      }
-    });
+  #breaker(group: string): CircuitBreaker {
+    let breaker = this.#breakers.get(group);
+    if (!breaker) {
+      breaker = new CircuitBreaker({ failureThreshold: this.#policy.breakerFailureThreshold, cooldownMs: this.#policy.breakerCooldownMs, now: this.#env.now });
+      this.#breakers.set(group, breaker);
+    }
+    return breaker;
   }
 
-  async #probe(breaker: CircuitBreaker, probe: () => Promise<unknown>): Promise<ProbeResult> {
+  async #guarded<T>(
+    group: string, name: string, operation: string, options: CallOptions,
+    attempt: (timeoutMs: number, signal: AbortSignal | undefined) => Promise<T>,
+  ): Promise<T> {
+    const breaker = this.#breaker(group);
     const started = this.#env.now();
+    const deadlineAt = Math.min(started + (options.deadlineMs ?? this.#policy.deadlineMs), options.deadlineAt ?? Infinity);
+    const { signal } = options;
+    // An open breaker fails at once: no slot, no attempt, no retry.
+    if (breaker.state === 'open') throw this.#circuitOpen(name, operation, breaker);
+    if (deadlineAt <= started) {
+      throw new UpstreamError('timeout', name, operation, `${operation}: the request's time budget is spent`, { local: true });
+    }
+    const release = await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal, options.tenant).catch((error: unknown) => {
+      throw refusalError(error, name, operation);
+    });
+    try {
+      const retryPolicy = {
+        ...this.#policy, deadlineMs: deadlineAt - this.#env.now(), deadlineAt,
+        baseDelayMs: this.#policy.retryBaseDelayMs, maxDelayMs: this.#policy.retryMaxDelayMs,
+      };
+      return await withRetries(retryPolicy, this.#env, options.idempotent ?? false, async (timeoutMs) => {
+        if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
+        if (!breaker.tryAcquire()) throw this.#circuitOpen(name, operation, breaker);
+        const busy = performance.eventLoopUtilization();
+        try {
+          const result = await attempt(timeoutMs, signal);
+          breaker.recordSuccess();
+          return result;
+        } catch (error) {
+          let mapped = error instanceof UpstreamError ? error : new UpstreamError('bad_response', name, operation, String(error), { cause: error });
+          // An attempt cut short by the request's own budget timed out because of the budget, not the node.
+          // So did one that ran while this process was too busy to read the answer: the deadline
+          // may have passed in our own event loop (heavy load of our own), not at the node.
+          const starved = performance.eventLoopUtilization(busy).utilization > STARVED_UTILIZATION;
+          if (mapped.kind === 'timeout' && !mapped.local && (timeoutMs < this.#policy.attemptTimeoutMs / 2 || starved)) {
+            mapped = new UpstreamError('timeout', name, operation, mapped.message, { cause: mapped.cause, local: true });
+          }
+          if (mapped.isTransportFailure) breaker.recordFailure();
+          else if (!mapped.local && mapped.kind !== 'cancelled') breaker.recordSuccess();
+          else breaker.release();
+          throw mapped;
+        }
+      });
+    } finally {
+      release();
+    }
+  }
+
+  #circuitOpen(name: string, operation: string, breaker: CircuitBreaker): UpstreamError {
+    return new UpstreamError('circuit_open', name, operation, `${name} circuit open after repeated failures`, { local: true, retryAfterMs: breaker.remainingOpenMs });
+  }
+
+  async #probe(group: string, probe: () => Promise<unknown>): Promise<ProbeResult> {
+    const started = this.#env.now();
+    const breaker = this.#breakers.get(group)?.state ?? 'closed';
     try {
       await probe();
-      return { status: 'up', breaker: breaker.state, latencyMs: this.#env.now() - started };
+      return { status: 'up', breaker, latencyMs: this.#env.now() - started };
     } catch (error) {
-      return { status: 'down', breaker: breaker.state, latencyMs: this.#env.now() - started, error: error instanceof Error ? error.message : String(error) };
+      return { status: 'down', breaker, latencyMs: this.#env.now() - started, error: error instanceof Error ? error.message : String(error) };
     }
   }
 }

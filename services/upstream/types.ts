@@ -12,6 +12,7 @@ export interface UpstreamEndpoints {
 }
 
 export interface UpstreamPolicy {
+  /** The budget of one whole request (all its upstream calls, pages and retries), also of a lone call. */
   deadlineMs: number;
   attemptTimeoutMs: number;
   retries: number;
@@ -20,6 +21,12 @@ export interface UpstreamPolicy {
   breakerFailureThreshold: number;
   breakerCooldownMs: number;
   healthTimeoutMs: number;
+  /** Upstream calls in flight at once, per upstream (bulkhead). */
+  maxConcurrentCalls: number;
+  /** Calls waiting for a slot; past it the caller gets 503 UPSTREAM_UNAVAILABLE at once. */
+  maxQueuedCalls: number;
+  /** Upstream calls one request runs at once (its fan-out: stats, batches, name lists). */
+  requestFanOut: number;
 }
 
 export const defaultUpstreamPolicy: UpstreamPolicy = {
@@ -31,15 +38,34 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   breakerFailureThreshold: 5,
   breakerCooldownMs: 10_000,
   healthTimeoutMs: 1_000,
+  maxConcurrentCalls: 32,
+  maxQueuedCalls: 1_024,
+  requestFanOut: 8,
 };
 
 export interface CallOptions {
-  /** Idempotent reads are retried; anything with side effects is not. Default true. */
+  /** Only calls marked idempotent are retried; anything else (writes) gets one attempt. Default false. */
   idempotent?: boolean;
   /** Overrides the policy's total budget for this call. */
   deadlineMs?: number;
+  /** The request's deadline (epoch ms): the call, its retries and its wait for a slot end by then. */
+  deadlineAt?: number;
+  /** Aborted when the caller goes away: the call is cancelled, and that never counts against the upstream. */
+  signal?: AbortSignal;
+  /** Whose call it is, for the bulkhead's fair queue (see RequestBudget). */
+  tenant?: string | undefined;
+  /** The circuit breaker this call counts toward (default: its protocol, `grpc` or `graphql`). */
+  group?: string;
   /** Reads a status this method uses in its own way (see StatusClassifier). */
   classify?: StatusClassifier;
+}
+
+/** One request's share of the upstreams: where its budget ends and how to cancel it. */
+export interface RequestBudget {
+  deadlineAt: number;
+  signal: AbortSignal;
+  /** Whose request it is (the organization): the bulkhead's queue takes tenants in turn. */
+  tenant?: string | undefined;
 }
 
 export interface ProbeResult {
@@ -70,6 +96,12 @@ export interface Upstream {
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options?: CallOptions): Promise<T>;
   graphql<T>(query: string, variables?: GraphQLVariables, options?: CallOptions & { operation?: string }): Promise<T>;
   health(): Promise<UpstreamHealth>;
+  /** Each breaker group's state (groups appear once used). */
+  breakers(): Record<string, BreakerState>;
+  /** The budget of a request that starts at `startedAt` (ms), is cancelled by `signal`, and is `tenant`'s. */
+  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget;
+  /** This upstream as one request sees it: every call within its budget and fan-out bound. */
+  forRequest(budget: RequestBudget): Upstream;
   close(): Promise<void>;
 }
 

@@ -127,7 +127,7 @@ describe('REST chain, objects, coins, packages and names against simnet', () => 
 
 describe('REST when simnet stops', () => {
   it('answers 503 UPSTREAM_UNAVAILABLE within the deadline, and /health reports the upstream down', async () => {
-    const e2e = await startRestE2E({ policy: { deadlineMs: 1_500, attemptTimeoutMs: 500 } });
+    const e2e = await startRestE2E({ policy: { deadlineMs: 1_500, attemptTimeoutMs: 500 }, env: { SUIGW_UPSTREAM_PROBE_INTERVAL_MS: '200' } });
     try {
       expect((await e2e.get('/chain')).status).toBe(200);
       await e2e.simnet.stop();
@@ -136,8 +136,9 @@ describe('REST when simnet stops', () => {
       expect(status).toBe(503);
       expect(body).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
       expect(Date.now() - started).toBeLessThan(1_500 + 1_000);
-      const health = (await e2e.gateway.app.inject({ url: '/health' })).json();
-      expect(health).toMatchObject({ status: 'degraded', checks: { 'upstream:mainnet': { ok: false } } });
+      await expect.poll(async () => (await e2e.gateway.app.inject({ url: '/health' })).json().status, { timeout: 5_000 }).toBe('degraded');
+      const details = (await e2e.gateway.app.inject({ url: '/mainnet/v1/health/details', headers: { 'x-api-key': e2e.gateway.adminKey } })).json().data;
+      expect(details).toMatchObject({ network: 'mainnet', status: 'down', grpc: { status: 'down' }, graphql: { status: 'down' } });
     } finally {
       await e2e.stop();
     }

@@ -2,10 +2,23 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Server, ServerCredentials } from '@grpc/grpc-js';
 import { adaptService } from '@protobuf-ts/grpc-backend';
-import { RpcError } from '@protobuf-ts/runtime-rpc';
+import { RpcError, type ServerCallContext } from '@protobuf-ts/runtime-rpc';
 import { GrpcTypes } from '@mysten/sui/grpc';
 
-export type FakeBehaviour = 'ok' | 'slow' | 'error' | 'not_found';
+/**
+ * `slow` hangs for `slowMs`; `delay` answers after `delayMs`; the status behaviours fail every
+ * gRPC call with that status (`error` is INTERNAL); `graphql_error_beside_data` answers GraphQL
+ * with data and an error next to it; `http_503` fails GraphQL with HTTP 503.
+ */
+export type FakeBehaviour =
+  | 'ok' | 'slow' | 'delay' | 'error' | 'not_found'
+  | 'unavailable' | 'invalid_argument' | 'out_of_range' | 'unimplemented' | 'unknown' | 'resource_exhausted' | 'aborted'
+  | 'graphql_error_beside_data' | 'http_503';
+
+const STATUS: Partial<Record<FakeBehaviour, string>> = {
+  error: 'INTERNAL', unavailable: 'UNAVAILABLE', not_found: 'NOT_FOUND', invalid_argument: 'INVALID_ARGUMENT', out_of_range: 'OUT_OF_RANGE',
+  unimplemented: 'UNIMPLEMENTED', unknown: 'UNKNOWN', resource_exhausted: 'RESOURCE_EXHAUSTED', aborted: 'ABORTED',
+};
 
 /**
  * A controllable stand-in for an upstream: a grpc-js LedgerService (GetServiceInfo, GetObject)
@@ -13,17 +26,32 @@ export type FakeBehaviour = 'ok' | 'slow' | 'error' | 'not_found';
  * failure tests of the upstream layer; simnet is the realistic upstream.
  */
 export async function startFakeUpstream() {
-  const state = { behaviour: 'ok' as FakeBehaviour, calls: 0, slowMs: 10_000 };
-  const answer = async <T>(value: T): Promise<T> => {
+  /** `cancelled` counts calls the client cancelled (gRPC cancel or a dropped GraphQL request) before the answer. */
+  const state = { behaviour: 'ok' as FakeBehaviour, calls: 0, cancelled: 0, inFlight: 0, maxInFlight: 0, slowMs: 10_000, delayMs: 100 };
+  const wait = (ms: number, context: ServerCallContext) => new Promise<void>((resolve) => {
+    const timer = setTimeout(() => { remove(); resolve(); }, ms);
+    const remove = context.onCancel(() => { state.cancelled += 1; clearTimeout(timer); resolve(); });
+  });
+  const answer = async <T>(value: T, context: ServerCallContext): Promise<T> => {
     state.calls += 1;
-    if (state.behaviour === 'slow') await new Promise((resolve) => setTimeout(resolve, state.slowMs));
-    if (state.behaviour === 'error') throw new RpcError('boom', 'INTERNAL');
-    if (state.behaviour === 'not_found') throw new RpcError('no such thing', 'NOT_FOUND');
-    return value;
+    state.inFlight += 1;
+    state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
+    try {
+      if (state.behaviour === 'slow') await wait(state.slowMs, context);
+      if (state.behaviour === 'delay') await wait(state.delayMs, context);
+      const status = STATUS[state.behaviour];
+      if (status) throw new RpcError(status === 'INTERNAL' ? 'boom' : `fake ${status}`, status);
+      return value;
+    } finally {
+      state.inFlight -= 1;
+    }
   };
   const ledger = {
-    getServiceInfo: () => answer({ chainId: '4btiuiMPvEENsttpZC7CZ53DruC3MAgfznDbASZ7DR6S', chain: 'simnet', epoch: 1n, checkpointHeight: 42n }),
-    getObject: (req: { objectId?: string }) => answer({ object: { objectId: req.objectId, version: 1n } }),
+    getServiceInfo: (_req: unknown, context: ServerCallContext) =>
+      answer({ chainId: '4btiuiMPvEENsttpZC7CZ53DruC3MAgfznDbASZ7DR6S', chain: 'simnet', epoch: 1n, checkpointHeight: 42n }, context),
+    getObject: (req: { objectId?: string }, context: ServerCallContext) => answer({ object: { objectId: req.objectId, version: 1n } }, context),
+    getCheckpoint: (req: { checkpointId: { oneofKind?: string; sequenceNumber?: bigint } }, context: ServerCallContext) =>
+      answer({ checkpoint: { sequenceNumber: req.checkpointId.sequenceNumber ?? 42n, transactions: [] } }, context),
   };
   const unimplemented = Object.fromEntries(GrpcTypes.LedgerService.methods.map((m) => [m.localName, () => { throw new RpcError('not in fake', 'UNIMPLEMENTED'); }]));
   const server = new Server();
@@ -39,6 +67,16 @@ export async function startFakeUpstream() {
     if (state.behaviour === 'slow') {
       const t = setTimeout(() => { timers.delete(t); res.end('{}'); }, state.slowMs);
       timers.add(t);
+      res.once('close', () => { if (!res.writableFinished) { state.cancelled += 1; clearTimeout(t); timers.delete(t); } });
+      return;
+    }
+    if (state.behaviour === 'http_503') {
+      res.writeHead(503, { 'retry-after': '2' }).end();
+      return;
+    }
+    if (state.behaviour === 'graphql_error_beside_data') {
+      res.writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ data: { chainIdentifier: null }, errors: [{ message: 'field failed', path: ['chainIdentifier'] }] }));
       return;
     }
     if (state.behaviour === 'error') {

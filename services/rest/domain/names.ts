@@ -30,6 +30,7 @@ export class NameService {
   async #lookup(ctx: NetworkContext, name: string): Promise<GrpcTypes.NameRecord | 'expired' | undefined> {
     try {
       const response = await ctx.upstream.call('LookupName', async (o) => (await ctx.upstream.grpc.nameService.lookupName({ name: withSuffix(name) }, o)).response, {
+        idempotent: true,
         // Sui's node answers an expired name with RESOURCE_EXHAUSTED "name has expired": an answer, not overload.
         classify: (code, message) => (code === 'RESOURCE_EXHAUSTED' && /expired/i.test(message) ? 'rejected' : undefined),
       });

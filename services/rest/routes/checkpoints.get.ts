@@ -1,10 +1,16 @@
 import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
-import { Checkpoint, DIGEST_PATTERN } from '../schemas.js';
+import { Checkpoint, isDigest32, U64_MAX } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
-const CheckpointParam = z.string().max(64).refine((v) => /^\d{1,20}$/.test(v) || (DIGEST_PATTERN.test(v) && v.length >= 32 && v.length <= 44), {
-  message: 'expected a sequence number or a base58 digest',
+/** Up to 20 digits is a sequence number (≤ u64 max); 32 to 44 base58 characters of 32 bytes a digest, even when all digits. */
+function checkpointId(value: string): { sequenceNumber: bigint } | { digest: string } | undefined {
+  if (/^\d{1,20}$/.test(value)) return BigInt(value) <= U64_MAX ? { sequenceNumber: BigInt(value) } : undefined;
+  return isDigest32(value) ? { digest: value } : undefined;
+}
+
+const CheckpointParam = z.string().max(64).refine((v) => checkpointId(v) !== undefined, {
+  message: 'expected a sequence number (u64) or a base58 digest of 32 bytes',
 }).meta({ example: '1234567' });
 
 /** GET /checkpoints/{sequenceNumber|digest}: one checkpoint. */
@@ -19,7 +25,8 @@ export function registerGetCheckpoint(app: App, deps: RestDeps): void {
     },
   }, async (request) => {
     const { checkpoint } = request.params;
-    const id = /^\d+$/.test(checkpoint) ? { sequenceNumber: BigInt(checkpoint) } : { digest: checkpoint };
+    // The schema admitted it, so it is one of the two.
+    const id = checkpointId(checkpoint)!;
     return { data: await deps.services.chain.checkpoint(contextOf(deps, request), id) };
   });
 }

@@ -1,7 +1,7 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorResponses } from '../../core/index.js';
 import type { FieldCodes } from '../../route-contract/index.js';
-import type { UpstreamSet } from '../../upstream/index.js';
+import type { UpstreamMonitor, UpstreamSet } from '../../upstream/index.js';
 import type {
   AccountService, ChainService, CoinService, NameService, NetworkContext, ObjectService, TransactionService,
 } from '../domain/index.js';
@@ -18,14 +18,38 @@ export interface RestServices {
 export interface RestDeps {
   upstreams: UpstreamSet;
   services: RestServices;
+  /** The upstreams' background probes, for the health details route. */
+  monitor?: UpstreamMonitor;
 }
 
+/** When each request started and how to cancel its upstream calls; set by `watchRequest`. */
+const requests = new WeakMap<FastifyRequest, { startedAt: number; cancel: AbortController }>();
+
+/**
+ * `onRequest` hook of the data routes: notes the request's start (its upstream budget counts
+ * from there) and aborts its upstream calls when the client disconnects before the reply.
+ */
+export async function watchRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const cancel = new AbortController();
+  requests.set(request, { startedAt: Date.now(), cancel });
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) cancel.abort();
+  });
+}
+
+/**
+ * The request's network and its upstream, bound to the request: every upstream call of the
+ * request shares one budget (SUIGW_UPSTREAM_DEADLINE_MS from the request's start; past it
+ * 504 UPSTREAM_TIMEOUT) and is cancelled if the client goes away.
+ */
 export function contextOf(deps: RestDeps, request: FastifyRequest): NetworkContext {
   // Set by the HTTP layer's network routing (the `/{network}` scope or the network's host).
   const network = request.network;
   const upstream = deps.upstreams.get(network);
   if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
-  return { network, upstream };
+  const watched = requests.get(request) ?? { startedAt: Date.now(), cancel: new AbortController() };
+  const budget = upstream.budget(watched.startedAt, watched.cancel.signal, request.principal?.organization.id);
+  return { network, upstream: upstream.forRequest(budget) };
 }
 
 /** Error responses a data route documents: its own, plus the upstream's 5xx (the error handler renders them). */

@@ -1,9 +1,9 @@
 import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
-import { NAME_PATTERN, NameResolution } from '../schemas.js';
+import { name, NameResolution } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
-export const NameParam = z.string().min(1).max(67).regex(NAME_PATTERN).meta({ example: 'example', description: 'without the .sui suffix (a trailing .sui is accepted)' });
+export const NameParam = name.meta({ example: 'example', description: 'without the .sui suffix (a trailing .sui is accepted)' });
 
 /** GET /names/{name}: the address a name points to. */
 export function registerResolveName(app: App, deps: RestDeps): void {

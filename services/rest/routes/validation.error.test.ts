@@ -9,7 +9,10 @@ function untouchableUpstream(): Upstream & { calls: number } {
   const stub = {
     calls: 0, network: 'mainnet' as const, endpoints: { grpcUrl: '', graphqlUrl: '' },
     grpc: new Proxy({}, { get: fail }) as Upstream['grpc'],
-    call: async () => fail(), graphql: async () => fail(), health: async () => fail(), close: async () => undefined,
+    call: async () => fail(), graphql: async () => fail(), close: async () => undefined,
+    // Background health probes are not the request's calls.
+    health: async () => ({ network: 'mainnet', status: 'down', grpc: { status: 'down', breaker: 'closed', latencyMs: 0 }, graphql: { status: 'down', breaker: 'closed', latencyMs: 0 } }),
+    breakers: () => ({}), budget: () => ({ deadlineAt: Date.now() + 1_000, signal: new AbortController().signal }), forRequest: () => stub,
   };
   return stub as unknown as Upstream & { calls: number };
 }
@@ -31,6 +34,14 @@ describe('REST input validation (400 with a code, before any upstream call)', ()
     ['GET', `/mainnet/v1/accounts/${A}/objects?limit=101`, 'VALIDATION_FAILED'],
     ['GET', `/mainnet/v1/accounts/${A}/objects?limit=abc`, 'VALIDATION_FAILED'],
     ['GET', `/mainnet/v1/accounts/${A}/objects?cursor=forged.cursor`, 'INVALID_CURSOR'],
+    // Integers are decimal digits only.
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=0x10`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=1e1`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=%2B5`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=5.0`, 'VALIDATION_FAILED'],
+    ['GET', `/mainnet/v1/accounts/${A}/objects?limit=%205`, 'VALIDATION_FAILED'],
+    ['GET', '/mainnet/v1/transactions/latest?limit=0x10', 'VALIDATION_FAILED'],
+    ['GET', '/mainnet/v1/transactions?limit=1e1', 'VALIDATION_FAILED'],
     ['GET', `/mainnet/v1/accounts/${A}/transactions?format=json`, 'VALIDATION_FAILED'],
     ['GET', `/mainnet/v1/accounts/${A}/transactions?includeReceived=yes`, 'VALIDATION_FAILED'],
     ['GET', `/mainnet/v1/accounts/${A}/transactions?cursor=abc`, 'INVALID_CURSOR'],
@@ -48,6 +59,22 @@ describe('REST input validation (400 with a code, before any upstream call)', ()
     ['POST', '/mainnet/v1/objects/batch', 'INVALID_OBJECT_ID', { ids: ['0x1'] }],
     ['GET', '/mainnet/v1/coins/notatype/metadata', 'INVALID_COIN_TYPE'],
     ['GET', '/mainnet/v1/checkpoints/-1', 'INVALID_CHECKPOINT'],
+    // u64 range: one past the largest sequence number, and the largest 20-digit number.
+    ['GET', '/mainnet/v1/checkpoints/18446744073709551616', 'INVALID_CHECKPOINT'],
+    ['GET', '/mainnet/v1/checkpoints/99999999999999999999', 'INVALID_CHECKPOINT'],
+    // 21 to 31 digits: neither a u64 nor a digest.
+    ['GET', `/mainnet/v1/checkpoints/${'9'.repeat(25)}`, 'INVALID_CHECKPOINT'],
+    // Base58 of the right length that does not decode to 32 bytes.
+    ['GET', `/mainnet/v1/checkpoints/${'z'.repeat(44)}`, 'INVALID_CHECKPOINT'],
+    ['GET', `/mainnet/v1/transactions/${'2'.repeat(32)}`, 'INVALID_DIGEST'],
+    ['GET', `/mainnet/v1/transactions/${'z'.repeat(44)}/raw`, 'INVALID_DIGEST'],
+    ['POST', '/mainnet/v1/transactions/batch', 'INVALID_DIGEST', { digests: [D, 'z'.repeat(44)] }],
+    ['GET', '/mainnet/v1/coins/0x2%3A%3Acoin%3A%3ACoin%3Cnot%20a%20type%3E/metadata', 'INVALID_COIN_TYPE'],
+    ['GET', '/mainnet/v1/names/a..b', 'INVALID_NAME'],
+    ['GET', '/mainnet/v1/names/-abc', 'INVALID_NAME'],
+    ['GET', '/mainnet/v1/names/abc-', 'INVALID_NAME'],
+    ['GET', '/mainnet/v1/names/abc./availability', 'INVALID_NAME'],
+    ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: ['ok', 'no_underscore'] }],
     ['GET', `/mainnet/v1/names/${'a'.repeat(70)}`, 'INVALID_NAME'],
     ['GET', '/mainnet/v1/names/reverse/0x1', 'INVALID_ADDRESS'],
     ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: [] }],

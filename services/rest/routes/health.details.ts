@@ -1,0 +1,42 @@
+import { z } from 'zod';
+import { ApiError, errorResponses } from '../../core/index.js';
+import type { App } from '../../route-contract/index.js';
+import type { RestDeps } from './kit.js';
+
+const Probe = z.object({
+  status: z.enum(['up', 'down']),
+  breaker: z.enum(['closed', 'open', 'half_open']),
+  latencyMs: z.number(),
+  error: z.string().optional(),
+  chainId: z.string().optional(),
+  checkpointHeight: z.string().optional(),
+});
+
+export const UpstreamHealthDetails = z.object({
+  network: z.string(),
+  status: z.enum(['up', 'degraded', 'down', 'unknown']).meta({ description: 'from the last background probe; unknown before the first' }),
+  checkedAt: z.string().nullable(),
+  grpc: Probe.nullable(),
+  graphql: Probe.nullable(),
+  breakers: z.record(z.string(), z.enum(['closed', 'open', 'half_open'])).meta({ description: 'each breaker group\'s state now' }),
+}).meta({ id: 'UpstreamHealthDetails' });
+
+/**
+ * GET /health/details: the network's upstream as the background probe last saw it and each
+ * breaker group's state, with the raw errors the public `/health` keeps to itself. Manage scope.
+ */
+export function registerGetHealthDetails(app: App, deps: RestDeps): void {
+  app.get('/health/details', {
+    config: { auth: { scope: 'manage' } },
+    schema: {
+      tags: ['health'],
+      summary: 'Upstream health details',
+      description: 'Last background probe of the network\'s upstream (gRPC and GraphQL), and the state of each circuit breaker group. Needs a key with the manage scope.',
+      response: { 200: z.object({ data: UpstreamHealthDetails }), ...errorResponses(401, 403, 404) },
+    },
+  }, async (request) => {
+    const report = deps.monitor?.report(request.network);
+    if (!report) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${request.network}` });
+    return { data: report };
+  });
+}

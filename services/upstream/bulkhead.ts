@@ -1,0 +1,117 @@
+import { UpstreamError } from './errors.js';
+
+export interface BulkheadOptions {
+  /** Calls in flight to one upstream at a time. */
+  maxConcurrent: number;
+  /** Calls waiting for a slot; one more is refused at once. */
+  maxQueued: number;
+}
+
+interface Waiter {
+  grant: () => void;
+  refuse: (reason: 'cancelled' | 'timeout') => void;
+}
+
+/**
+ * Bounds what one upstream is asked at a time: up to `maxConcurrent` calls run, up to
+ * `maxQueued` wait, and a caller that finds the queue full is refused (`'full'`) without
+ * touching the others. Waiters are queued per tenant and a freed slot goes to the tenants in
+ * turn, so heavy load from one organization waits behind itself, not in front of everyone else.
+ */
+export class Bulkhead {
+  #running = 0;
+  #queued = 0;
+  /** Waiters per tenant, in arrival order; the map's order is the round-robin turn. */
+  readonly #queues = new Map<string, Waiter[]>();
+  readonly #options: BulkheadOptions;
+
+  constructor(options: BulkheadOptions) {
+    this.#options = options;
+  }
+
+  get running(): number { return this.#running; }
+  get queued(): number { return this.#queued; }
+
+  /**
+   * A slot, released by calling the returned function once. Rejects with `'full'` when the
+   * queue is full, `'timeout'` when `waitMs` passes first, `'cancelled'` when `signal` aborts.
+   */
+  acquire(waitMs: number, signal?: AbortSignal, tenant = ''): Promise<() => void> {
+    if (signal?.aborted) return Promise.reject(new BulkheadRefusal('cancelled'));
+    if (this.#running < this.#options.maxConcurrent) {
+      this.#running += 1;
+      return Promise.resolve(this.#releaser());
+    }
+    if (this.#queued >= this.#options.maxQueued) return Promise.reject(new BulkheadRefusal('full'));
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => waiter.refuse('timeout'), Math.max(0, waitMs));
+      const onAbort = () => waiter.refuse('cancelled');
+      const settle = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
+      const waiter: Waiter = {
+        grant: () => { settle(); resolve(this.#releaser()); },
+        refuse: (reason) => {
+          settle();
+          this.#remove(tenant, waiter);
+          reject(new BulkheadRefusal(reason));
+        },
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      const queue = this.#queues.get(tenant);
+      if (queue) queue.push(waiter);
+      else this.#queues.set(tenant, [waiter]);
+      this.#queued += 1;
+    });
+  }
+
+  #remove(tenant: string, waiter: Waiter): void {
+    const queue = this.#queues.get(tenant);
+    const index = queue?.indexOf(waiter) ?? -1;
+    if (!queue || index < 0) return;
+    queue.splice(index, 1);
+    this.#queued -= 1;
+    if (queue.length === 0) this.#queues.delete(tenant);
+  }
+
+  /** The first waiter of the tenant whose turn it is; that tenant then goes to the back. */
+  #next(): Waiter | undefined {
+    const first = this.#queues.entries().next();
+    if (first.done) return undefined;
+    const [tenant, queue] = first.value;
+    const waiter = queue.shift()!;
+    this.#queued -= 1;
+    this.#queues.delete(tenant);
+    if (queue.length > 0) this.#queues.set(tenant, queue);
+    return waiter;
+  }
+
+  #releaser(): () => void {
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#next();
+      // The slot passes straight to the next waiter, so `running` stays the same.
+      if (next) next.grant();
+      else this.#running -= 1;
+    };
+  }
+}
+
+export class BulkheadRefusal extends Error {
+  readonly reason: 'full' | 'cancelled' | 'timeout';
+  constructor(reason: 'full' | 'cancelled' | 'timeout') {
+    super(`bulkhead ${reason}`);
+    this.name = 'BulkheadRefusal';
+    this.reason = reason;
+  }
+}
+
+/** A refused wait for a slot as the upstream error the caller sees; raised here, so never breaker-counted. */
+export function refusalError(error: unknown, upstream: string, operation: string): unknown {
+  if (!(error instanceof BulkheadRefusal)) return error;
+  if (error.reason === 'full') {
+    return new UpstreamError('overloaded', upstream, operation, `${operation}: too many calls waiting for ${upstream}`, { local: true, retryAfterMs: 1_000 });
+  }
+  if (error.reason === 'cancelled') return new UpstreamError('cancelled', upstream, operation, `${operation}: cancelled by the caller`, { local: true });
+  return new UpstreamError('timeout', upstream, operation, `${operation}: the request's time budget ran out waiting for ${upstream}`, { local: true });
+}

@@ -1,0 +1,60 @@
+import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
+import type { SuiGrpcClient } from '@mysten/sui/grpc';
+import type { BreakerState } from './circuit-breaker.js';
+import { Bulkhead, refusalError } from './bulkhead.js';
+import type {
+  CallOptions, GraphQLVariables, Network, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth,
+} from './types.js';
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * An upstream as one request sees it: every call carries the request's deadline and cancel
+ * signal, and at most `fanOut` of its calls run at once (a stats read of 20 checkpoints or a
+ * 100-name batch waits its turn instead of taking every slot of the upstream).
+ */
+export class RequestUpstream implements Upstream {
+  readonly #inner: Upstream;
+  readonly #budget: RequestBudget;
+  readonly #fanOut: Bulkhead;
+
+  constructor(inner: Upstream, budget: RequestBudget, fanOut: number) {
+    this.#inner = inner;
+    this.#budget = budget;
+    this.#fanOut = new Bulkhead({ maxConcurrent: fanOut, maxQueued: Number.POSITIVE_INFINITY });
+  }
+
+  get network(): Network { return this.#inner.network; }
+  get endpoints(): UpstreamEndpoints { return this.#inner.endpoints; }
+  get grpc(): SuiGrpcClient { return this.#inner.grpc; }
+
+  call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
+    return this.#inTurn(`${this.network}/grpc`, operation, () => this.#inner.call(operation, invoke, this.#within(options)));
+  }
+
+  graphql<T>(query: string, variables?: GraphQLVariables, options: CallOptions & { operation?: string } = {}): Promise<T> {
+    return this.#inTurn(`${this.network}/graphql`, options.operation ?? 'graphql', () => this.#inner.graphql<T>(query, variables, this.#within(options)));
+  }
+
+  health(): Promise<UpstreamHealth> { return this.#inner.health(); }
+  breakers(): Record<string, BreakerState> { return this.#inner.breakers(); }
+  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget { return this.#inner.budget(startedAt, signal, tenant); }
+  forRequest(budget: RequestBudget): Upstream { return this.#inner.forRequest(budget); }
+  async close(): Promise<void> { /* the shared upstream outlives the request */ }
+
+  #within<O extends CallOptions>(options: O): O {
+    return { ...options, deadlineAt: Math.min(options.deadlineAt ?? Infinity, this.#budget.deadlineAt), signal: this.#budget.signal, tenant: this.#budget.tenant };
+  }
+
+  async #inTurn<T>(name: string, operation: string, run: () => Promise<T>): Promise<T> {
+    const waitMs = Math.min(this.#budget.deadlineAt - Date.now(), MAX_TIMER_MS);
+    const release = await this.#fanOut.acquire(waitMs, this.#budget.signal).catch((error: unknown) => {
+      throw refusalError(error, name, operation);
+    });
+    try {
+      return await run();
+    } finally {
+      release();
+    }
+  }
+}
