@@ -10,6 +10,17 @@ import {
 
 export const DEV_ADMIN_SCOPES: Scope[] = ['data', 'streams', 'manage', 'zkLogin'];
 
+/**
+ * The stored or configured admin key exists but can no longer be used: `suigw dev` explains
+ * how to get a working one instead of failing with a stack trace.
+ */
+export class UnusableDevAdminKeyError extends Error {
+  constructor(readonly reason: 'disabled' | 'expired') {
+    super(`the dev admin key is ${reason}`);
+    this.name = 'UnusableDevAdminKeyError';
+  }
+}
+
 export interface DevSeed {
   organizationId: string;
   adminKey: string;
@@ -38,9 +49,7 @@ export async function seedDevOrganization(
     if (existing?.enabled && existing.organization_id && new Date(existing.expires_at).getTime() > clock.now()) {
       return { organizationId: existing.organization_id, adminKey: wanted.adminKey, created: false };
     }
-    if (existing) {
-      throw new Error('the dev admin key exists but is disabled or expired; choose another SUIGW_DEV_ADMIN_KEY or remove .suigw/');
-    }
+    if (existing) throw new UnusableDevAdminKeyError(existing.enabled ? 'expired' : 'disabled');
   }
   const organization = wanted.organizationId
     ? await database.db
