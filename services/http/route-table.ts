@@ -3,6 +3,8 @@ import type { RouteAuth } from '../route-contract/index.js';
 
 interface KnownRoute {
   pattern: RegExp;
+  /** A wildcard route (`/v1/*`, the legacy redirect): it says nothing about a concrete path. */
+  catchAll: boolean;
   method: string;
   /** Whether browsers may call it from another origin (see `servesCors`). */
   cors: boolean;
@@ -42,7 +44,8 @@ export class RouteTable {
   add(route: RouteOptions): void {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const cors = servesCors(route.config?.auth);
-    for (const method of methods) this.#routes.push({ pattern: compile(route.url), method: method.toUpperCase(), cors });
+    const catchAll = route.url.includes('*');
+    for (const method of methods) this.#routes.push({ pattern: compile(route.url), catchAll, method: method.toUpperCase(), cors });
   }
 
   /** The methods served at this path (no query), sorted; empty for an unknown path. */
@@ -62,8 +65,6 @@ export class RouteTable {
   }
 
   #matching(path: string): KnownRoute[] {
-    // Catch-alls (`/v1/*`, the legacy redirect) match anything under them; they say nothing
-    // about which methods a concrete path has, so they are not consulted.
-    return this.#routes.filter((route) => !route.pattern.source.includes('.*') && route.pattern.test(path));
+    return this.#routes.filter((route) => !route.catchAll && route.pattern.test(path));
   }
 }

@@ -9,6 +9,8 @@ import { seedDevOrganization } from '../../services/cli/dev-seed.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'suigw.js');
+/** Each run starts a Node process that loads the TypeScript CLI: seconds on a busy machine. */
+const CLI_TIMEOUT_MS = 90_000;
 /** A stack trace's frames, as Node prints them for an uncaught error. */
 const STACK_FRAME = /^\s+at .+\(?.+:\d+:\d+\)?$/m;
 
@@ -46,13 +48,13 @@ describe('suigw admin grant: usage errors, not stack traces', () => {
     expect(result.stderr.split('\n')[0]).toBe(message);
     expect(result.stderr).toContain('usage:');
     expect(result.stderr).not.toMatch(STACK_FRAME);
-  });
+  }, CLI_TIMEOUT_MS);
 
   it('the largest grant still works', async () => {
     const result = await run(['admin', 'grant', '--org', organizationId, '--usd', '1000000'], { DATABASE_URL: test.url });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ organizationId, grantedMicroUsd: '1000000000000' });
-  });
+  }, CLI_TIMEOUT_MS);
 });
 
 describe('suigw dev with an admin key that was disabled', () => {
@@ -80,7 +82,7 @@ describe('suigw dev with an admin key that was disabled', () => {
     expect(result.stderr).toContain('set SUIGW_DEV_ADMIN_KEY to a new value');
     expect(result.stderr).not.toMatch(STACK_FRAME);
     expect(result.stdout).not.toContain('suigw dev is up');
-  }, 60_000);
+  }, CLI_TIMEOUT_MS);
 
   it('from the state file: names the file to remove and exits 1 without a stack trace', async () => {
     const stateFile = join(dir, 'stored.json');
@@ -90,5 +92,5 @@ describe('suigw dev with an admin key that was disabled', () => {
     expect(result.stderr).toContain(`suigw dev: the admin key stored in ${stateFile} is disabled, so it cannot be reused.`);
     expect(result.stderr).toContain(`remove ${stateFile}`);
     expect(result.stderr).not.toMatch(STACK_FRAME);
-  }, 60_000);
+  }, CLI_TIMEOUT_MS);
 });
