@@ -15,7 +15,7 @@ export const DEV_ADMIN_SCOPES: Scope[] = ['data', 'streams', 'manage', 'zkLogin'
  * how to get a working one instead of failing with a stack trace.
  */
 export class UnusableDevAdminKeyError extends Error {
-  constructor(readonly reason: 'disabled' | 'expired') {
+  constructor(readonly reason: 'disabled' | 'expired' | 'not tied to an organization') {
     super(`the dev admin key is ${reason}`);
     this.name = 'UnusableDevAdminKeyError';
   }
@@ -49,7 +49,10 @@ export async function seedDevOrganization(
     if (existing?.enabled && existing.organization_id && new Date(existing.expires_at).getTime() > clock.now()) {
       return { organizationId: existing.organization_id, adminKey: wanted.adminKey, created: false };
     }
-    if (existing) throw new UnusableDevAdminKeyError(existing.enabled ? 'expired' : 'disabled');
+    if (existing) {
+      const expired = new Date(existing.expires_at).getTime() <= clock.now();
+      throw new UnusableDevAdminKeyError(!existing.enabled ? 'disabled' : expired ? 'expired' : 'not tied to an organization');
+    }
   }
   const organization = wanted.organizationId
     ? await database.db
