@@ -3,19 +3,27 @@
 SHELL := /bin/bash
 NPM_INSTALL_STAMP := node_modules/.install-stamp
 
-.PHONY: dev test install services typecheck lint unit bench clean
+.PHONY: dev test install node-version services chromium typecheck lint unit bench clean
 
-$(NPM_INSTALL_STAMP): package.json package-lock.json
+# First of all: a Node.js too old for the project says so, before npm or a test fails obscurely.
+node-version:
+	@scripts/check-node.sh
+
+$(NPM_INSTALL_STAMP): package.json package-lock.json | node-version
 	npm ci --no-audit --no-fund
 	@touch $@
 
-install: $(NPM_INSTALL_STAMP)
+install: node-version $(NPM_INSTALL_STAMP)
 
-dev: install
+dev: node-version install
 	node bin/suigw.js dev
 
 services:
 	@scripts/ensure-services.sh
+
+# The browser CORS test drives Debian's Chromium (installed when missing).
+chromium:
+	@scripts/ensure-chromium.sh
 
 typecheck: install
 	npx tsc --noEmit -p tsconfig.json
@@ -23,10 +31,10 @@ typecheck: install
 lint: install
 	npx eslint .
 
-unit: install services
+unit: install services chromium
 	npx vitest run
 
-test: typecheck lint unit
+test: node-version typecheck lint unit
 
 bench: install
 	npm run bench

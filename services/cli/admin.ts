@@ -1,12 +1,17 @@
 import { parseArgs } from 'node:util';
+import { isApiError } from '../core/index.js';
 import { createKey, createOrganization, grantPrepaidCredit, isTier, TIERS, type Scope } from '../identity/index.js';
 import { openRuntime, readConfig } from './runtime.js';
+
+/** The largest single grant: an operator's typo (an extra digit or ten) is refused, not booked. */
+const MAX_GRANT_USD = 1_000_000n;
 
 const USAGE = `usage:
   suigw admin create-org --name NAME [--tier ${TIERS.join('|')}] [--network mainnet|testnet] [--key-days N]
       creates an organization with a default project and prints its first manage key (shown once)
   suigw admin grant --org ORG_ID --usd AMOUNT [--note TEXT]
-      adds prepaid pay-per-request credit to an organization`;
+      adds prepaid pay-per-request credit to an organization (AMOUNT: more than 0, at most
+      ${MAX_GRANT_USD.toLocaleString('en-US')}, at most 6 decimals)`;
 
 /** `suigw admin`: operator tasks that have no API (there is no dashboard). */
 export async function runAdmin(argv: string[]): Promise<void> {
@@ -69,8 +74,14 @@ export async function runAdmin(argv: string[]): Promise<void> {
       if (!/^\d+(\.\d{1,6})?$/.test(usd)) fail('--usd is a positive amount with at most 6 decimals');
       const [whole, fraction = ''] = usd.split('.');
       const microUsd = BigInt(whole!) * 1_000_000n + BigInt(fraction.padEnd(6, '0'));
-      const balance = await grantPrepaidCredit(runtime.database.db, runtime.clock, org, microUsd, values.note);
-      console.log(JSON.stringify({ organizationId: org, grantedMicroUsd: microUsd.toString(), balanceMicroUsd: balance.toString() }));
+      if (microUsd <= 0n || microUsd > MAX_GRANT_USD * 1_000_000n) fail(`--usd must be more than 0 and at most ${MAX_GRANT_USD.toLocaleString('en-US')}`);
+      try {
+        const balance = await grantPrepaidCredit(runtime.database.db, runtime.clock, org, microUsd, values.note);
+        console.log(JSON.stringify({ organizationId: org, grantedMicroUsd: microUsd.toString(), balanceMicroUsd: balance.toString() }));
+      } catch (error) {
+        if (isApiError(error) && error.code === 'ORGANIZATION_NOT_FOUND') fail(`no organization ${org} (or it is deleted)`);
+        throw error;
+      }
     }
   } finally {
     await runtime.database.close();

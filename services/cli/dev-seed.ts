@@ -10,6 +10,17 @@ import {
 
 export const DEV_ADMIN_SCOPES: Scope[] = ['data', 'streams', 'manage', 'zkLogin'];
 
+/**
+ * The stored or configured admin key exists but can no longer be used: `suigw dev` explains
+ * how to get a working one instead of failing with a stack trace.
+ */
+export class UnusableDevAdminKeyError extends Error {
+  constructor(readonly reason: 'disabled' | 'expired' | 'not tied to an organization') {
+    super(`the dev admin key is ${reason}`);
+    this.name = 'UnusableDevAdminKeyError';
+  }
+}
+
 export interface DevSeed {
   organizationId: string;
   adminKey: string;
@@ -39,7 +50,8 @@ export async function seedDevOrganization(
       return { organizationId: existing.organization_id, adminKey: wanted.adminKey, created: false };
     }
     if (existing) {
-      throw new Error('the dev admin key exists but is disabled or expired; choose another SUIGW_DEV_ADMIN_KEY or remove .suigw/');
+      const expired = new Date(existing.expires_at).getTime() <= clock.now();
+      throw new UnusableDevAdminKeyError(!existing.enabled ? 'disabled' : expired ? 'expired' : 'not tied to an organization');
     }
   }
   const organization = wanted.organizationId

@@ -7,7 +7,7 @@ import { networkBaseUrl } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
-import { seedDevOrganization } from './dev-seed.js';
+import { seedDevOrganization, UnusableDevAdminKeyError, type DevSeed } from './dev-seed.js';
 
 /** What `suigw dev` writes for scripts and tests: where everything is and the admin key. */
 export interface DevState {
@@ -78,10 +78,19 @@ export async function runDev(argv: string[]): Promise<void> {
   const upstreamSetup = await devUpstreams(config);
   const upstreams = upstreamSetFromConfig(upstreamSetup.config);
   const runtime = await openRuntime(config, { migrate: true });
-  const seed = await seedDevOrganization(runtime.database, runtime.clock, {
-    adminKey: config.devAdminKey ?? previous.adminKey,
-    organizationId: previous.organizationId,
-  });
+  let seed: DevSeed;
+  try {
+    seed = await seedDevOrganization(runtime.database, runtime.clock, {
+      adminKey: config.devAdminKey ?? previous.adminKey,
+      organizationId: previous.organizationId,
+    });
+  } catch (error) {
+    if (!(error instanceof UnusableDevAdminKeyError)) throw error;
+    console.error(unusableKeyHelp(error, config.devAdminKey !== undefined, stateFile));
+    await upstreamSetup.simnet?.stop();
+    await runtime.database.close();
+    process.exit(1);
+  }
   const app = await buildGatewayApp({ ...runtime, upstreams });
   onShutdown(async () => {
     await app.close();
@@ -106,6 +115,24 @@ export async function runDev(argv: string[]): Promise<void> {
   await mkdir(dirname(stateFile), { recursive: true });
   await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   printWelcome(state, stateFile, seed.created, runtime.database.kind);
+}
+
+function unusableKeyHelp(error: UnusableDevAdminKeyError, fromEnvironment: boolean, stateFile: string): string {
+  const fix = fromEnvironment
+    ? [
+        '  - set SUIGW_DEV_ADMIN_KEY to a new value (svc_pat_ followed by 32+ base58 characters),',
+        '    or unset it to fall back to the stored key or a new one.',
+      ]
+    : [
+        `  - remove ${stateFile}: the next start seeds a new dev organization and admin key`,
+        '    (the old organization stays in the database), or',
+        '  - set SUIGW_DEV_ADMIN_KEY to a key value to seed instead (svc_pat_ followed by 32+ base58 characters).',
+      ];
+  return [
+    `suigw dev: the admin key ${fromEnvironment ? 'in SUIGW_DEV_ADMIN_KEY' : `stored in ${stateFile}`} is ${error.reason}, so it cannot be reused.`,
+    'To start with a working admin key:',
+    ...fix,
+  ].join('\n');
 }
 
 function printWelcome(state: DevState, stateFile: string, created: boolean, databaseKind: string): void {

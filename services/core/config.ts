@@ -69,6 +69,13 @@ export const ENV_SCHEMA = z.object({
   }),
   SUIGW_PRICE_FEED_URL: optionalUrl,
   SUIGW_REST_STATS_CHECKPOINTS: z.coerce.number().int().min(1).max(200).default(20),
+  // HTTP edges: every phase of a connection is bounded, and load is shed before the loop drowns.
+  SUIGW_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  SUIGW_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+  SUIGW_HTTP_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
+  SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(72_000),
+  SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
+  SUIGW_SHED_MAX_HEAP_PERCENT: z.coerce.number().int().min(0).max(100).default(90),
 });
 
 export interface NetworkEndpoint {
@@ -112,6 +119,18 @@ export interface Config {
     prices: Record<string, number>;
     priceFeedUrl: string | undefined;
     statsCheckpoints: number;
+  };
+  /** Timeouts of each phase of an HTTP connection (Node's server settings). */
+  http: {
+    headersTimeoutMs: number;
+    requestTimeoutMs: number;
+    idleTimeoutMs: number;
+    keepAliveTimeoutMs: number;
+  };
+  /** Load shedding: 503 SERVICE_OVERLOADED past these thresholds (0 switches one off). */
+  shedding: {
+    maxEventLoopDelayMs: number;
+    maxHeapPercent: number;
   };
 }
 
@@ -168,6 +187,17 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       priceFeedUrl: v.SUIGW_PRICE_FEED_URL,
       statsCheckpoints: v.SUIGW_REST_STATS_CHECKPOINTS,
     }),
+    http: Object.freeze({
+      // Node refuses a headers timeout above the whole-request timeout.
+      headersTimeoutMs: Math.min(v.SUIGW_HTTP_HEADERS_TIMEOUT_MS, v.SUIGW_HTTP_REQUEST_TIMEOUT_MS),
+      requestTimeoutMs: v.SUIGW_HTTP_REQUEST_TIMEOUT_MS,
+      idleTimeoutMs: v.SUIGW_HTTP_IDLE_TIMEOUT_MS,
+      keepAliveTimeoutMs: v.SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS,
+    }),
+    shedding: Object.freeze({
+      maxEventLoopDelayMs: v.SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS,
+      maxHeapPercent: v.SUIGW_SHED_MAX_HEAP_PERCENT,
+    }),
   });
 }
 
@@ -207,4 +237,10 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_PRICES: 'Fixed USD prices per coin type, JSON {"<coinType>": usd} (e.g. stablecoins at 1).',
   SUIGW_PRICE_FEED_URL: 'A JSON price feed {"prices": {"<coinType>": usd}} for mainnet, read at most once a minute.',
   SUIGW_REST_STATS_CHECKPOINTS: 'Latest checkpoints counted by /transactions/stats (default 20).',
+  SUIGW_HTTP_HEADERS_TIMEOUT_MS: 'Time a client has to send its request headers (default 10000 ms, at most the request timeout); past it: 408 and the connection closes.',
+  SUIGW_HTTP_REQUEST_TIMEOUT_MS: 'Time a client has to send its whole request, body included (default 30000 ms); past it: 408 and the connection closes.',
+  SUIGW_HTTP_IDLE_TIMEOUT_MS: 'A connection with no bytes in either direction for this long is closed (default 120000 ms).',
+  SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS: 'How long an idle keep-alive connection waits for its next request (default 72000 ms, above common load balancer idle timeouts).',
+  SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: 'Mean event-loop delay past which requests are shed with 503 SERVICE_OVERLOADED (default 1000 ms; 0 off).',
+  SUIGW_SHED_MAX_HEAP_PERCENT: "Heap use, in percent of V8's heap limit, past which requests are shed with 503 SERVICE_OVERLOADED (default 90; 0 off).",
 };

@@ -97,6 +97,13 @@ export const ERRORS = {
   METHOD_NOT_ALLOWED: e(405, G.UNIMPLEMENTED, W.BAD_REQUEST, 'Method not allowed'),
   PAYLOAD_TOO_LARGE: e(413, G.RESOURCE_EXHAUSTED, W.BAD_REQUEST, 'Payload too large'),
   INTERNAL_ERROR: e(500, G.INTERNAL, W.INTERNAL, 'Internal error'),
+  // HTTP edges: malformed or too slow requests, and load shed before the event loop drowns.
+  BAD_REQUEST: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Bad request'),
+  INVALID_URL: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid URL'),
+  REQUEST_TIMEOUT: e(408, G.DEADLINE_EXCEEDED, W.BAD_REQUEST, 'Request timeout'),
+  URI_TOO_LONG: e(414, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'URI too long'),
+  HEADERS_TOO_LARGE: e(431, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Request headers too large'),
+  SERVICE_OVERLOADED: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Service overloaded'),
 
   // Wallet organizations (POST /v1/wallet/register and its challenge).
   WALLET_CHALLENGE_INVALID: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Wallet challenge invalid or expired'),

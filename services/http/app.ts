@@ -6,10 +6,15 @@ import type { Database } from '../db/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { App, Capability } from '../route-contract/index.js';
 import { authenticationHook } from './authenticate.js';
+import { clientErrorHandler } from './client-errors.js';
+import { registerCors } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { registerHealth, RequestStats, type HealthCheck } from './health.js';
+import { registerLoadShedding } from './load-shedding.js';
 import { legacyRedirectTarget, networkRewriter } from './networks.js';
 import { registerOpenApi } from './openapi.js';
+import { RouteTable } from './route-table.js';
+import { serverTimeouts } from './timeouts.js';
 
 export interface HttpAppOptions {
   config: Readonly<Config>;
@@ -55,14 +60,22 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     trustProxy: config.trustProxy,
     rewriteUrl: networkRewriter(config),
     routerOptions: { ignoreTrailingSlash: true },
+    ...serverTimeouts(config.http),
+    // Errors raised before a route runs (bad percent-encoding, over-long parameters, a request
+    // Node could not parse or that timed out) get the standard error body too.
+    frameworkErrors: errorHandler,
+    clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
+  const routes = new RouteTable();
+  app.addHook('onRoute', (route) => routes.add(route));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   app.setErrorHandler(errorHandler);
-  app.setNotFoundHandler(notFoundHandler);
+  app.setNotFoundHandler(notFoundHandler(routes));
   // JSON only: a text/plain body is 415 UNSUPPORTED_MEDIA_TYPE, not a string.
   app.removeContentTypeParser(['text/plain']);
+  acceptEmptyJsonWithoutBodySemantics(app);
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('principal', undefined);
 
@@ -71,6 +84,10 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     void reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (_request, reply) => stats.record(reply.statusCode));
+  // Before authentication: a preflight carries no key.
+  registerCors(app, routes);
+  const healthPaths = new Set(['/health', ...config.networks.map((network) => `/${network}/v1/health`)]);
+  await registerLoadShedding(app, config.shedding, (request) => healthPaths.has(request.routeOptions.url ?? ''));
 
   await registerOpenApi(app, config);
   const healthOptions = { database, clock, stats, checks: options.healthChecks };
@@ -98,4 +115,25 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   });
 
   return app;
+}
+
+/** Methods whose requests have no defined body semantics (RFC 9110 9.3). */
+const BODYLESS_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
+
+/**
+ * Clients (and some HTTP libraries) send `Content-Type: application/json` on every request, a
+ * DELETE with no body included; that is no body, not invalid JSON. Other methods keep
+ * 400 INVALID_BODY for an empty JSON body.
+ */
+function acceptEmptyJsonWithoutBodySemantics(app: App): void {
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '' && BODYLESS_METHODS.has(request.method)) {
+      done(null, undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
 }

@@ -2,6 +2,7 @@ import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ApiError, errorBody, isApiError, type ErrorCode } from '../core/index.js';
 import { validationFailure } from '../route-contract/index.js';
+import type { RouteTable } from './route-table.js';
 
 /** Fastify's own failure codes, translated to the table's codes. */
 const FASTIFY_CODES: Record<string, ErrorCode> = {
@@ -12,6 +13,8 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_CTP_BODY_TOO_LARGE: 'PAYLOAD_TOO_LARGE',
   FST_ERR_CTP_INVALID_TYPE: 'UNSUPPORTED_MEDIA_TYPE',
   FST_ERR_NOT_FOUND: 'NOT_FOUND',
+  FST_ERR_BAD_URL: 'INVALID_URL',
+  FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
 };
 
 /** Turns anything thrown into an ApiError; unknown failures become INTERNAL_ERROR (logged). */
@@ -28,7 +31,7 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, 'response does not match its schema');
   } else if (typeof fastifyError.statusCode === 'number' && fastifyError.statusCode >= 400 && fastifyError.statusCode < 500) {
-    // A client error fastify raised that the table does not name (e.g. a bad URL encoding).
+    // A client error fastify raised that the table does not name: its own code stays off the wire.
     return new ApiError('VALIDATION_FAILED', { message: fastifyError.message ?? 'Bad request', cause: error });
   } else {
     request.log.error({ err: error }, 'unhandled error');
@@ -44,6 +47,10 @@ function describe(code: ErrorCode, error: Partial<FastifyError>): string {
       return 'The body is not valid JSON.';
     case 'PAYLOAD_TOO_LARGE':
       return 'The body is larger than this endpoint accepts.';
+    case 'INVALID_URL':
+      return 'The URL is not validly percent-encoded.';
+    case 'URI_TOO_LONG':
+      return 'A path segment is longer than the server accepts.';
     default:
       return error.message ?? code;
   }
@@ -58,6 +65,17 @@ export function errorHandler(error: unknown, request: FastifyRequest, reply: Fas
   return sendError(reply, toApiError(error, request));
 }
 
-export function notFoundHandler(request: FastifyRequest, reply: FastifyReply): FastifyReply {
-  return sendError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${request.url.split('?')[0]}.` }));
+/**
+ * No route matched: 405 with `Allow` when the path exists under other methods (RFC 9110 15.5.6),
+ * 404 otherwise.
+ */
+export function notFoundHandler(routes: RouteTable) {
+  return function notFound(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+    const path = request.url.split('?')[0] ?? '/';
+    if (routes.methodsAt(path).length > 0) {
+      const allow = routes.allowAt(path);
+      return sendError(reply, new ApiError('METHOD_NOT_ALLOWED', { message: `${path} answers ${allow}.`, headers: { allow } }));
+    }
+    return sendError(reply, new ApiError('NOT_FOUND', { message: `No route ${request.method} ${path}.` }));
+  };
 }

@@ -1,0 +1,63 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../route-contract/index.js';
+import { servesCors, type RouteTable } from './route-table.js';
+
+/** What a browser may send: the key (either form) and a JSON body. */
+export const CORS_ALLOWED_HEADERS = 'x-api-key, authorization, content-type';
+/** What a page may read: the limit and credit headers of the spec (Limits), the request id, Retry-After. */
+export const CORS_EXPOSED_HEADERS =
+  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Svc-Credit-Remaining, X-Svc-Credit-Replenish-Date, X-Request-Id, Retry-After';
+/** Browsers cache a preflight this long (seconds); Chromium caps it at 7200. */
+export const CORS_MAX_AGE_SECONDS = 600;
+
+function pathOf(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * CORS for the routes browsers may call (`servesCors`). The origin is reflected for any Origin
+ * and credentials are never allowed: keys travel in headers, never in cookies, and a key's own
+ * allowed-origins list (checked by the authenticator, 403 ORIGIN_NOT_ALLOWED) decides who gets
+ * data. Hence error answers carry the CORS headers too, so a page can read why it was refused.
+ *
+ * Installed as the first `onRequest` hook: a preflight carries no key and is answered here,
+ * before authentication runs.
+ */
+export function registerCors(app: App, routes: RouteTable): void {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const origin = request.headers.origin;
+    if (request.method === 'OPTIONS') return answerOptions(request, reply, routes, origin);
+    if (origin !== undefined && servesCors(request.routeOptions.config?.auth)) {
+      void reply.headers({
+        'access-control-allow-origin': origin,
+        'access-control-expose-headers': CORS_EXPOSED_HEADERS,
+        vary: 'Origin',
+      });
+    }
+    return undefined;
+  });
+}
+
+/**
+ * OPTIONS on a known path: 204 with `Allow`; on a CORS route, a preflight answer as well. A path
+ * that browsers may not call gets no CORS headers, so the browser refuses the real request.
+ */
+function answerOptions(request: FastifyRequest, reply: FastifyReply, routes: RouteTable, origin: string | undefined): FastifyReply | undefined {
+  const path = pathOf(request.url);
+  const methods = routes.methodsAt(path);
+  if (methods.length === 0) return undefined; // unknown path: the not-found handler answers
+  void reply.header('allow', routes.allowAt(path));
+  const requested = request.headers['access-control-request-method'];
+  if (origin !== undefined && typeof requested === 'string' && routes.corsAt(path, requested)) {
+    const corsMethods = methods.filter((method) => routes.corsAt(path, method));
+    void reply.headers({
+      'access-control-allow-origin': origin,
+      'access-control-allow-methods': corsMethods.join(', '),
+      'access-control-allow-headers': CORS_ALLOWED_HEADERS,
+      'access-control-max-age': String(CORS_MAX_AGE_SECONDS),
+      vary: 'Origin, Access-Control-Request-Method, Access-Control-Request-Headers',
+    });
+  }
+  return reply.code(204).send();
+}
