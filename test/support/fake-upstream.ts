@@ -28,12 +28,23 @@ const STATUS: Partial<Record<FakeBehaviour, string>> = {
 export async function startFakeUpstream() {
   /** `cancelled` counts calls the client cancelled (gRPC cancel or a dropped GraphQL request) before the answer. */
   const state = { behaviour: 'ok' as FakeBehaviour, calls: 0, cancelled: 0, inFlight: 0, maxInFlight: 0, slowMs: 10_000, delayMs: 100 };
+  /**
+   * The same counts for one gRPC method alone, so a test can tell its own call from the gateway's
+   * background health probes (GetServiceInfo and a GraphQL query on a timer).
+   */
+  const byMethod = new Map<string, { calls: number; cancelled: number }>();
+  const countOf = (method: string) => {
+    let count = byMethod.get(method);
+    if (!count) byMethod.set(method, (count = { calls: 0, cancelled: 0 }));
+    return count;
+  };
   const wait = (ms: number, context: ServerCallContext) => new Promise<void>((resolve) => {
     const timer = setTimeout(() => { remove(); resolve(); }, ms);
-    const remove = context.onCancel(() => { state.cancelled += 1; clearTimeout(timer); resolve(); });
+    const remove = context.onCancel(() => { state.cancelled += 1; countOf(context.method.name).cancelled += 1; clearTimeout(timer); resolve(); });
   });
   const answer = async <T>(value: T, context: ServerCallContext): Promise<T> => {
     state.calls += 1;
+    countOf(context.method.name).calls += 1;
     state.inFlight += 1;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
     try {
@@ -90,6 +101,8 @@ export async function startFakeUpstream() {
 
   return {
     state,
+    /** Calls and cancellations of one gRPC method (its protobuf name, e.g. `GetObject`). */
+    method: (name: string) => ({ ...countOf(name) }),
     grpcUrl: `http://127.0.0.1:${grpcPort}`,
     graphqlUrl: `http://127.0.0.1:${graphqlPort}/graphql`,
     async stop() {

@@ -91,10 +91,11 @@ describe('one deadline per request', () => {
       const { port } = under.gateway.app.server.address() as AddressInfo;
       const request = http.get({ host: '127.0.0.1', port, path: OBJECT, headers: { 'x-api-key': under.gateway.adminKey } });
       request.on('error', () => undefined);
-      await expect.poll(() => fake.state.calls, { timeout: 5_000 }).toBe(1);
+      const before = fake.method('GetObject');
+      await expect.poll(() => fake.method('GetObject').calls, { timeout: 5_000 }).toBe(before.calls + 1);
       request.destroy();
       // Well before the 20 s attempt timeout would end the call on its own.
-      await expect.poll(() => fake.state.cancelled, { timeout: 3_000 }).toBe(1);
+      await expect.poll(() => fake.method('GetObject').cancelled, { timeout: 3_000 }).toBe(before.cancelled + 1);
       expect(under.upstream.breakers()).toEqual({ grpc: 'closed' });
     } finally {
       fake.state.slowMs = 10_000;
