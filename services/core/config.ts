@@ -68,6 +68,8 @@ export const ENV_SCHEMA = z.object({
   }),
   SUIGW_PRICE_FEED_URL: optionalUrl,
   SUIGW_REST_STATS_CHECKPOINTS: z.coerce.number().int().min(1).max(200).default(20),
+  SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
 });
 
 export interface NetworkEndpoint {
@@ -109,6 +111,11 @@ export interface Config {
     prices: Record<string, number>;
     priceFeedUrl: string | undefined;
     statsCheckpoints: number;
+  };
+  /** Rate limits, credits and usage (services/metering). */
+  metering: {
+    usageFlushMs: number;
+    redisKeyPrefix: string;
   };
 }
 
@@ -164,6 +171,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       priceFeedUrl: v.SUIGW_PRICE_FEED_URL,
       statsCheckpoints: v.SUIGW_REST_STATS_CHECKPOINTS,
     }),
+    metering: Object.freeze({
+      usageFlushMs: v.SUIGW_USAGE_FLUSH_MS,
+      redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
+    }),
   });
 }
 
@@ -202,4 +213,6 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_PRICES: 'Fixed USD prices per coin type, JSON {"<coinType>": usd} (e.g. stablecoins at 1).',
   SUIGW_PRICE_FEED_URL: 'A JSON price feed {"prices": {"<coinType>": usd}} for mainnet, read at most once a minute.',
   SUIGW_REST_STATS_CHECKPOINTS: 'Latest checkpoints counted by /transactions/stats (default 20).',
+  SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
+  SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
 };
