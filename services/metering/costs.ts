@@ -95,7 +95,8 @@ function describeCost(cost: RouteCost): string {
 /** The Markdown cost table of docs/costs.md, from the routes' declarations plus OPERATION_COSTS. */
 export function costTable(routes: readonly DeclaredRouteCost[]): string {
   const unique = new Map<string, DeclaredRouteCost>();
-  for (const route of routes) unique.set(`${route.path} ${route.method}`, route);
+  // HEAD routes are fastify's automatic twins of GET routes, at the same price.
+  for (const route of routes) if (route.method !== 'HEAD') unique.set(`${route.path} ${route.method}`, route);
   const rows = [...unique.values()]
     .sort((a, b) => a.path.localeCompare(b.path) || a.method.localeCompare(b.method))
     .map((route) => `| ${route.method} | \`${route.path}\` | ${describeCost(route.cost)} |`);
