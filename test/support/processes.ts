@@ -44,6 +44,8 @@ export async function startRedis(): Promise<OwnedProcess & { url: string }> {
   const child = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'], { stdio: 'ignore' });
   const url = `redis://127.0.0.1:${port}`;
   const probe = new Redis(url, { retryStrategy: (attempt) => (attempt > 50 ? null : 100), maxRetriesPerRequest: 50 });
+  // Refused connections until redis-server listens are expected; ping() waits through them.
+  probe.on('error', () => {});
   try {
     await probe.ping();
   } finally {
