@@ -213,6 +213,16 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
     expect(reversed.json()).toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 
+  it('GET /v1/usage is in the OpenAPI document with its query and 200 schema', async () => {
+    const document = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+    const operation = document.paths['/v1/usage']?.get;
+    expect(operation.summary).toBe('Read usage');
+    expect(operation.parameters.map((p: { name: string }) => p.name).sort()).toEqual(['from', 'interval', 'keyId', 'to']);
+    expect(Object.keys(operation.responses['200'].content['application/json'].schema.properties.data.properties).sort()).toEqual(
+      ['from', 'interval', 'routes', 'series', 'to', 'totals'],
+    );
+  });
+
   it('GET /v1/usage needs the manage scope', async () => {
     const caller = await newCaller();
     const dataOnly = await createKey(t.db.database, t.clock, { kind: 'operator' }, {
