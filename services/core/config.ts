@@ -70,6 +70,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_REST_STATS_CHECKPOINTS: z.coerce.number().int().min(1).max(200).default(20),
   SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
+  SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
 });
 
 export interface NetworkEndpoint {
@@ -116,6 +117,8 @@ export interface Config {
   metering: {
     usageFlushMs: number;
     redisKeyPrefix: string;
+    /** A Redis decision slower than this allows the request (fail open). */
+    rateLimitTimeoutMs: number;
   };
 }
 
@@ -174,6 +177,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     metering: Object.freeze({
       usageFlushMs: v.SUIGW_USAGE_FLUSH_MS,
       redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
+      rateLimitTimeoutMs: v.SUIGW_RATE_LIMIT_TIMEOUT_MS,
     }),
   });
 }
@@ -215,4 +219,5 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_REST_STATS_CHECKPOINTS: 'Latest checkpoints counted by /transactions/stats (default 20).',
   SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
+  SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
 };

@@ -63,7 +63,7 @@ export interface RedisRateLimiterOptions {
   clock: Clock;
   /** Prefix of every key (several deployments, or tests, may share one Redis). */
   keyPrefix?: string;
-  /** A decision that takes longer fails open (Envoy's ratelimit filter waits 20 ms by default). */
+  /** A decision that takes longer fails open (SUIGW_RATE_LIMIT_TIMEOUT_MS; Envoy's ratelimit filter waits 20 ms). */
   timeoutMs?: number;
 }
 

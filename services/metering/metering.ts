@@ -29,7 +29,13 @@ export async function createMetering(deps: MeteringDeps): Promise<Metering> {
   const logger = deps.logger.child({ module: 'metering' });
   let limiter: RateLimiter;
   if (config.redisUrl !== undefined) {
-    const redis = new RedisRateLimiter({ url: config.redisUrl, logger, clock, keyPrefix: config.metering.redisKeyPrefix });
+    const redis = new RedisRateLimiter({
+      url: config.redisUrl,
+      logger,
+      clock,
+      keyPrefix: config.metering.redisKeyPrefix,
+      timeoutMs: config.metering.rateLimitTimeoutMs,
+    });
     await redis.connect();
     limiter = redis;
   } else {
