@@ -1,4 +1,4 @@
-import { ApiError, type Logger } from '../core/index.js';
+import { ApiError } from '../core/index.js';
 import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
@@ -40,7 +40,6 @@ export interface MeterDeps {
   limiter: RateLimiter;
   ledger: CreditLedger;
   usage: UsageRecorder;
-  logger: Logger;
 }
 
 export const RATE_LIMIT_HEADERS = {

@@ -50,7 +50,7 @@ export async function createMetering(deps: MeteringDeps): Promise<Metering> {
     onFlushed: (written) => ledger.reconcile(written),
   });
   usage.start();
-  const meter = new Meter({ limiter, ledger, usage, logger });
+  const meter = new Meter({ limiter, ledger, usage });
   return {
     meter,
     limiter,

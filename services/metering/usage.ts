@@ -53,7 +53,6 @@ export class UsageRecorder {
   #buckets = new Map<string, Bucket>();
   #timer: NodeJS.Timeout | undefined;
   #flushing: Promise<void> | undefined;
-  #closed = false;
 
   constructor(options: UsageRecorderOptions) {
     this.#options = options;
@@ -67,15 +66,7 @@ export class UsageRecorder {
 
   record(event: UsageEvent): void {
     const minute = Math.floor(this.#options.clock.now() / MINUTE_MS) * MINUTE_MS;
-    const id = `${event.organizationId}\u0000${event.keyId}\u0000${event.network}\u0000${event.route}\u0000${minute}`;
-    const bucket = this.#buckets.get(id);
-    if (bucket) {
-      bucket.requests += 1;
-      bucket.credits += event.credits;
-    } else {
-      this.#buckets.set(id, { ...event, minute, requests: 1 });
-    }
-    if (this.#closed) void this.flush();
+    this.#merge({ ...event, minute, requests: 1 });
   }
 
   /** Counts not yet in PostgreSQL. */
@@ -101,7 +92,6 @@ export class UsageRecorder {
 
   /** Stops the interval and flushes what is left (graceful shutdown: SIGTERM closes the app). */
   async close(): Promise<void> {
-    this.#closed = true;
     if (this.#timer) clearInterval(this.#timer);
     this.#timer = undefined;
     await this.flush();
@@ -127,7 +117,7 @@ export class UsageRecorder {
   }
 
   #merge(bucket: Bucket): void {
-    const id = `${bucket.organizationId}\u0000${bucket.keyId}\u0000${bucket.network}\u0000${bucket.route}\u0000${bucket.minute}`;
+    const id = [bucket.organizationId, bucket.keyId, bucket.network, bucket.route, bucket.minute].join('\u0000');
     const existing = this.#buckets.get(id);
     if (existing) {
       existing.requests += bucket.requests;
