@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator } from '../identity/index.js';
 import { managementCapability } from '../management/index.js';
+import { createMetering, usageCapability, type DeclaredRouteCost, type Metering } from '../metering/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
@@ -17,6 +18,10 @@ export interface GatewayAppOptions {
   healthChecks?: HealthCheck[];
   /** Upstreams of the data plane, owned by the caller (which closes them). */
   upstreams?: UpstreamSet;
+  /** Created (and closed with the app: usage flushed) when absent. */
+  metering?: Metering;
+  /** Receives every route's declared cost (scripts/cost-table.ts). */
+  onRouteCost?: (route: DeclaredRouteCost) => void;
 }
 
 /**
@@ -29,6 +34,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   const authenticator = options.authenticator ?? new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger });
   if (options.authenticator === undefined) await authenticator.start();
   const upstreams: UpstreamSet = options.upstreams ?? new Map();
+  const metering = options.metering ?? (await createMetering({ config, database, clock, logger }));
   const restServices = createRestServices(restConfigFrom(config), { db: database.db, now: () => clock.now() });
   // Probes the upstreams on a timer for /health; stopped with the app.
   const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
@@ -38,14 +44,19 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     clock,
     logger,
     authenticator,
+    meter: metering.meter,
+    onRouteCost: options.onRouteCost,
     healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],
     capabilities: [
       managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd }),
       restCapability({ upstreams, services: restServices, monitor }),
+      usageCapability({ database, clock, usage: metering.usage }),
     ],
   });
   monitor.start();
   app.addHook('onClose', async () => monitor.stop());
+  // onClose runs once the server has answered every request in flight: the flush sees them all.
+  if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
   if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());
   return app;
 }

@@ -76,6 +76,9 @@ export const ENV_SCHEMA = z.object({
   SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(72_000),
   SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   SUIGW_SHED_MAX_HEAP_PERCENT: z.coerce.number().int().min(0).max(100).default(90),
+  SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
+  SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
+  SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
 });
 
 export interface NetworkEndpoint {
@@ -131,6 +134,13 @@ export interface Config {
   shedding: {
     maxEventLoopDelayMs: number;
     maxHeapPercent: number;
+  };
+  /** Rate limits, credits and usage (services/metering). */
+  metering: {
+    usageFlushMs: number;
+    redisKeyPrefix: string;
+    /** A Redis decision slower than this allows the request (fail open). */
+    rateLimitTimeoutMs: number;
   };
 }
 
@@ -198,6 +208,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxEventLoopDelayMs: v.SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS,
       maxHeapPercent: v.SUIGW_SHED_MAX_HEAP_PERCENT,
     }),
+    metering: Object.freeze({
+      usageFlushMs: v.SUIGW_USAGE_FLUSH_MS,
+      redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
+      rateLimitTimeoutMs: v.SUIGW_RATE_LIMIT_TIMEOUT_MS,
+    }),
   });
 }
 
@@ -243,4 +258,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS: 'How long an idle keep-alive connection waits for its next request (default 72000 ms, above common load balancer idle timeouts).',
   SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: 'Mean event-loop delay past which requests are shed with 503 SERVICE_OVERLOADED (default 1000 ms; 0 off).',
   SUIGW_SHED_MAX_HEAP_PERCENT: "Heap use, in percent of V8's heap limit, past which requests are shed with 503 SERVICE_OVERLOADED (default 90; 0 off).",
+  SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
+  SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
+  SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
 };

@@ -85,6 +85,17 @@ export interface RestTransactionCacheTable {
   cached_at: ColumnType<Date, Date | string | undefined, Date | string>;
 }
 
+/** Batched usage per organization, key, network, route and minute (`004_usage.sql`). */
+export interface UsageMinutesTable {
+  organization_id: string;
+  key_id: string;
+  network: string;
+  route: string;
+  minute: Timestamp;
+  requests: BigIntColumn;
+  credits: BigIntColumn;
+}
+
 export interface DatabaseSchema {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -93,4 +104,5 @@ export interface DatabaseSchema {
   prepaid_grants: PrepaidGrantsTable;
   schema_migrations: SchemaMigrationsTable;
   rest_transaction_cache: RestTransactionCacheTable;
+  usage_minutes: UsageMinutesTable;
 }

@@ -4,11 +4,13 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { Clock, Config, Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { Authenticator } from '../identity/index.js';
+import type { DeclaredRouteCost, Meter } from '../metering/index.js';
 import type { App, Capability } from '../route-contract/index.js';
 import { authenticationHook } from './authenticate.js';
 import { clientErrorHandler } from './client-errors.js';
 import { registerCors } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
+import { registerMetering } from './metering-hooks.js';
 import { registerHealth, RequestStats, type HealthCheck } from './health.js';
 import { registerLoadShedding } from './load-shedding.js';
 import { legacyRedirectTarget, networkRewriter } from './networks.js';
@@ -24,6 +26,9 @@ export interface HttpAppOptions {
   logger: Logger;
   /** The one authenticator of the process (owned by the caller, which starts and stops it). */
   authenticator: Authenticator;
+  /** The limit and meter stages, run right after authentication (services/metering). */
+  meter: Meter;
+  onRouteCost?: (route: DeclaredRouteCost) => void;
   healthChecks: readonly HealthCheck[];
   /** Each capability's routes, registered once per network under `/{network}`. */
   capabilities: readonly Capability[];
@@ -101,6 +106,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
           if (route.config?.auth === undefined) throw new Error(`route ${route.method} ${route.url} declares no auth`);
         });
         scope.addHook('onRequest', authenticationHook(authenticator, network));
+        registerMetering(scope, network, { meter: options.meter, onRouteCost: options.onRouteCost });
         registerHealth(scope, healthOptions, '/v1/health');
         for (const capability of options.capabilities) await capability(scope);
       },

@@ -64,7 +64,7 @@ export function registerHealth(app: App, options: HealthOptions, path: string): 
   app.get(
     path,
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', cost: 'free' },
       schema: {
         summary: 'Service health',
         description: 'Public, needs no key. 503 when the database is unreachable; `degraded` when an upstream\'s last background probe failed or one of its circuit breakers is open. Details: `GET /{network}/v1/health/details` (manage scope).',

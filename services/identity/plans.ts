@@ -1,6 +1,6 @@
 /**
- * What each organization tier allows that the identity layer enforces. The spec leaves the
- * per-plan project counts open ("set by plan"); these are ours, documented in the README.
+ * The organization tiers. What each plan allows (projects, rates, credits) lives in
+ * `metering/plans.ts`; identity takes those numbers from its caller.
  */
 export const TIERS = ['free', 'team', 'growth', 'professional', 'business', 'enterprise', 'wallet'] as const;
 export type Tier = (typeof TIERS)[number];

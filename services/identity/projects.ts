@@ -3,7 +3,6 @@ import type { DatabaseSchema } from '../db/index.js';
 import { ApiError, type Clock, type Network } from '../core/index.js';
 import { newId } from './ids.js';
 import { slugify } from './slug.js';
-import { projectLimit } from './plans.js';
 import type { Database } from '../db/index.js';
 
 export interface Project {
@@ -54,12 +53,15 @@ export async function findProject(
  * Creates a project: INVALID_PROJECT_NAME when the name yields an empty slug,
  * PROJECT_SLUG_TAKEN when the organization has that slug, PROJECT_LIMIT_REACHED at the plan's
  * project count. The organization row is locked so concurrent creations respect the limit.
+ * `projectLimit` maps the organization's tier to its plan's project count (the plans belong to
+ * metering, which identity does not import).
  */
 export async function createProject(
   database: Database,
   clock: Clock,
   organizationId: string,
   input: { name: string; network: Network },
+  projectLimit: (tier: string) => number,
 ): Promise<Project> {
   const name = input.name.trim();
   const slug = slugify(name);

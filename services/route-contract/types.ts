@@ -2,6 +2,7 @@ import type { FastifyBaseLogger, FastifyInstance, RawReplyDefaultExpression, Raw
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Network } from '../core/index.js';
 import type { Principal, Scope } from '../identity/index.js';
+import type { RouteCost } from '../metering/costs.js';
 import type { FieldCodes } from './validation.js';
 
 /** The fastify instance every capability registers its routes on (zod-typed). */
@@ -31,6 +32,8 @@ export type Capability = (scope: App) => Promise<void> | void;
 declare module 'fastify' {
   interface FastifyContextConfig {
     auth?: RouteAuth;
+    /** Credits per request (`'free'`: management, not metered); required like `auth`. */
+    cost?: RouteCost;
     /** Request fields whose schema failure has its own 400 code (see `validationFailure`). */
     fieldCodes?: FieldCodes;
   }

@@ -10,7 +10,7 @@ export function registerGetAccount(app: App, deps: ManagementDeps): void {
   app.get(
     '/v1/account',
     {
-      config: { auth: { scope: 'manage' } },
+      config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'Read the account',
         description: 'Organization, tier, subscription, the calling key, and (wallet organizations) the prepaid balance.',

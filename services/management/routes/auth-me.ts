@@ -21,7 +21,7 @@ export function registerAuthMe(app: App): void {
   app.get(
     '/v1/auth/me',
     {
-      config: { auth: 'key' },
+      config: { auth: 'key', cost: 'free' },
       schema: {
         summary: 'Describe the calling key',
         description: 'Any valid key of this network, whatever its scopes.',

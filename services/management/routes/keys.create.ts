@@ -21,7 +21,7 @@ export function registerCreateKey(app: App, deps: ManagementDeps): void {
   app.post(
     '/v1/keys',
     {
-      config: { auth: { scope: 'manage' } },
+      config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'Create an API key',
         description:

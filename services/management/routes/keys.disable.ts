@@ -10,7 +10,7 @@ export function registerDisableKey(app: App, deps: ManagementDeps): void {
   app.delete(
     '/v1/keys/:id',
     {
-      config: { auth: { scope: 'manage' } },
+      config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'Disable an API key',
         description: 'Immediate and idempotent. A key may disable itself; later calls with it fail with 401.',

@@ -10,7 +10,7 @@ export function registerListKeys(app: App, deps: ManagementDeps): void {
   app.get(
     '/v1/keys',
     {
-      config: { auth: { scope: 'manage' } },
+      config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'List API keys',
         description: 'All keys of the organization. Secrets are never listed, only their first characters.',

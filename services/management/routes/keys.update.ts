@@ -17,7 +17,7 @@ export function registerUpdateKey(app: App, deps: ManagementDeps): void {
   app.patch(
     '/v1/keys/:id',
     {
-      config: { auth: { scope: 'manage' } },
+      config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'Edit an API key',
         description:

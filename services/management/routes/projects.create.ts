@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { createProject } from '../../identity/index.js';
+import { projectLimit } from '../../metering/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { ManagementDeps } from '../deps.js';
 import { projectNameSchema, projectSchema } from '../schemas.js';
@@ -15,7 +16,7 @@ export function registerCreateProject(app: App, deps: ManagementDeps): void {
   app.post(
     '/v1/projects',
     {
-      config: { auth: { scope: 'manage' } },
+      config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'Create a project',
         description:
@@ -27,7 +28,7 @@ export function registerCreateProject(app: App, deps: ManagementDeps): void {
       },
     },
     async (request, reply) => {
-      const project = await createProject(deps.database, deps.clock, callerOrganizationId(request), request.body);
+      const project = await createProject(deps.database, deps.clock, callerOrganizationId(request), request.body, projectLimit);
       return reply.code(201).send({ data: project });
     },
   );

@@ -10,7 +10,7 @@ export function registerListProjects(app: App, deps: ManagementDeps): void {
   app.get(
     '/v1/projects',
     {
-      config: { auth: { scope: 'manage' } },
+      config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'List projects',
         tags: ['projects'],

@@ -17,7 +17,7 @@ export function registerWalletChallenge(app: App, deps: ManagementDeps): void {
   app.get(
     '/v1/wallet/challenge',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', cost: 'free' },
       schema: {
         summary: 'Get a wallet sign-in challenge',
         description: 'Public. A one-time message for POST /v1/wallet/register, valid five minutes. Mainnet only.',

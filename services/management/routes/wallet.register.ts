@@ -16,7 +16,7 @@ export function registerWalletRegister(app: App, deps: ManagementDeps): void {
   app.post(
     '/v1/wallet/register',
     {
-      config: { auth: 'none' },
+      config: { auth: 'none', cost: 'free' },
       schema: {
         summary: 'Register a wallet and get its key',
         description:

@@ -72,5 +72,5 @@ const FIELD_CODES: FieldCodes = {
   names: 'INVALID_NAME',
 };
 
-/** Every data route needs a key of the request's network holding the `data` scope. */
-export const dataRoute = { auth: { scope: 'data' as const }, fieldCodes: FIELD_CODES };
+/** Every data route needs a key of the request's network holding the `data` scope, and costs 1 credit. */
+export const dataRoute = { auth: { scope: 'data' as const }, cost: 1, fieldCodes: FIELD_CODES };

@@ -1,0 +1,76 @@
+import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
+import { isApiError } from '../core/index.js';
+import type { ChargeOutcome, DeclaredRouteCost, Meter, MeterTicket } from '../metering/index.js';
+import type { App } from '../route-contract/index.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The limit stage's decision, carried to the meter stage (metered routes with a caller). */
+    meterTicket: MeterTicket | undefined;
+    /** Set by `onError` when the failure has a flat price (schema failure, plan refusal). */
+    meterFailure: 'schema-failure' | 'plan-refused' | undefined;
+  }
+}
+
+export interface MeteringAdapterOptions {
+  meter: Meter;
+  /** Receives every route's declared cost (the generated cost table reads them). */
+  onRouteCost?: (route: DeclaredRouteCost) => void;
+}
+
+/**
+ * The fastify adapter of the pipeline's limit and meter stages (services/metering/pipeline.ts),
+ * registered on one network's scope right after the authentication hook:
+ * - `onRoute`: a route without a declared `cost` fails at start-up, like one without `auth`;
+ * - `onRequest` (after authentication): the limit stage; a refusal is thrown as its ApiError;
+ * - `onError`: notes failures the spec prices flat (schema validation, plan refusal);
+ * - `onSend`: the meter stage: charge, record usage, set the rate-limit and credit headers on
+ *   every response of an identified caller, errors included.
+ */
+export function registerMetering(scope: App, network: string, options: MeteringAdapterOptions): void {
+  const { meter } = options;
+  scope.decorateRequest('meterTicket', undefined);
+  scope.decorateRequest('meterFailure', undefined);
+  scope.addHook('onRoute', (route) => {
+    const cost = route.config?.cost;
+    if (cost === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no cost`);
+    for (const method of [route.method].flat()) options.onRouteCost?.({ method, path: routePath(route.url ?? route.path, network), cost });
+  });
+  scope.addHook('onRequest', async (request: FastifyRequest) => {
+    const cost = request.routeOptions.config.cost;
+    if (!request.principal || cost === undefined) return;
+    const admission = await meter.admit({
+      principal: request.principal,
+      clientIp: request.ip,
+      network,
+      route: `${request.method} ${routePath(request.routeOptions.url ?? request.url, network)}`,
+      cost,
+    });
+    request.meterTicket = admission.ticket;
+    if (admission.error) throw admission.error;
+  });
+  scope.addHook('onError', async (request: FastifyRequest, _reply: FastifyReply, error: FastifyError) => {
+    request.meterFailure = flatFailure(error);
+  });
+  scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+    const ticket = request.meterTicket;
+    if (ticket) {
+      const outcome: ChargeOutcome = request.meterFailure ? { kind: request.meterFailure } : { kind: 'answered', status: reply.statusCode };
+      void reply.headers(meter.settle(ticket, outcome));
+    }
+    return payload;
+  });
+}
+
+/** The route as declared, without the network prefix: "/mainnet/v1/x/:id" → "/v1/x/:id". */
+function routePath(url: string, network: string): string {
+  const prefix = `/${network}`;
+  return url.startsWith(prefix) ? url.slice(prefix.length) : url;
+}
+
+function flatFailure(error: FastifyError): 'schema-failure' | 'plan-refused' | undefined {
+  if (isApiError(error)) return error.code === 'PLAN_REQUIRED' ? 'plan-refused' : undefined;
+  // Schema validation, and bodies fastify could not parse (content-type parser failures).
+  if (error.validation !== undefined || error.code?.startsWith('FST_ERR_CTP_')) return 'schema-failure';
+  return undefined;
+}

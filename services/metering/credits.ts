@@ -1,0 +1,160 @@
+import { sql, type Kysely } from 'kysely';
+import type { Clock, Logger } from '../core/index.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { MICRO_USD_PER_CREDIT } from '../identity/index.js';
+import type { Plan } from './plans.js';
+import type { FlushedUsage } from './usage.js';
+
+/** The credit period: the calendar month in UTC. Credits replenish on the 1st, 00:00 UTC. */
+export function creditPeriod(now: number): { startMs: number; replenishAtMs: number } {
+  const date = new Date(now);
+  return {
+    startMs: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
+    replenishAtMs: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
+  };
+}
+
+export interface CreditBalance {
+  /** Credits left this period (never below 0 on the wire). */
+  remaining: number;
+  replenishAtMs: number;
+}
+
+interface Account {
+  periodStartMs: number;
+  replenishAtMs: number;
+  /** Monthly credits of the plan plus the prepaid balance in credits. */
+  allowance: number;
+  /** Credits of this period in PostgreSQL that this process did not write (other gateways). */
+  othersSpent: number;
+  /** Credits this process charged (or holds reserved) this period. */
+  charged: number;
+  /** Of `charged`, what this process has written to PostgreSQL. */
+  flushed: number;
+}
+
+export interface CreditLedgerOptions {
+  db: Kysely<DatabaseSchema>;
+  clock: Clock;
+  logger: Logger;
+}
+
+/**
+ * Monthly credits per organization without a database write per request: each process keeps
+ * what it charged in memory, the usage recorder writes it in batches, and after each flush the
+ * ledger re-reads the period's total so other processes' charges count too. Over-spend across
+ * processes is bounded by what the other processes charge between two flushes (docs/metering.md).
+ * Admission reserves the request's price, so concurrent requests of one process never over-spend.
+ */
+export class CreditLedger {
+  readonly #options: CreditLedgerOptions;
+  readonly #accounts = new Map<string, Account>();
+  readonly #loading = new Map<string, Promise<Account>>();
+  readonly #plans = new Map<string, Plan>();
+
+  constructor(options: CreditLedgerOptions) {
+    this.#options = options;
+  }
+
+  /** Takes `credits` from the organization's balance when it has them; otherwise nothing. */
+  async reserve(organizationId: string, plan: Plan, credits: number): Promise<{ ok: boolean; balance: CreditBalance }> {
+    const account = await this.#account(organizationId, plan);
+    const ok = remainingOf(account) >= credits;
+    if (ok) account.charged += credits;
+    return { ok, balance: balanceOf(account) };
+  }
+
+  /** Corrects a reservation by what the request was finally charged (may be negative). */
+  adjust(organizationId: string, delta: number): CreditBalance | undefined {
+    const account = this.#accounts.get(organizationId);
+    if (!account) return undefined;
+    account.charged += delta;
+    return balanceOf(account);
+  }
+
+  async balance(organizationId: string, plan: Plan): Promise<CreditBalance> {
+    return balanceOf(await this.#account(organizationId, plan));
+  }
+
+  /**
+   * After the usage recorder wrote `written`: count it as flushed, then re-read the period's
+   * totals of every organization this process serves (one query).
+   */
+  async reconcile(written: readonly FlushedUsage[]): Promise<void> {
+    for (const usage of written) {
+      const account = this.#accounts.get(usage.organizationId);
+      if (account && usage.minute >= account.periodStartMs && usage.minute < account.replenishAtMs) account.flushed += usage.credits;
+    }
+    const ids = [...this.#accounts.keys()];
+    if (ids.length === 0) return;
+    try {
+      const totals = await this.#read(ids, creditPeriod(this.#options.clock.now()).startMs);
+      for (const [id, total] of totals) {
+        const account = this.#accounts.get(id);
+        if (!account || account.periodStartMs !== total.periodStartMs) continue;
+        account.othersSpent = Math.max(0, total.spent - account.flushed);
+        account.allowance = allowanceOf(this.#plans.get(id)!, total.prepaidMicroUsd);
+      }
+    } catch (error) {
+      this.#options.logger.warn({ err: error }, 'credit reconciliation failed; using the last totals');
+    }
+  }
+
+  async #account(organizationId: string, plan: Plan): Promise<Account> {
+    this.#plans.set(organizationId, plan);
+    const now = this.#options.clock.now();
+    const current = this.#accounts.get(organizationId);
+    if (current && now < current.replenishAtMs && now >= current.periodStartMs) return current;
+    const loading = this.#loading.get(organizationId);
+    if (loading) return loading;
+    const load = this.#load(organizationId, plan, now).finally(() => this.#loading.delete(organizationId));
+    this.#loading.set(organizationId, load);
+    return load;
+  }
+
+  async #load(organizationId: string, plan: Plan, now: number): Promise<Account> {
+    const period = creditPeriod(now);
+    const totals = await this.#read([organizationId], period.startMs);
+    const total = totals.get(organizationId) ?? { spent: 0, prepaidMicroUsd: 0n, periodStartMs: period.startMs };
+    const account: Account = {
+      periodStartMs: period.startMs,
+      replenishAtMs: period.replenishAtMs,
+      allowance: allowanceOf(plan, total.prepaidMicroUsd),
+      othersSpent: total.spent,
+      charged: 0,
+      flushed: 0,
+    };
+    this.#accounts.set(organizationId, account);
+    return account;
+  }
+
+  async #read(
+    organizationIds: readonly string[],
+    periodStartMs: number,
+  ): Promise<Map<string, { spent: number; prepaidMicroUsd: bigint; periodStartMs: number }>> {
+    const rows = await this.#options.db
+      .selectFrom('organizations as o')
+      .leftJoin('usage_minutes as u', (join) =>
+        join.onRef('u.organization_id', '=', 'o.id').on('u.minute', '>=', new Date(periodStartMs)),
+      )
+      .select(['o.id', 'o.prepaid_micro_usd', sql<string>`coalesce(sum(u.credits), 0)`.as('spent')])
+      .where('o.id', 'in', organizationIds)
+      .groupBy(['o.id', 'o.prepaid_micro_usd'])
+      .execute();
+    return new Map(
+      rows.map((row) => [row.id, { spent: Number(row.spent), prepaidMicroUsd: BigInt(row.prepaid_micro_usd), periodStartMs }]),
+    );
+  }
+}
+
+function allowanceOf(plan: Plan, prepaidMicroUsd: bigint): number {
+  return plan.monthlyCredits + Number(prepaidMicroUsd / MICRO_USD_PER_CREDIT);
+}
+
+function remainingOf(account: Account): number {
+  return account.allowance - account.othersSpent - account.charged;
+}
+
+function balanceOf(account: Account): CreditBalance {
+  return { remaining: Math.max(0, remainingOf(account)), replenishAtMs: account.replenishAtMs };
+}

@@ -1,0 +1,12 @@
+export * from './plans.js';
+export * from './costs.js';
+export type * from './limiter.js';
+export { MemoryRateLimiter } from './limiter.memory.js';
+export { RedisRateLimiter, type RedisRateLimiterOptions } from './limiter.redis.js';
+export { CreditLedger, creditPeriod, type CreditBalance } from './credits.js';
+export { UsageRecorder, type UsageEvent, type FlushedUsage } from './usage.js';
+export { readUsage, type UsageReport, type UsageQuery } from './usage-report.js';
+export { Meter, RATE_LIMIT_HEADERS, type Admission, type MeteredRequest, type MeterTicket } from './meter.js';
+export { PIPELINE, pipelineTable, type PipelineStage } from './pipeline.js';
+export { createMetering, type Metering, type MeteringDeps } from './metering.js';
+export { usageCapability, type UsageRouteDeps } from './routes/usage.get.js';

@@ -1,0 +1,52 @@
+/**
+ * The rate limiter: one decision per request over the caller's optional per-key and per-IP caps
+ * and its organization's plan rate, taken atomically (in one Lua script on Redis, synchronously
+ * in memory). Implementations: `limiter.memory.ts` (embedded default), `limiter.redis.ts`.
+ *
+ * Semantics of one decision (quantity 1):
+ * 1. any cap denies → nothing is consumed, outcome `cap-exceeded` (429 RATE_LIMIT_EXCEEDED);
+ * 2. the caps allow and the organization's rate denies → the caps are consumed (the request
+ *    counts against them, it is billed), outcome `org-exceeded`;
+ * 3. all allow → all consumed.
+ * Quantity 0 consumes nothing and reports the organization's state (for headers on free routes).
+ */
+export interface LimitRule {
+  key: string;
+  /** Sustained rate. */
+  perSecond: number;
+  /** Requests that may arrive at once after a quiet period (GCRA's burst). */
+  burst: number;
+}
+
+export interface LimitCheck {
+  caps: readonly LimitRule[];
+  org: LimitRule;
+  quantity: 0 | 1;
+}
+
+export interface OrgRateState {
+  limit: number;
+  remaining: number;
+  /** When the organization's allowance is whole again, Unix ms. */
+  resetAtMs: number;
+}
+
+export interface LimitDecision {
+  outcome: 'allowed' | 'cap-exceeded' | 'org-exceeded';
+  org: OrgRateState;
+  /** How long until the denied request would be allowed; 0 when allowed. */
+  retryAfterMs: number;
+}
+
+export interface RateLimiter {
+  check(request: LimitCheck): Promise<LimitDecision>;
+  /** Counters a metrics module can read. */
+  stats(): LimiterStats;
+  close(): Promise<void>;
+}
+
+export interface LimiterStats {
+  decisions: number;
+  /** Decisions taken without the backend (Redis down): allowed, see docs/metering.md (fail open). */
+  failOpen: number;
+}

@@ -1,0 +1,139 @@
+import { ApiError } from '../core/index.js';
+import type { Principal } from '../identity/index.js';
+import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
+import type { CreditBalance, CreditLedger } from './credits.js';
+import type { LimitRule, OrgRateState, RateLimiter } from './limiter.js';
+import { planOf, type Plan } from './plans.js';
+import type { UsageRecorder } from './usage.js';
+
+/** A request the limit stage sees: who, from where, what route, at what price. Transport-neutral. */
+export interface MeteredRequest {
+  principal: Principal;
+  /** The visitor's IP (the adapter's view, honouring trusted proxies). */
+  clientIp: string;
+  network: string;
+  /** "METHOD /v1/path/:param". */
+  route: string;
+  cost: RouteCost;
+}
+
+/** What the limit stage decided, carried to the meter stage. */
+export interface MeterTicket {
+  readonly request: MeteredRequest;
+  readonly plan: Plan;
+  /** Credits taken from the balance at admission (the success price, or 0). */
+  readonly reserved: number;
+  /** Set when the limit stage refused the request. */
+  readonly refusal: 'key-cap' | 'org-rate' | 'quota' | undefined;
+  org: OrgRateState;
+  credit: CreditBalance;
+  settled: boolean;
+}
+
+export interface Admission {
+  ticket: MeterTicket;
+  /** The refusal to answer with, when refused. */
+  error: ApiError | undefined;
+}
+
+export interface MeterDeps {
+  limiter: RateLimiter;
+  ledger: CreditLedger;
+  usage: UsageRecorder;
+}
+
+export const RATE_LIMIT_HEADERS = {
+  limit: 'x-ratelimit-limit',
+  remaining: 'x-ratelimit-remaining',
+  reset: 'x-ratelimit-reset',
+  creditRemaining: 'x-svc-credit-remaining',
+  creditReplenishDate: 'x-svc-credit-replenish-date',
+} as const;
+
+/**
+ * The limit stage (admit) and the meter stage (settle) of the request pipeline, for every
+ * adapter: the fastify hooks today, the gRPC proxy and Envoy's ratelimit service next.
+ */
+export class Meter {
+  readonly #deps: MeterDeps;
+
+  constructor(deps: MeterDeps) {
+    this.#deps = deps;
+  }
+
+  /**
+   * Per-key and per-IP caps, then the organization's plan rate, then its credits. Free routes
+   * (management) are not limited and work at zero balance: they only read the state for headers.
+   */
+  async admit(request: MeteredRequest): Promise<Admission> {
+    const plan = planOf(request.principal.organization);
+    const free = isFree(request.cost);
+    const decision = await this.#deps.limiter.check({
+      caps: free ? [] : capsOf(request),
+      org: { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps },
+      quantity: free ? 0 : 1,
+    });
+    const credits = admissionCredits(request.cost);
+    const ticketOf = (refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance): MeterTicket => ({
+      request, plan, reserved, refusal, org: decision.org, credit, settled: false,
+    });
+    if (decision.outcome === 'cap-exceeded') {
+      const credit = await this.#deps.ledger.balance(request.principal.organization.id, plan);
+      const seconds = retryAfterSeconds(decision.retryAfterMs);
+      // Spec: not billed, and the answer does not say which cap.
+      return { ticket: ticketOf('key-cap', 0, credit), error: new ApiError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(seconds) } }) };
+    }
+    const reservation = await this.#deps.ledger.reserve(request.principal.organization.id, plan, credits);
+    if (!reservation.ok) return { ticket: ticketOf('quota', 0, reservation.balance), error: new ApiError('CU_QUOTA_EXCEEDED') };
+    if (decision.outcome === 'org-exceeded') {
+      const seconds = retryAfterSeconds(decision.retryAfterMs);
+      return {
+        ticket: ticketOf('org-rate', credits, reservation.balance),
+        error: new ApiError('ORG_RATE_LIMITED', { fields: { retryAfter: seconds }, headers: { 'retry-after': String(seconds) } }),
+      };
+    }
+    return { ticket: ticketOf(undefined, credits, reservation.balance), error: undefined };
+  }
+
+  /**
+   * Charges the request by the spec's rules, records its usage and returns the response headers.
+   * Idempotent per ticket (an adapter may reach it twice on an error path).
+   */
+  settle(ticket: MeterTicket, answered: ChargeOutcome): Record<string, string> {
+    if (!ticket.settled) {
+      ticket.settled = true;
+      const outcome: ChargeOutcome = ticket.refusal ? { kind: ticket.refusal } : answered;
+      const charged = creditsCharged(ticket.request.cost, outcome);
+      const { principal, network, route, cost } = ticket.request;
+      ticket.credit = this.#deps.ledger.adjust(principal.organization.id, charged - ticket.reserved) ?? ticket.credit;
+      if (!isFree(cost)) {
+        this.#deps.usage.record({ organizationId: principal.organization.id, keyId: principal.keyId, network, route, credits: charged });
+      }
+    }
+    return headersOf(ticket);
+  }
+}
+
+function capsOf(request: MeteredRequest): LimitRule[] {
+  const { perKeyRps, perIpRps } = request.principal.rateLimit;
+  const caps: LimitRule[] = [];
+  if (perKeyRps !== null && perKeyRps > 0) caps.push({ key: `key:${request.principal.keyId}`, perSecond: perKeyRps, burst: perKeyRps });
+  if (perIpRps !== null && perIpRps > 0) {
+    caps.push({ key: `ip:${request.principal.keyId}:${request.clientIp}`, perSecond: perIpRps, burst: perIpRps });
+  }
+  return caps;
+}
+
+function retryAfterSeconds(ms: number): number {
+  return Math.max(1, Math.ceil(ms / 1000));
+}
+
+function headersOf(ticket: MeterTicket): Record<string, string> {
+  return {
+    [RATE_LIMIT_HEADERS.limit]: String(ticket.org.limit),
+    [RATE_LIMIT_HEADERS.remaining]: String(ticket.org.remaining),
+    [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(ticket.org.resetAtMs / 1000)),
+    [RATE_LIMIT_HEADERS.creditRemaining]: String(ticket.credit.remaining),
+    [RATE_LIMIT_HEADERS.creditReplenishDate]: new Date(ticket.credit.replenishAtMs).toISOString(),
+  };
+}

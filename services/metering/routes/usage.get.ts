@@ -1,0 +1,68 @@
+import { z } from 'zod';
+import { ApiError, errorResponses, type Clock } from '../../core/index.js';
+import type { Database } from '../../db/index.js';
+import type { App, Capability } from '../../route-contract/index.js';
+import { creditPeriod } from '../credits.js';
+import { readUsage, USAGE_INTERVALS } from '../usage-report.js';
+import type { UsageRecorder } from '../usage.js';
+
+export interface UsageRouteDeps {
+  database: Database;
+  clock: Clock;
+  /** This process's recorder: flushed first, so the answer includes its latest requests. */
+  usage: UsageRecorder;
+}
+
+const counts = { requests: z.number().int(), credits: z.number().int() };
+const usageSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  interval: z.enum(USAGE_INTERVALS),
+  totals: z.object(counts),
+  series: z.array(z.object({ start: z.string(), ...counts })),
+  routes: z.array(z.object({ network: z.string(), route: z.string(), ...counts })),
+});
+
+const query = z.object({
+  from: z.iso.datetime({ offset: true }).optional().describe('Start (inclusive); default: the start of the current credit period (1st of the month, UTC).'),
+  to: z.iso.datetime({ offset: true }).optional().describe('End (exclusive); default: now.'),
+  interval: z.enum(USAGE_INTERVALS).default('day'),
+  keyId: z.string().min(1).max(64).optional().describe('Only this key\'s usage.'),
+});
+
+/** Longest period one call may ask for, so a series stays bounded (at most 31 days of minutes). */
+const MAX_PERIOD_MS = { minute: 86_400_000, hour: 31 * 86_400_000, day: 400 * 86_400_000 } as const;
+
+/** `GET /v1/usage` (manage scope, free): requests and credits of the organization over a period. */
+export function usageCapability(deps: UsageRouteDeps): Capability {
+  return (app: App) => {
+    app.get(
+      '/v1/usage',
+      {
+        config: { auth: { scope: 'manage' }, cost: 'free' },
+        schema: {
+          summary: 'Read usage',
+          description:
+            'Requests and credits of the calling organization over [from, to): totals, a series per interval and totals ' +
+            'per route. A series of minutes covers at most one day, of hours 31 days, of days 400 days (400 VALIDATION_FAILED beyond).',
+          tags: ['usage'],
+          querystring: query,
+          response: { 200: z.object({ data: usageSchema }), ...errorResponses(400, 401, 403) },
+        },
+      },
+      async (request) => {
+        const organizationId = request.principal?.organization.id;
+        if (organizationId === undefined) throw new ApiError('AUTH_CONTEXT_MISSING');
+        const now = deps.clock.now();
+        const fromMs = request.query.from ? Date.parse(request.query.from) : creditPeriod(now).startMs;
+        const toMs = request.query.to ? Date.parse(request.query.to) : now + 1;
+        const { interval, keyId } = request.query;
+        if (toMs <= fromMs || toMs - fromMs > MAX_PERIOD_MS[interval]) {
+          throw new ApiError('VALIDATION_FAILED', { message: `from must precede to, by at most ${MAX_PERIOD_MS[interval] / 86_400_000} days for interval ${interval}.` });
+        }
+        await deps.usage.flush();
+        return { data: await readUsage(deps.database.db, { organizationId, fromMs, toMs, interval, keyId }) };
+      },
+    );
+  };
+}

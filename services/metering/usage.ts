@@ -1,0 +1,152 @@
+import { sql, type Kysely } from 'kysely';
+import type { Clock, Logger } from '../core/index.js';
+import type { DatabaseSchema } from '../db/index.js';
+
+/** One metered request, as the recorder counts it. */
+export interface UsageEvent {
+  organizationId: string;
+  keyId: string;
+  network: string;
+  /** "METHOD /v1/path/:param". */
+  route: string;
+  credits: number;
+}
+
+export interface FlushedUsage {
+  organizationId: string;
+  /** Start of the minute, Unix ms. */
+  minute: number;
+  credits: number;
+}
+
+interface Bucket {
+  organizationId: string;
+  keyId: string;
+  network: string;
+  route: string;
+  minute: number;
+  requests: number;
+  credits: number;
+}
+
+const MINUTE_MS = 60_000;
+/** Rows per INSERT: far below PostgreSQL's 65,535 bind parameters (7 per row). */
+const ROWS_PER_STATEMENT = 1_000;
+
+export interface UsageRecorderOptions {
+  db: Kysely<DatabaseSchema>;
+  clock: Clock;
+  logger: Logger;
+  flushIntervalMs: number;
+  /** Called after each successful flush with what it wrote (the credit ledger reconciles). */
+  onFlushed?: (written: readonly FlushedUsage[]) => Promise<void> | void;
+}
+
+/**
+ * Counts requests and credits per organization, key, network, route and minute in memory and
+ * adds them to PostgreSQL in one batched upsert per interval and on close, never one write per
+ * request. A failed flush keeps its counts for the next one; a crash loses at most the counts of
+ * one interval (docs/metering.md, "Durability").
+ */
+export class UsageRecorder {
+  readonly #options: UsageRecorderOptions;
+  #buckets = new Map<string, Bucket>();
+  #timer: NodeJS.Timeout | undefined;
+  #flushing: Promise<void> | undefined;
+
+  constructor(options: UsageRecorderOptions) {
+    this.#options = options;
+  }
+
+  start(): void {
+    if (this.#timer || this.#options.flushIntervalMs <= 0) return;
+    this.#timer = setInterval(() => void this.flush(), this.#options.flushIntervalMs);
+    this.#timer.unref();
+  }
+
+  record(event: UsageEvent): void {
+    const minute = Math.floor(this.#options.clock.now() / MINUTE_MS) * MINUTE_MS;
+    this.#merge({ ...event, minute, requests: 1 });
+  }
+
+  /** Counts not yet in PostgreSQL. */
+  pending(): { requests: number; credits: number } {
+    let requests = 0;
+    let credits = 0;
+    for (const bucket of this.#buckets.values()) {
+      requests += bucket.requests;
+      credits += bucket.credits;
+    }
+    return { requests, credits };
+  }
+
+  /** Writes every pending count; concurrent callers share one flush, then run again if more arrived. */
+  async flush(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#buckets.size === 0) return;
+    this.#flushing = this.#write().finally(() => {
+      this.#flushing = undefined;
+    });
+    await this.#flushing;
+  }
+
+  /** Stops the interval and flushes what is left (graceful shutdown: SIGTERM closes the app). */
+  async close(): Promise<void> {
+    if (this.#timer) clearInterval(this.#timer);
+    this.#timer = undefined;
+    await this.flush();
+    const left = this.pending();
+    if (left.requests > 0) this.#options.logger.error(left, 'usage not written at shutdown');
+  }
+
+  async #write(): Promise<void> {
+    const batch = [...this.#buckets.values()];
+    this.#buckets = new Map();
+    try {
+      // One transaction: a batch lands whole or not at all, so a retry never counts twice.
+      await this.#options.db.transaction().execute(async (trx) => {
+        for (let i = 0; i < batch.length; i += ROWS_PER_STATEMENT) await upsert(trx, batch.slice(i, i + ROWS_PER_STATEMENT));
+      });
+    } catch (error) {
+      // Keep the counts: merged back, they go out with the next flush.
+      for (const bucket of batch) this.#merge(bucket);
+      this.#options.logger.warn({ err: error, rows: batch.length }, 'usage flush failed; retrying next interval');
+      return;
+    }
+    await this.#options.onFlushed?.(batch);
+  }
+
+  #merge(bucket: Bucket): void {
+    const id = [bucket.organizationId, bucket.keyId, bucket.network, bucket.route, bucket.minute].join('\u0000');
+    const existing = this.#buckets.get(id);
+    if (existing) {
+      existing.requests += bucket.requests;
+      existing.credits += bucket.credits;
+    } else {
+      this.#buckets.set(id, bucket);
+    }
+  }
+}
+
+async function upsert(db: Kysely<DatabaseSchema>, rows: readonly Bucket[]): Promise<void> {
+  await db
+    .insertInto('usage_minutes')
+    .values(
+      rows.map((row) => ({
+        organization_id: row.organizationId,
+        key_id: row.keyId,
+        network: row.network,
+        route: row.route,
+        minute: new Date(row.minute),
+        requests: row.requests,
+        credits: row.credits,
+      })),
+    )
+    .onConflict((conflict) =>
+      conflict.columns(['organization_id', 'minute', 'key_id', 'network', 'route']).doUpdateSet({
+        requests: sql`usage_minutes.requests + excluded.requests`,
+        credits: sql`usage_minutes.credits + excluded.credits`,
+      }),
+    )
+    .execute();
+}
