@@ -27,7 +27,8 @@ export const UpstreamHealthDetails = z.object({
  */
 export function registerGetHealthDetails(app: App, deps: RestDeps): void {
   app.get('/health/details', {
-    config: { auth: { scope: 'manage' } },
+    // An operator's view, like the management API: free, and works at zero balance.
+    config: { auth: { scope: 'manage' }, cost: 'free' },
     schema: {
       tags: ['health'],
       summary: 'Upstream health details',
