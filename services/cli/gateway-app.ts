@@ -38,7 +38,9 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     authenticator,
     healthChecks: [...(options.healthChecks ?? []), ...upstreamHealthChecks(upstreams)],
     capabilities: [
-      managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd }),
+      managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd,
+        identityChanged: (change) => authenticator.invalidate(change),
+      }),
       restCapability({ upstreams, services: restServices }),
     ],
   });

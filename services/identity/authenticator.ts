@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { ApiError, type Clock, type Logger, type Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
@@ -25,10 +26,8 @@ export interface AuthenticatorOptions {
   maxEntries?: number;
 }
 
-interface CacheEntry {
-  resolution: KeyResolution;
-  cachedAt: number;
-}
+/** Unknown-key answers get their own small cache: a flood of random values must not evict real keys. */
+const UNKNOWN_ENTRIES = 10_000;
 
 /**
  * Verifies keys and checks access. The one implementation behind every adapter: the fastify
@@ -36,11 +35,9 @@ interface CacheEntry {
  */
 export class Authenticator {
   readonly #database: Database;
-  readonly #clock: Clock;
-  readonly #ttlMs: number;
-  readonly #maxEntries: number;
   readonly #logger: Logger | undefined;
-  readonly #cache = new Map<string, CacheEntry>();
+  readonly #clock: Clock;
+  readonly #cache: KeyCache;
   readonly #inflight = new Map<string, { lookup: Promise<KeyResolution>; generation: string }>();
   /**
    * Count invalidations: changes to existing keys and organizations, and key creations (which
@@ -54,9 +51,8 @@ export class Authenticator {
   constructor(options: AuthenticatorOptions) {
     this.#database = options.database;
     this.#clock = options.clock;
-    this.#ttlMs = options.ttlMs;
-    this.#maxEntries = options.maxEntries ?? 100_000;
     this.#logger = options.logger;
+    this.#cache = new KeyCache(options.clock, options.ttlMs, options.maxEntries ?? 100_000);
   }
 
   /** Starts following identity changes from every process. */
@@ -109,18 +105,19 @@ export class Authenticator {
     }
   }
 
+  /**
+   * Forgets what a change made stale. Called for changes heard on the channel and, by the
+   * process that made a change, right after its commit (so its own next request sees it).
+   */
   invalidate(change: IdentityChange): void {
-    if ('created' in change) this.#creations += 1;
-    else this.#changes += 1;
-    if ('keyId' in change) {
-      for (const [hash, entry] of this.#cache) if (keyIdOf(entry.resolution) === change.keyId) this.#cache.delete(hash);
-    } else if ('organizationId' in change) {
-      for (const [hash, entry] of this.#cache) {
-        if (organizationIdOf(entry.resolution) === change.organizationId) this.#cache.delete(hash);
-      }
-    } else {
+    if ('created' in change) {
+      this.#creations += 1;
       // A new key: a value tried before its creation may be cached as unknown.
-      for (const [hash, entry] of this.#cache) if (entry.resolution.kind === 'unknown') this.#cache.delete(hash);
+      this.#cache.forgetUnknown();
+    } else {
+      this.#changes += 1;
+      if ('keyId' in change) this.#cache.forgetKey(change.keyId);
+      else this.#cache.forgetOrganization(change.organizationId);
     }
     this.#logger?.debug({ change }, 'identity cache invalidated');
   }
@@ -135,7 +132,7 @@ export class Authenticator {
   async #resolve(hash: string): Promise<KeyResolution> {
     const now = this.#clock.now();
     const cached = this.#cache.get(hash);
-    if (cached && now - cached.cachedAt < this.#ttlMs) return cached.resolution;
+    if (cached) return cached;
     const changes = this.#changes;
     const creations = this.#creations;
     const generation = `${changes}/${creations}`;
@@ -144,7 +141,7 @@ export class Authenticator {
     const lookup = resolveKeyHash(this.#database.db, hash)
       .then((resolution) => {
         const stale = changes !== this.#changes || (resolution.kind === 'unknown' && creations !== this.#creations);
-        if (this.#ttlMs > 0 && !stale) this.#remember(hash, { resolution, cachedAt: now });
+        if (!stale) this.#cache.set(hash, resolution, now);
         return resolution;
       })
       .finally(() => {
@@ -153,13 +150,95 @@ export class Authenticator {
     this.#inflight.set(hash, { lookup, generation });
     return lookup;
   }
+}
 
-  #remember(hash: string, entry: CacheEntry): void {
-    this.#cache.delete(hash);
-    this.#cache.set(hash, entry);
-    if (this.#cache.size > this.#maxEntries) {
-      const oldest = this.#cache.keys().next().value;
-      if (oldest !== undefined) this.#cache.delete(oldest);
+const UNKNOWN: KeyResolution = { kind: 'unknown' };
+
+type KnownResolution = Exclude<KeyResolution, { kind: 'unknown' }>;
+
+/**
+ * Resolutions by key hash, each fresh for `ttlMs` by the injected clock. Existing keys live in an
+ * LRU indexed by key id and organization id, so an invalidation touches only the entries it
+ * names; unknown values live in a small LRU of their own, so a flood of random well-formed
+ * values cannot evict real keys. A TTL of 0 keeps nothing.
+ */
+class KeyCache {
+  readonly #clock: Clock;
+  readonly #ttlMs: number;
+  readonly #known: LRUCache<string, { resolution: KnownResolution; cachedAt: number }> | undefined;
+  readonly #unknown: LRUCache<string, number> | undefined;
+  readonly #hashByKeyId = new Map<string, string>();
+  readonly #hashesByOrganization = new Map<string, Set<string>>();
+
+  constructor(clock: Clock, ttlMs: number, max: number) {
+    this.#clock = clock;
+    this.#ttlMs = ttlMs;
+    // lru-cache reads `ttl: 0` as "never expires"; its own expiry only bounds memory, freshness
+    // is checked here (an entry is stale from exactly `ttlMs` on).
+    const options = { ttl: ttlMs, ttlResolution: 0, perf: { now: () => clock.now() } };
+    this.#known =
+      ttlMs > 0
+        ? new LRUCache({ ...options, max, dispose: (entry, hash) => this.#unindex(hash, entry.resolution) })
+        : undefined;
+    this.#unknown = ttlMs > 0 ? new LRUCache({ ...options, max: UNKNOWN_ENTRIES }) : undefined;
+  }
+
+  get(hash: string): KeyResolution | undefined {
+    const known = this.#known?.get(hash);
+    if (known && this.#fresh(known.cachedAt)) return known.resolution;
+    if (known) this.#known?.delete(hash);
+    const unknownAt = this.#unknown?.get(hash);
+    if (unknownAt !== undefined && this.#fresh(unknownAt)) return UNKNOWN;
+    if (unknownAt !== undefined) this.#unknown?.delete(hash);
+    return undefined;
+  }
+
+  set(hash: string, resolution: KeyResolution, cachedAt: number): void {
+    if (resolution.kind === 'unknown') {
+      this.#unknown?.set(hash, cachedAt);
+      return;
+    }
+    if (!this.#known) return;
+    this.#known.set(hash, { resolution, cachedAt });
+    this.#hashByKeyId.set(keyIdOf(resolution), hash);
+    const organizationId = organizationIdOf(resolution);
+    if (organizationId) {
+      let hashes = this.#hashesByOrganization.get(organizationId);
+      if (!hashes) this.#hashesByOrganization.set(organizationId, (hashes = new Set()));
+      hashes.add(hash);
+    }
+  }
+
+  forgetKey(keyId: string): void {
+    const hash = this.#hashByKeyId.get(keyId);
+    if (hash !== undefined) this.#known?.delete(hash);
+  }
+
+  forgetOrganization(organizationId: string): void {
+    for (const hash of [...(this.#hashesByOrganization.get(organizationId) ?? [])]) this.#known?.delete(hash);
+  }
+
+  forgetUnknown(): void {
+    this.#unknown?.clear();
+  }
+
+  clear(): void {
+    this.#known?.clear();
+    this.#unknown?.clear();
+  }
+
+  #fresh(cachedAt: number): boolean {
+    return this.#clock.now() - cachedAt < this.#ttlMs;
+  }
+
+  #unindex(hash: string, resolution: KnownResolution): void {
+    const keyId = keyIdOf(resolution);
+    if (this.#hashByKeyId.get(keyId) === hash) this.#hashByKeyId.delete(keyId);
+    const organizationId = organizationIdOf(resolution);
+    const hashes = organizationId ? this.#hashesByOrganization.get(organizationId) : undefined;
+    if (organizationId && hashes) {
+      hashes.delete(hash);
+      if (hashes.size === 0) this.#hashesByOrganization.delete(organizationId);
     }
   }
 }
@@ -184,18 +263,18 @@ export function authorize(principal: Principal, access: AccessRequest): void {
   }
 }
 
-function keyIdOf(resolution: KeyResolution): string | undefined {
-  return resolution.kind === 'ok' ? resolution.principal.keyId : resolution.kind === 'unknown' ? undefined : resolution.keyId;
+function keyIdOf(resolution: KnownResolution): string {
+  return resolution.kind === 'ok' ? resolution.principal.keyId : resolution.keyId;
 }
 
-function organizationIdOf(resolution: KeyResolution): string | null | undefined {
+function organizationIdOf(resolution: KnownResolution): string | null {
   switch (resolution.kind) {
     case 'ok':
       return resolution.principal.organization.id;
     case 'disabled':
     case 'organization-deleted':
       return resolution.organizationId;
-    default:
-      return undefined;
+    case 'no-organization':
+      return null;
   }
 }

@@ -6,7 +6,7 @@ import { generateKeyValue, hashKeyValue, KEY_PREFIX, keyStart } from './key-valu
 import { parseOriginPattern } from './origins.js';
 import { MAX_ENABLED_KEYS_PER_ORGANIZATION } from './plans.js';
 import { isScope, type Scope } from './scopes.js';
-import { publishIdentityChange } from './invalidation.js';
+import { notifyIdentityChange } from './invalidation.js';
 import { findProject } from './projects.js';
 import type { KeyRateLimit } from './principal.js';
 
@@ -220,8 +220,8 @@ export async function createKey(
         created_by_key_id: creator.kind === 'key' ? creator.keyId : null,
       })
       .execute();
+    await notifyIdentityChange(trx, { created: true });
   });
-  await publishIdentityChange(database, { created: true });
   return {
     id,
     apiKey: value,
@@ -241,15 +241,18 @@ export async function disableKey(
   organizationId: string,
   keyId: string,
 ): Promise<{ id: string; enabled: false }> {
-  const row = await database.db
-    .updateTable('api_keys')
-    .set((eb) => ({ enabled: false, disabled_at: eb.fn.coalesce('disabled_at', eb.val(new Date(clock.now()))) }))
-    .where('id', '=', keyId)
-    .where('organization_id', '=', organizationId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
-  await publishIdentityChange(database, { keyId });
+  const row = await database.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('api_keys')
+      .set((eb) => ({ enabled: false, disabled_at: eb.fn.coalesce('disabled_at', eb.val(new Date(clock.now()))) }))
+      .where('id', '=', keyId)
+      .where('organization_id', '=', organizationId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
+    await notifyIdentityChange(trx, { keyId });
+    return updated;
+  });
   return { id: row.id, enabled: false };
 }
 
@@ -288,14 +291,15 @@ export async function updateKey(
     if (Object.keys(set).length === 0) {
       return trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', keyId).executeTakeFirstOrThrow();
     }
-    return trx
+    const updated = await trx
       .updateTable('api_keys')
       .set(set)
       .where('id', '=', keyId)
       .returning(KEY_COLUMNS)
       .executeTakeFirstOrThrow();
+    await notifyIdentityChange(trx, { keyId });
+    return updated;
   });
-  await publishIdentityChange(database, { keyId });
   return toListItem(row);
 }
 
@@ -310,7 +314,20 @@ export async function revokeWalletKeys(
   organizationId: string,
   options: { keepNewest?: boolean } = {},
 ): Promise<number> {
-  let update = database.db
+  return database.db.transaction().execute(async (trx) => {
+    const rows = await revokeWalletKeysIn(trx, clock, organizationId, options);
+    if (rows > 0) await notifyIdentityChange(trx, { organizationId });
+    return rows;
+  });
+}
+
+async function revokeWalletKeysIn(
+  trx: Kysely<DatabaseSchema>,
+  clock: Clock,
+  organizationId: string,
+  options: { keepNewest?: boolean },
+): Promise<number> {
+  let update = trx
     .updateTable('api_keys')
     .set({ enabled: false, disabled_at: new Date(clock.now()) })
     .where('organization_id', '=', organizationId)
@@ -330,6 +347,5 @@ export async function revokeWalletKeys(
     );
   }
   const rows = await update.returning('id').execute();
-  if (rows.length > 0) await publishIdentityChange(database, { organizationId });
   return rows.length;
 }

@@ -38,6 +38,7 @@ export function registerCreateKey(app: App, deps: ManagementDeps): void {
         organizationId: principal.organization.id,
         ...request.body,
       });
+      deps.identityChanged({ created: true });
       return reply.code(201).send({ data: created });
     },
   );

@@ -32,6 +32,7 @@ export function registerUpdateKey(app: App, deps: ManagementDeps): void {
     async (request) => {
       const principal = caller(request);
       const updated = await updateKey(deps.database, keyCreator(principal), principal.organization.id, request.params.id, request.body);
+      deps.identityChanged({ keyId: updated.id });
       return { data: updated };
     },
   );
