@@ -3,3 +3,4 @@ export * from './clock.js';
 export * from './config.js';
 export * from './logger.js';
 export * from './schemas.js';
+export * from './query-key.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Clock, Config, Logger } from '../core/index.js';
+import { redactQueryKey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { App, Capability } from '../route-contract/index.js';
@@ -26,9 +26,18 @@ export interface HttpAppOptions {
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Never log a key: the `api_key` query parameter is cut from logged URLs. */
-function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
+/** One route as registered: what the start-up check and the route-table tests walk. */
+export interface RegisteredRoute {
+  method: string | string[];
+  url: string;
+  config: { auth?: unknown; queryKey?: boolean } | undefined;
+}
+
+const routeTables = new WeakMap<object, RegisteredRoute[]>();
+
+/** Every route of an app built by `buildHttpApp`, plugin routes included. */
+export function registeredRoutes(app: App): readonly RegisteredRoute[] {
+  return routeTables.get(app) ?? [];
 }
 
 /**
@@ -43,7 +52,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
         req: (request: { method: string; url: string; id: string }) => ({
           id: request.id,
           method: request.method,
-          url: redactUrl(request.url),
+          url: redactQueryKey(request.url, '[redacted]'),
         }),
       },
     }),
@@ -66,10 +75,25 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('principal', undefined);
 
+  // Every route declares how it is authenticated, plugin routes included; checked once all are
+  // added (a plugin's own onRoute hook may declare its routes after this one has seen them).
+  const routes: RegisteredRoute[] = [];
+  routeTables.set(app, routes);
+  app.addHook('onRoute', (route) => {
+    routes.push(route as RegisteredRoute);
+  });
+  app.addHook('onReady', async () => {
+    const undeclared = routes.filter((route) => route.config?.auth === undefined);
+    if (undeclared.length > 0) {
+      throw new Error(`routes declare no auth: ${undeclared.map((route) => `${String(route.method)} ${route.url}`).join(', ')}`);
+    }
+  });
+
   const stats = new RequestStats();
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
+  app.addHook('onRequest', authenticationHook(authenticator, config.networks));
   app.addHook('onResponse', async (_request, reply) => stats.record(reply.statusCode));
 
   await registerOpenApi(app, config);
@@ -79,11 +103,6 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   for (const network of config.networks) {
     await app.register(
       async (scope: App) => {
-        // Every route under a network declares how it is authenticated; none is open by accident.
-        scope.addHook('onRoute', (route) => {
-          if (route.config?.auth === undefined) throw new Error(`route ${route.method} ${route.url} declares no auth`);
-        });
-        scope.addHook('onRequest', authenticationHook(authenticator, network));
         registerHealth(scope, healthOptions, '/v1/health');
         for (const capability of options.capabilities) await capability(scope);
       },
