@@ -256,7 +256,11 @@ export async function disableKey(
   return { id: row.id, enabled: false };
 }
 
-/** Edits name, scopes (within the caller's), allowed origins and per-key/per-IP rate caps. */
+/**
+ * Edits name, scopes, allowed origins and per-key/per-IP rate caps under the rules of creation:
+ * the edited key ends with scopes the editor holds (those it keeps included) and, when the editor
+ * is a key, never outlives it. A disabled key is not edited (409 KEY_DISABLED).
+ */
 export async function updateKey(
   database: Database,
   creator: KeyCreator,
@@ -269,12 +273,17 @@ export async function updateKey(
   const row = await database.db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('api_keys')
-      .select(['id', 'rate_limit'])
+      .select(['id', 'rate_limit', 'enabled', 'scopes', 'expires_at'])
       .where('id', '=', keyId)
       .where('organization_id', '=', organizationId)
       .forUpdate()
       .executeTakeFirst();
     if (!current) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
+    if (!current.enabled) throw new ApiError('KEY_DISABLED', { message: `Key ${keyId} is disabled; create a new key instead.` });
+    // The key after the edit obeys creation's rules: scopes it keeps count as given by the editor.
+    if (scopes === undefined) checkScopes(current.scopes, creator);
+    const expiresAt =
+      creator.kind === 'key' && new Date(current.expires_at).getTime() > creator.expiresAt ? new Date(creator.expiresAt) : undefined;
     const rateLimit =
       changes.rateLimit === undefined
         ? undefined
@@ -286,6 +295,7 @@ export async function updateKey(
       ...(scopes === undefined ? {} : { scopes }),
       ...(allowedOrigins === undefined ? {} : { allowed_origins: allowedOrigins }),
       ...(rateLimit === undefined ? {} : { rate_limit: JSON.stringify(rateLimit) }),
+      ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
     };
     // An empty PATCH changes nothing; an UPDATE with no SET clause would be invalid SQL.
     if (Object.keys(set).length === 0) {

@@ -86,7 +86,7 @@ export const allowedOriginsInputSchema = z
   .array(z.string().max(300))
   .max(50)
   .meta({ description: 'Entries `[scheme://][*.]host[:port]`; empty: any origin.' });
-export const rateLimitInputSchema = z.object({
+export const rateLimitInputSchema = z.strictObject({
   perKeyRps: z.number().int().min(1).max(1_000_000).nullable().optional(),
   perIpRps: z.number().int().min(1).max(1_000_000).nullable().optional(),
 });

@@ -37,6 +37,15 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
   let firstWalletKey: { id: string; apiKey: string };
   let standardKey: { id: string; apiKey: string };
 
+  it('a register body with an unknown field is 400 VALIDATION_FAILED', async () => {
+    const c = await challenge();
+    const response = await call(t, 'POST', '/v1/wallet/register', {
+      body: { address, challengeId: c.challengeId, signature: await sign(c.message), referrer: 'x' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+  });
+
   it('a challenge names the address and lives five minutes', async () => {
     const c = await challenge();
     expect(c.address).toBe(address);

@@ -54,6 +54,11 @@ describe('POST /v1/keys (errors)', () => {
     // PostgreSQL text cannot hold NUL: a 400, never a 500.
     [{ name: 'a\u0000b' }],
     [{ projectId: 'proj_\u0000' }],
+    // Unknown or misspelt fields are refused, not ignored (a silently dropped `scope` would
+    // hand out the default scopes).
+    [{ scope: ['manage'] }],
+    [{ expiresAt: '2999-01-01T00:00:00.000Z' }],
+    [{ rateLimit: { perKeyRps: 5, burst: 10 } }],
   ])('a bad or missing field %j is 400 VALIDATION_FAILED', async (patch) => {
     const response = await post(patch);
     expect(response.status).toBe(400);

@@ -6,7 +6,8 @@ import type { ManagementDeps } from '../deps.js';
 import { createdKeySchema, idSchema } from '../schemas.js';
 import { requireMainnet } from './wallet.challenge.js';
 
-const body = z.object({
+// Strict: a misspelt or unknown field is a 400, never silently ignored.
+const body = z.strictObject({
   address: z.string().regex(ADDRESS_PATTERN, 'address must match ^0x[a-fA-F0-9]{64}$'),
   challengeId: idSchema,
   signature: z.string().min(1).max(4096).meta({ description: 'Sui serialized signature (base64) of the challenge message.' }),
