@@ -1,4 +1,5 @@
-import type { Clock, Config, Logger } from '../core/index.js';
+import { randomBytes } from 'node:crypto';
+import { deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator } from '../identity/index.js';
@@ -29,7 +30,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   const authenticator = options.authenticator ?? new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger });
   if (options.authenticator === undefined) await authenticator.start();
   const upstreams: UpstreamSet = options.upstreams ?? new Map();
-  const restServices = createRestServices(restConfigFrom(config), { db: database.db, now: () => clock.now() });
+  // `suigw gateway` refuses to start without SUIGW_SECRET; an embedded app (tests) gets its own.
+  const secret = config.secret ?? randomBytes(32).toString('hex');
+  const restConfig = { ...restConfigFrom(config), cursorSecret: deriveSubkey(secret, 'cursors').toString('hex') };
+  const restServices = createRestServices(restConfig, { db: database.db, now: () => clock.now() });
   const app = await buildHttpApp({
     config,
     database,
