@@ -43,6 +43,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     healthChecks: [...(options.healthChecks ?? []), ...upstreamHealthChecks(upstreams)],
     capabilities: [
       managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd,
+        walletChallengeKey: deriveSubkey(secret, 'wallet-challenges'),
         identityChanged: (change) => authenticator.invalidate(change),
       }),
       restCapability({ upstreams, services: restServices }),

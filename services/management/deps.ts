@@ -8,6 +8,8 @@ export interface ManagementDeps {
   clock: Clock;
   /** Prepaid balance a wallet organization needs before it gets a key (integer micro-USD). */
   walletMinPrepaidMicroUsd: bigint;
+  /** HMAC key of the stateless wallet challenges (the `wallet-challenges` subkey of the secret). */
+  walletChallengeKey: Buffer;
   /**
    * Tells this process's authenticator of a committed change before the route replies: the
    * caller's next request must see it (a disabled key is refused at once), whatever the cache

@@ -38,7 +38,7 @@ export function registerWalletRegister(app: App, deps: ManagementDeps): void {
     },
     async (request, reply) => {
       requireMainnet(request.network);
-      const result = await registerWallet(deps.database, deps.clock, deps.walletMinPrepaidMicroUsd, request.body);
+      const result = await registerWallet(deps.database, deps.clock, deps.walletChallengeKey, deps.walletMinPrepaidMicroUsd, request.body);
       deps.identityChanged({ organizationId: result.organizationId });
       deps.identityChanged({ created: true });
       return reply.code(201).send({ data: result });
