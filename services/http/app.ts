@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { redactQueryKey, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, redactQueryKey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { App, Capability } from '../route-contract/index.js';
@@ -24,6 +24,7 @@ export interface HttpAppOptions {
   capabilities: readonly Capability[];
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 /** One route as registered: what the start-up check and the route-table tests walk. */
@@ -72,6 +73,20 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   app.setNotFoundHandler(notFoundHandler);
   // JSON only: a text/plain body is 415 UNSUPPORTED_MEDIA_TYPE, not a string.
   app.removeContentTypeParser(['text/plain']);
+  // JSON bodies must be valid UTF-8: decoding leniently would turn bad bytes into U+FFFD and
+  // store a name other than the one sent. The text then goes to fastify's own JSON parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body as Buffer);
+    } catch {
+      done(new ApiError('INVALID_BODY', { message: 'The body is not valid UTF-8.' }), undefined);
+      return;
+    }
+    parseJson(request, text, done);
+  });
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('principal', undefined);
 

@@ -93,4 +93,41 @@ describe('POST /v1/keys (errors)', () => {
     expect(accepted.status).toBe(201);
     expect((await post({})).status).toBe(403);
   });
+
+  it.each([
+    ['a lone high surrogate', '{"name":"a\\ud800b"}'],
+    ['a lone low surrogate', '{"name":"\\udc00"}'],
+    ['a control character', '{"name":"bell\\u0007"}'],
+    ['an escape character', '{"name":"\\u001b[31mred"}'],
+  ])('a name with %s is 400 VALIDATION_FAILED and creates nothing', async (_what, name) => {
+    const before = await keyCount();
+    const body = name.replace('}', `,"projectId":"${t.projects.mainnet}"}`);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/mainnet/v1/keys',
+      headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION_FAILED');
+    expect(await keyCount()).toBe(before);
+  });
+
+  it('a body that is not valid UTF-8 is 400 INVALID_BODY, never stored with U+FFFD in place of the bytes', async () => {
+    const before = await keyCount();
+    const payload = Buffer.concat([
+      Buffer.from('{"name":"caf'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from(`","projectId":"${t.projects.mainnet}"}`),
+    ]);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/mainnet/v1/keys',
+      headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'INVALID_BODY', message: 'The body is not valid UTF-8.' });
+    expect(await keyCount()).toBe(before);
+  });
 });
