@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type Database } from '../db/index.js';
 import { IDENTITY_CHANNEL, notifyIdentityChange, parseIdentityChange, type IdentityChange } from './invalidation.js';
@@ -7,7 +8,7 @@ import { IDENTITY_CHANNEL, notifyIdentityChange, parseIdentityChange, type Ident
  * once it commits, and never one of a rolled-back transaction, as PostgreSQL does (the
  * PostgreSQL side is covered by test/e2e/management-cache.test.ts).
  */
-describe('identity change notification on PGlite', () => {
+describe('identity changes and raw SQL on PGlite', () => {
   let database: Database;
   const heard: IdentityChange[] = [];
   let waiter: (() => void) | undefined;
@@ -38,5 +39,27 @@ describe('identity change notification on PGlite', () => {
     });
     await arrival;
     expect(heard).toEqual([{ keyId: 'key_committed' }]);
+  });
+
+  it('a raw exec waits for an open kysely transaction instead of running inside it', async () => {
+    await database.exec('CREATE TABLE exec_probe (n int)');
+    let release: (() => void) | undefined;
+    let inserted: (() => void) | undefined;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const insertedRow = new Promise<void>((resolve) => (inserted = resolve));
+    const transaction = database.db.transaction().execute(async (trx) => {
+      await sql`insert into exec_probe values (1)`.execute(trx);
+      inserted?.();
+      await held;
+      throw new Error('roll back');
+    });
+    await insertedRow;
+    // Queued behind the transaction: if it ran inside, the rollback would undo its row too.
+    const exec = database.exec('INSERT INTO exec_probe VALUES (2)');
+    release?.();
+    await expect(transaction).rejects.toThrow('roll back');
+    await exec;
+    const rows = await sql<{ n: number }>`select n from exec_probe order by n`.execute(database.db);
+    expect(rows.rows).toEqual([{ n: 2 }]);
   });
 });
