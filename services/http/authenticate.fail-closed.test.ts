@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/test-app.js';
 import { Authenticator } from '../identity/index.js';
 import type { RouteAuth } from '../route-contract/index.js';
+import { buildHttpApp } from './app.js';
 import { authenticationHook } from './authenticate.js';
+import { createLogger } from '../core/index.js';
 
 /**
  * The start-up check keeps undeclared routes out of the real app, so the request-time refusal is
@@ -42,5 +44,14 @@ describe('the authentication hook fails closed at request time', () => {
     await hook(accepted);
     expect(accepted.principal?.keyId).toBe(t.adminKeyId);
     expect(accepted.network).toBe('mainnet');
+  });
+
+  it('an app with a route declaring no auth (in a network scope or at the root) does not start', async () => {
+    const base = { config: t.config, database: t.db.database, clock: t.clock, logger: createLogger('silent'), authenticator: new Authenticator({ database: t.db.database, clock: t.clock, ttlMs: 0 }), healthChecks: [] };
+    const inScope = await buildHttpApp({ ...base, capabilities: [(scope) => void scope.get('/v1/undeclared', async () => ({}))] });
+    await expect(inScope.ready()).rejects.toThrow('routes declare no auth: GET /mainnet/v1/undeclared');
+    const atRoot = await buildHttpApp({ ...base, capabilities: [] });
+    atRoot.get('/undeclared', async () => ({}));
+    await expect(atRoot.ready()).rejects.toThrow('routes declare no auth: GET /undeclared');
   });
 });
