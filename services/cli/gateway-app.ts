@@ -1,4 +1,5 @@
-import type { Clock, Config, Logger } from '../core/index.js';
+import { randomBytes } from 'node:crypto';
+import { deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator } from '../identity/index.js';
@@ -35,7 +36,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   if (options.authenticator === undefined) await authenticator.start();
   const upstreams: UpstreamSet = options.upstreams ?? new Map();
   const metering = options.metering ?? (await createMetering({ config, database, clock, logger }));
-  const restServices = createRestServices(restConfigFrom(config), { db: database.db, now: () => clock.now() });
+  // `suigw gateway` refuses to start without SUIGW_SECRET; an embedded app (tests) gets its own.
+  const secret = config.secret ?? randomBytes(32).toString('hex');
+  const restConfig = { ...restConfigFrom(config), cursorSecret: deriveSubkey(secret, 'cursors').toString('hex') };
+  const restServices = createRestServices(restConfig, { db: database.db, now: () => clock.now() });
   // Probes the upstreams on a timer for /health; stopped with the app.
   const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
   const app = await buildHttpApp({
@@ -48,7 +52,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     onRouteCost: options.onRouteCost,
     healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],
     capabilities: [
-      managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd }),
+      managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd,
+        walletChallengeKey: deriveSubkey(secret, 'wallet-challenges'),
+        identityChanged: (change) => authenticator.invalidate(change),
+      }),
       restCapability({ upstreams, services: restServices, monitor }),
       usageCapability({ database, clock, usage: metering.usage }),
     ],

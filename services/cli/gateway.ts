@@ -1,6 +1,6 @@
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
-import { onShutdown, openRuntime, readConfig } from './runtime.js';
+import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
 
 /**
  * `suigw gateway`: the HTTP gateway alone. It migrates only the embedded database; against
@@ -8,6 +8,7 @@ import { onShutdown, openRuntime, readConfig } from './runtime.js';
  */
 export async function runGateway(): Promise<void> {
   const config = readConfig();
+  requireSecret(config, 'gateway');
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   const upstreams = upstreamSetFromConfig(config);
   const app = await buildGatewayApp({ ...runtime, upstreams });

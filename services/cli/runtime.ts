@@ -22,6 +22,19 @@ export function readConfig(overrides: Record<string, string | undefined> = {}): 
   }
 }
 
+/**
+ * A role that runs as several replicas needs the one shared secret: a cursor or a wallet challenge
+ * signed by one replica must verify on the next. Only `suigw dev` may make one up.
+ */
+export function requireSecret(config: Readonly<Config>, role: string): void {
+  if (config.secret !== undefined) return;
+  console.error(
+    `suigw ${role}: SUIGW_SECRET is required (at least 32 characters, the same on every replica; ` +
+      'it signs pagination cursors and wallet challenges). Generate one with: openssl rand -hex 32',
+  );
+  process.exit(2);
+}
+
 /** Opens the database (PGlite under the data dir unless DATABASE_URL) and, if asked, migrates it. */
 export async function openRuntime(config: Readonly<Config>, options: { migrate: boolean }): Promise<Runtime> {
   const logger = createLogger(config.logLevel);

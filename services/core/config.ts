@@ -98,7 +98,10 @@ export interface Config {
   publicUrl: string | undefined;
   networks: readonly Network[];
   endpoints: Readonly<Record<Network, NetworkEndpoint>>;
-  /** HMAC secret for cursors and signed identity headers; generated per process when unset. */
+  /**
+   * The server secret, source of every per-purpose subkey (`secrets.ts`). Required by `suigw
+   * gateway`; `suigw dev` persists one; embedded uses (tests) get a random one per process.
+   */
   secret: string | undefined;
   keyCacheTtlMs: number;
   devAdminKey: string | undefined;
@@ -235,7 +238,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUI_TESTNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for testnet; unset in dev: simnet.',
   SUI_DEVNET_GRPC_URL: 'Upstream Sui full node gRPC URL for devnet.',
   SUI_DEVNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for devnet.',
-  SUIGW_SECRET: 'Server secret (32+ chars) for cursor and identity-header HMACs; unset: random per process (dev persists one).',
+  SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges and identity headers are derived from it. Required by `suigw gateway`; `suigw dev` persists one.',
   SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',
   SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',

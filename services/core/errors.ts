@@ -90,6 +90,8 @@ export const ERRORS = {
   INVALID_PROJECT_NAME: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid project name'),
   KEY_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Key not found'),
   KEY_LIMIT_REACHED: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Key limit reached'),
+  /** Not in the spec: a disabled key stays as it was disabled (no operation re-enables it). */
+  KEY_DISABLED: e(409, G.FAILED_PRECONDITION, W.CONFLICT, 'Key disabled'),
   INVALID_BODY: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Invalid body'),
   UNSUPPORTED_MEDIA_TYPE: e(415, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Unsupported media type'),
   VALIDATION_FAILED: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Validation failed'),

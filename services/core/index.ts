@@ -4,3 +4,5 @@ export * from './config.js';
 export * from './logger.js';
 export * from './schemas.js';
 export * from './metrics.js';
+export * from './query-key.js';
+export * from './secrets.js';

@@ -1,10 +1,11 @@
-import { pino, type Logger, type LoggerOptions } from 'pino';
+import { pino, type DestinationStream, type Logger, type LoggerOptions } from 'pino';
 
 export type { Logger };
 
 /**
  * Secrets never reach the log: the key headers and query parameter are redacted wherever they
- * appear in a logged request.
+ * appear in a logged request (the logged URL is redacted by the HTTP adapter's serializer, which
+ * matches the parameter in any spelling).
  */
 const REDACT = [
   'req.headers["x-api-key"]',
@@ -16,6 +17,8 @@ const REDACT = [
   '*.apiKey',
 ];
 
-export function createLogger(level: string, options: LoggerOptions = {}): Logger {
-  return pino({ level, redact: { paths: REDACT, censor: '[redacted]' }, ...options });
+/** `destination` defaults to stdout; tests pass a stream to read what would be logged. */
+export function createLogger(level: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
+  const settings = { level, redact: { paths: REDACT, censor: '[redacted]' }, ...options };
+  return destination ? pino(settings, destination) : pino(settings);
 }

@@ -129,12 +129,16 @@ async function openPglite(dataDir: string): Promise<Database> {
     db,
     kind: 'pglite',
     async exec(sqlText) {
-      try {
-        await pglite.exec(sqlText);
-      } catch (error) {
-        await pglite.exec('ROLLBACK').catch(() => {});
-        throw error;
-      }
+      // PGlite has one session: holding the dialect's one connection keeps this text out of any
+      // transaction another caller has open through kysely (and theirs out of it).
+      await db.connection().execute(async () => {
+        try {
+          await pglite.exec(sqlText);
+        } catch (error) {
+          await pglite.exec('ROLLBACK').catch(() => {});
+          throw error;
+        }
+      });
     },
     async listen(channel, onMessage) {
       const unlisten = await pglite.listen(channel, onMessage);

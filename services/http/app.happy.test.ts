@@ -42,10 +42,22 @@ describe('the HTTP app: health, legacy redirects, unknown routes, body rules', (
   });
 
   it.each(['GET', 'POST', 'DELETE'])('legacy %s /v1/... is 308 to /mainnet/v1/... keeping path and query', async (method) => {
-    const response = await t.app.inject({ method: method as 'GET', url: '/v1/keys/key_1?api_key=x&b=%20y' });
+    const response = await t.app.inject({ method: method as 'GET', url: '/v1/keys/key_1?a=x&b=%20y' });
     expect(response.statusCode).toBe(308);
-    expect(response.headers.location).toBe('/mainnet/v1/keys/key_1?api_key=x&b=%20y');
+    expect(response.headers.location).toBe('/mainnet/v1/keys/key_1?a=x&b=%20y');
   });
+
+  it.each(['api_key', 'API_KEY', 'api%5Fkey', 'Api%5fKey', 'api%5F%6Bey'])(
+    'the legacy 308 never copies the key into Location (parameter spelled %s)',
+    async (name) => {
+      const secret = `svc_pat_${'7'.repeat(44)}`;
+      const response = await t.app.inject({ method: 'GET', url: `/v1/keys?a=1&${name}=${secret}&b=%20y` });
+      expect(response.statusCode).toBe(308);
+      expect(response.headers.location).toBe('/mainnet/v1/keys?a=1&b=%20y');
+      const alone = await t.app.inject({ method: 'GET', url: `/v1/auth/me?${name}=${secret}` });
+      expect(alone.headers.location).toBe('/mainnet/v1/auth/me');
+    },
+  );
 
   it('with network hosts configured, the host picks the network and legacy hosts go to the mainnet host', async () => {
     const hosted = await createTestApp({ env: { SUIGW_MAINNET_HOST: 'mainnet.example.com', SUIGW_TESTNET_HOST: 'testnet.example.com' } });

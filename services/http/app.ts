@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import Fastify from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { Clock, Config, Logger } from '../core/index.js';
+import { ApiError, redactQueryKey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { Authenticator } from '../identity/index.js';
 import type { DeclaredRouteCost, Meter } from '../metering/index.js';
@@ -15,7 +15,7 @@ import { registerHealth, RequestStats, type HealthCheck } from './health.js';
 import { registerLoadShedding } from './load-shedding.js';
 import { legacyRedirectTarget, networkRewriter } from './networks.js';
 import { registerOpenApi } from './openapi.js';
-import { RouteTable } from './route-table.js';
+import { RouteTable, type RegisteredRoute } from './route-table.js';
 import { serverTimeouts } from './timeouts.js';
 
 export interface HttpAppOptions {
@@ -34,11 +34,14 @@ export interface HttpAppOptions {
   capabilities: readonly Capability[];
 }
 
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
-/** Never log a key: the `api_key` query parameter is cut from logged URLs. */
-function redactUrl(url: string): string {
-  return url.replace(/([?&]api_key=)[^&]*/gi, '$1[redacted]');
+const routeTables = new WeakMap<object, RouteTable>();
+
+/** Every route of an app built by `buildHttpApp`, plugin routes included. */
+export function registeredRoutes(app: App): readonly RegisteredRoute[] {
+  return routeTables.get(app)?.registered ?? [];
 }
 
 /**
@@ -53,7 +56,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
         req: (request: { method: string; url: string; id: string }) => ({
           id: request.id,
           method: request.method,
-          url: redactUrl(request.url),
+          url: redactQueryKey(request.url, '[redacted]'),
         }),
       },
     }),
@@ -73,6 +76,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
   const routes = new RouteTable();
+  routeTables.set(app, routes);
   app.addHook('onRoute', (route) => routes.add(route));
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -80,19 +84,30 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   app.setNotFoundHandler(notFoundHandler(routes));
   // JSON only: a text/plain body is 415 UNSUPPORTED_MEDIA_TYPE, not a string.
   app.removeContentTypeParser(['text/plain']);
-  acceptEmptyJsonWithoutBodySemantics(app);
+  parseJsonBodies(app);
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('principal', undefined);
+
+  // Every route declares how it is authenticated, plugin routes included; checked once all are
+  // added (a plugin's own onRoute hook may declare its routes after this one has seen them).
+  app.addHook('onReady', async () => {
+    const undeclared = routes.registered.filter((route) => route.config?.auth === undefined);
+    if (undeclared.length > 0) {
+      throw new Error(`routes declare no auth: ${undeclared.map((route) => `${String(route.method)} ${route.url}`).join(', ')}`);
+    }
+  });
 
   const stats = new RequestStats();
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (_request, reply) => stats.record(reply.statusCode));
-  // Before authentication: a preflight carries no key.
+  // Root onRequest hooks run in this order: CORS (a preflight carries no key), load shedding,
+  // authentication; the network scopes' limit stage follows (metering/pipeline.ts).
   registerCors(app, routes);
   const healthPaths = new Set(['/health', ...config.networks.map((network) => `/${network}/v1/health`)]);
   await registerLoadShedding(app, config.shedding, (request) => healthPaths.has(request.routeOptions.url ?? ''));
+  app.addHook('onRequest', authenticationHook(authenticator, config.networks));
 
   await registerOpenApi(app, config);
   const healthOptions = { database, clock, stats, checks: options.healthChecks };
@@ -101,11 +116,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   for (const network of config.networks) {
     await app.register(
       async (scope: App) => {
-        // Every route under a network declares how it is authenticated; none is open by accident.
-        scope.addHook('onRoute', (route) => {
-          if (route.config?.auth === undefined) throw new Error(`route ${route.method} ${route.url} declares no auth`);
-        });
-        scope.addHook('onRequest', authenticationHook(authenticator, network));
+        // The limit stage runs after the root's authentication hook (metering/pipeline.ts).
         registerMetering(scope, network, { meter: options.meter, onRouteCost: options.onRouteCost });
         registerHealth(scope, healthOptions, '/v1/health');
         for (const capability of options.capabilities) await capability(scope);
@@ -127,15 +138,24 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
 const BODYLESS_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
 
 /**
- * Clients (and some HTTP libraries) send `Content-Type: application/json` on every request, a
- * DELETE with no body included; that is no body, not invalid JSON. Other methods keep
- * 400 INVALID_BODY for an empty JSON body.
+ * JSON bodies, parsed once by fastify's own parser after two checks:
+ * - they must be valid UTF-8: decoding leniently would turn bad bytes into U+FFFD and store a
+ *   name other than the one sent;
+ * - clients (and some HTTP libraries) send `Content-Type: application/json` on every request, a
+ *   DELETE with no body included; that is no body, not invalid JSON. Other methods keep
+ *   400 INVALID_BODY for an empty JSON body.
  */
-function acceptEmptyJsonWithoutBodySemantics(app: App): void {
+function parseJsonBodies(app: App): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = STRICT_UTF8.decode(body as Buffer);
+    } catch {
+      done(new ApiError('INVALID_BODY', { message: 'The body is not valid UTF-8.' }), undefined);
+      return;
+    }
     if (text === '' && BODYLESS_METHODS.has(request.method)) {
       done(null, undefined);
       return;

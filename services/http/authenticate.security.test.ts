@@ -15,12 +15,26 @@ describe('authentication (spec: Authentication, Errors)', () => {
     t.app.inject({ method: 'GET', url: `/mainnet/v1/auth/me${query}`, headers });
 
   describe('where the key travels', () => {
-    it('x-api-key, Authorization: Bearer and the api_key query parameter all work', async () => {
+    it('x-api-key and Authorization: Bearer work', async () => {
       expect((await me({ 'x-api-key': t.adminKey })).statusCode).toBe(200);
       expect((await me({ authorization: `Bearer ${t.adminKey}` })).statusCode).toBe(200);
       expect((await me({ authorization: `bearer ${t.adminKey}` })).statusCode).toBe(200);
-      expect((await me({}, `?api_key=${t.adminKey}`)).statusCode).toBe(200);
     });
+
+    it.each(['api_key', 'API_KEY', 'api%5Fkey', 'Api%5fKEY'])(
+      'the %s query parameter is refused on management and REST routes (HTTP gateways only): 401 saying to use the header',
+      async (name) => {
+        for (const path of ['/v1/auth/me', `/v1/accounts/0x${'1'.repeat(64)}`]) {
+          const alone = await t.app.inject({ method: 'GET', url: `/mainnet${path}?${name}=${t.adminKey}` });
+          const withHeader = await t.app.inject({ method: 'GET', url: `/mainnet${path}?${name}=${t.adminKey}`, headers: { 'x-api-key': t.adminKey } });
+          for (const response of [alone, withHeader]) {
+            expect(response.statusCode).toBe(401);
+            expect(response.json()).toMatchObject({ error: 'Invalid API key', message: expect.stringContaining('x-api-key header') });
+            expect(response.json().code).toBeUndefined();
+          }
+        }
+      },
+    );
 
     it.each([
       ['no key', {}, ''],

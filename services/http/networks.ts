@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Config, Network } from '../core/index.js';
+import { withoutQueryKey, type Config, type Network } from '../core/index.js';
 
 /**
  * A request's network comes from the address it was sent to: a configured host per network
@@ -28,9 +28,11 @@ function hostName(hostHeader: string | undefined): string | undefined {
 
 /**
  * Where a legacy request (no network in its address) goes: the mainnet equivalent, with the same
- * path and query. With hosts configured that is the mainnet host; otherwise the `/mainnet` prefix.
+ * path and query but never the `api_key` parameter (a `Location` is logged and cached by clients
+ * and proxies). With hosts configured that is the mainnet host; otherwise the `/mainnet` prefix.
  */
-export function legacyRedirectTarget(config: Config, url: string, forwardedProto: string | undefined): string {
+export function legacyRedirectTarget(config: Config, requestUrl: string, forwardedProto: string | undefined): string {
+  const url = withoutQueryKey(requestUrl);
   const mainnetHost = config.endpoints.mainnet.host;
   if (mainnetHost) {
     const scheme = forwardedProto === 'http' ? 'http' : 'https';

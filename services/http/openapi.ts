@@ -52,5 +52,12 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
     transformObject: jsonSchemaTransformObject,
   });
   app.get(OPENAPI_PATH, { config: { auth: 'none' }, schema: { hide: true } }, async () => app.swagger());
-  await app.register(swaggerUi, { routePrefix: DOCS_PATH });
+  await app.register(async (docs: App) => {
+    // The documentation UI is public; its routes come from a plugin that takes no route config,
+    // so they are declared here (every route must declare its auth).
+    docs.addHook('onRoute', (route) => {
+      route.config = { ...route.config, auth: 'none' };
+    });
+    await docs.register(swaggerUi, { routePrefix: DOCS_PATH });
+  });
 }

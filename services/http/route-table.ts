@@ -1,6 +1,13 @@
 import type { RouteOptions } from 'fastify';
 import type { RouteAuth } from '../route-contract/index.js';
 
+/** One route as registered: what the start-up checks and the route-table tests walk. */
+export interface RegisteredRoute {
+  method: string | string[];
+  url: string;
+  config: { auth?: unknown; cost?: unknown; queryKey?: boolean } | undefined;
+}
+
 interface KnownRoute {
   pattern: RegExp;
   /** A wildcard route (`/v1/*`, the legacy redirect): it says nothing about a concrete path. */
@@ -40,8 +47,15 @@ function compile(url: string): RegExp {
  */
 export class RouteTable {
   readonly #routes: KnownRoute[] = [];
+  readonly #registered: RegisteredRoute[] = [];
+
+  /** Every route as registered, plugin routes included. */
+  get registered(): readonly RegisteredRoute[] {
+    return this.#registered;
+  }
 
   add(route: RouteOptions): void {
+    this.#registered.push({ method: route.method, url: route.url, config: route.config });
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const cors = servesCors(route.config?.auth);
     const catchAll = route.url.includes('*');

@@ -5,6 +5,7 @@ import type { Database } from '../db/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { Authenticator } from './authenticator.js';
 import { createKey, updateKey } from './keys.js';
+import { generateKeyValue } from './key-value.js';
 import { createOrganization } from './organizations.js';
 
 /** Holds every query result until released: lets a test change the data while a lookup is in flight. */
@@ -78,5 +79,35 @@ describe('Authenticator cache', () => {
     gate.open();
     await expect(inFlight).resolves.toMatchObject({ keyId: key.id });
     await expect(authenticator.authenticate(key.apiKey, access)).rejects.toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+  });
+
+  it('a flood of unknown well-formed keys does not evict a real one', async () => {
+    const authenticator = new Authenticator({ database: test.database, clock, ttlMs: 60_000, maxEntries: 10 });
+    const key = await createKey(test.database, clock, { kind: 'operator' }, { organizationId, projectId, name: 'flooded', scopes: ['data', 'manage'] });
+    await authenticator.authenticate(key.apiKey, access);
+    for (let i = 0; i < 50; i++) {
+      await expect(authenticator.authenticate(generateKeyValue(), access)).rejects.toMatchObject({ code: 'API_KEY_INVALID' });
+    }
+    // Changed without a notification: only a cached answer still grants `manage`.
+    await test.database.db.updateTable('api_keys').set({ scopes: ['data'] }).where('id', '=', key.id).execute();
+    await expect(authenticator.authenticate(key.apiKey, access)).resolves.toMatchObject({ keyId: key.id });
+  });
+
+  it('an organization change forgets every key of that organization and no other', async () => {
+    const authenticator = new Authenticator({ database: test.database, clock, ttlMs: 60_000 });
+    const other = await createOrganization(test.database.db, clock, { name: 'Other', tier: 'team' });
+    const mine = await createKey(test.database, clock, { kind: 'operator' }, { organizationId, projectId, name: 'mine', scopes: ['data', 'manage'] });
+    const theirs = await createKey(test.database, clock, { kind: 'operator' }, {
+      organizationId: other.organization.id,
+      projectId: other.projects[0]!.id,
+      name: 'theirs',
+      scopes: ['data', 'manage'],
+    });
+    await authenticator.authenticate(mine.apiKey, access);
+    await authenticator.authenticate(theirs.apiKey, access);
+    await test.database.db.updateTable('api_keys').set({ scopes: ['data'] }).where('id', 'in', [mine.id, theirs.id]).execute();
+    authenticator.invalidate({ organizationId });
+    await expect(authenticator.authenticate(mine.apiKey, access)).rejects.toMatchObject({ code: 'INSUFFICIENT_SCOPE' });
+    await expect(authenticator.authenticate(theirs.apiKey, access)).resolves.toMatchObject({ keyId: theirs.id });
   });
 });

@@ -2,6 +2,7 @@ import { ApiError, type Clock, type Logger, type Network } from '../core/index.j
 import type { Database } from '../db/index.js';
 import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
 import { isOriginAllowed } from './origins.js';
+import { KeyCache } from './key-cache.js';
 import { resolveKeyHash, type KeyResolution } from './principal-store.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
@@ -25,22 +26,15 @@ export interface AuthenticatorOptions {
   maxEntries?: number;
 }
 
-interface CacheEntry {
-  resolution: KeyResolution;
-  cachedAt: number;
-}
-
 /**
  * Verifies keys and checks access. The one implementation behind every adapter: the fastify
  * hook, the gRPC interceptor and Envoy's ext_authz service all call `authenticate`.
  */
 export class Authenticator {
   readonly #database: Database;
-  readonly #clock: Clock;
-  readonly #ttlMs: number;
-  readonly #maxEntries: number;
   readonly #logger: Logger | undefined;
-  readonly #cache = new Map<string, CacheEntry>();
+  readonly #clock: Clock;
+  readonly #cache: KeyCache;
   readonly #inflight = new Map<string, { lookup: Promise<KeyResolution>; generation: string }>();
   /**
    * Count invalidations: changes to existing keys and organizations, and key creations (which
@@ -54,9 +48,8 @@ export class Authenticator {
   constructor(options: AuthenticatorOptions) {
     this.#database = options.database;
     this.#clock = options.clock;
-    this.#ttlMs = options.ttlMs;
-    this.#maxEntries = options.maxEntries ?? 100_000;
     this.#logger = options.logger;
+    this.#cache = new KeyCache(options.clock, options.ttlMs, options.maxEntries ?? 100_000);
   }
 
   /** Starts following identity changes from every process. */
@@ -109,18 +102,19 @@ export class Authenticator {
     }
   }
 
+  /**
+   * Forgets what a change made stale. Called for changes heard on the channel and, by the
+   * process that made a change, right after its commit (so its own next request sees it).
+   */
   invalidate(change: IdentityChange): void {
-    if ('created' in change) this.#creations += 1;
-    else this.#changes += 1;
-    if ('keyId' in change) {
-      for (const [hash, entry] of this.#cache) if (keyIdOf(entry.resolution) === change.keyId) this.#cache.delete(hash);
-    } else if ('organizationId' in change) {
-      for (const [hash, entry] of this.#cache) {
-        if (organizationIdOf(entry.resolution) === change.organizationId) this.#cache.delete(hash);
-      }
-    } else {
+    if ('created' in change) {
+      this.#creations += 1;
       // A new key: a value tried before its creation may be cached as unknown.
-      for (const [hash, entry] of this.#cache) if (entry.resolution.kind === 'unknown') this.#cache.delete(hash);
+      this.#cache.forgetUnknown();
+    } else {
+      this.#changes += 1;
+      if ('keyId' in change) this.#cache.forgetKey(change.keyId);
+      else this.#cache.forgetOrganization(change.organizationId);
     }
     this.#logger?.debug({ change }, 'identity cache invalidated');
   }
@@ -135,7 +129,7 @@ export class Authenticator {
   async #resolve(hash: string): Promise<KeyResolution> {
     const now = this.#clock.now();
     const cached = this.#cache.get(hash);
-    if (cached && now - cached.cachedAt < this.#ttlMs) return cached.resolution;
+    if (cached) return cached;
     const changes = this.#changes;
     const creations = this.#creations;
     const generation = `${changes}/${creations}`;
@@ -144,7 +138,7 @@ export class Authenticator {
     const lookup = resolveKeyHash(this.#database.db, hash)
       .then((resolution) => {
         const stale = changes !== this.#changes || (resolution.kind === 'unknown' && creations !== this.#creations);
-        if (this.#ttlMs > 0 && !stale) this.#remember(hash, { resolution, cachedAt: now });
+        if (!stale) this.#cache.set(hash, resolution, now);
         return resolution;
       })
       .finally(() => {
@@ -152,15 +146,6 @@ export class Authenticator {
       });
     this.#inflight.set(hash, { lookup, generation });
     return lookup;
-  }
-
-  #remember(hash: string, entry: CacheEntry): void {
-    this.#cache.delete(hash);
-    this.#cache.set(hash, entry);
-    if (this.#cache.size > this.#maxEntries) {
-      const oldest = this.#cache.keys().next().value;
-      if (oldest !== undefined) this.#cache.delete(oldest);
-    }
   }
 }
 
@@ -181,21 +166,5 @@ export function authorize(principal: Principal, access: AccessRequest): void {
     throw new ApiError('ORIGIN_NOT_ALLOWED', {
       message: access.origin ? `Origin ${access.origin} is not allowed for this key.` : 'This key requires an allowed Origin header.',
     });
-  }
-}
-
-function keyIdOf(resolution: KeyResolution): string | undefined {
-  return resolution.kind === 'ok' ? resolution.principal.keyId : resolution.kind === 'unknown' ? undefined : resolution.keyId;
-}
-
-function organizationIdOf(resolution: KeyResolution): string | null | undefined {
-  switch (resolution.kind) {
-    case 'ok':
-      return resolution.principal.organization.id;
-    case 'disabled':
-    case 'organization-deleted':
-      return resolution.organizationId;
-    default:
-      return undefined;
   }
 }

@@ -1,4 +1,5 @@
-import type { Database } from '../db/index.js';
+import { sql, type Kysely } from 'kysely';
+import type { DatabaseSchema } from '../db/index.js';
 
 /**
  * Cached principals must follow changes (disable, scope edits, plan changes) "within a few
@@ -11,9 +12,15 @@ export type IdentityChange =
   | { organizationId: string }
   | { created: true };
 
-export async function publishIdentityChange(database: Database, change: IdentityChange): Promise<void> {
-  const payload = JSON.stringify(change).replace(/'/g, "''");
-  await database.exec(`NOTIFY ${IDENTITY_CHANNEL}, '${payload}'`);
+/**
+ * Announces a change inside the transaction that makes it: PostgreSQL delivers the notification
+ * on commit and drops it on rollback, so no process hears of a change that did not happen or
+ * misses one that did. Through kysely (never a raw `exec`), so it runs on the transaction's own
+ * connection, on PostgreSQL and PGlite alike. The process that made the change also calls
+ * `Authenticator.invalidate` itself before it replies: the notification comes back later.
+ */
+export async function notifyIdentityChange(trx: Kysely<DatabaseSchema>, change: IdentityChange): Promise<void> {
+  await sql`select pg_notify(${IDENTITY_CHANNEL}, ${JSON.stringify(change)})`.execute(trx);
 }
 
 export function parseIdentityChange(payload: string): IdentityChange | undefined {

@@ -6,7 +6,7 @@ import { generateKeyValue, hashKeyValue, KEY_PREFIX, keyStart } from './key-valu
 import { parseOriginPattern } from './origins.js';
 import { MAX_ENABLED_KEYS_PER_ORGANIZATION } from './plans.js';
 import { isScope, type Scope } from './scopes.js';
-import { publishIdentityChange } from './invalidation.js';
+import { notifyIdentityChange } from './invalidation.js';
 import { findProject } from './projects.js';
 import type { KeyRateLimit } from './principal.js';
 
@@ -220,8 +220,8 @@ export async function createKey(
         created_by_key_id: creator.kind === 'key' ? creator.keyId : null,
       })
       .execute();
+    await notifyIdentityChange(trx, { created: true });
   });
-  await publishIdentityChange(database, { created: true });
   return {
     id,
     apiKey: value,
@@ -241,19 +241,26 @@ export async function disableKey(
   organizationId: string,
   keyId: string,
 ): Promise<{ id: string; enabled: false }> {
-  const row = await database.db
-    .updateTable('api_keys')
-    .set((eb) => ({ enabled: false, disabled_at: eb.fn.coalesce('disabled_at', eb.val(new Date(clock.now()))) }))
-    .where('id', '=', keyId)
-    .where('organization_id', '=', organizationId)
-    .returning('id')
-    .executeTakeFirst();
-  if (!row) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
-  await publishIdentityChange(database, { keyId });
+  const row = await database.db.transaction().execute(async (trx) => {
+    const updated = await trx
+      .updateTable('api_keys')
+      .set((eb) => ({ enabled: false, disabled_at: eb.fn.coalesce('disabled_at', eb.val(new Date(clock.now()))) }))
+      .where('id', '=', keyId)
+      .where('organization_id', '=', organizationId)
+      .returning('id')
+      .executeTakeFirst();
+    if (!updated) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
+    await notifyIdentityChange(trx, { keyId });
+    return updated;
+  });
   return { id: row.id, enabled: false };
 }
 
-/** Edits name, scopes (within the caller's), allowed origins and per-key/per-IP rate caps. */
+/**
+ * Edits name, scopes, allowed origins and per-key/per-IP rate caps under the rules of creation:
+ * the edited key ends with scopes the editor holds (those it keeps included) and, when the editor
+ * is a key, never outlives it. A disabled key is not edited (409 KEY_DISABLED).
+ */
 export async function updateKey(
   database: Database,
   creator: KeyCreator,
@@ -266,12 +273,17 @@ export async function updateKey(
   const row = await database.db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('api_keys')
-      .select(['id', 'rate_limit'])
+      .select(['id', 'rate_limit', 'enabled', 'scopes', 'expires_at'])
       .where('id', '=', keyId)
       .where('organization_id', '=', organizationId)
       .forUpdate()
       .executeTakeFirst();
     if (!current) throw new ApiError('KEY_NOT_FOUND', { message: `No key ${keyId} in this organization.` });
+    if (!current.enabled) throw new ApiError('KEY_DISABLED', { message: `Key ${keyId} is disabled; create a new key instead.` });
+    // The key after the edit obeys creation's rules: scopes it keeps count as given by the editor.
+    if (scopes === undefined) checkScopes(current.scopes, creator);
+    const expiresAt =
+      creator.kind === 'key' && new Date(current.expires_at).getTime() > creator.expiresAt ? new Date(creator.expiresAt) : undefined;
     const rateLimit =
       changes.rateLimit === undefined
         ? undefined
@@ -283,19 +295,21 @@ export async function updateKey(
       ...(scopes === undefined ? {} : { scopes }),
       ...(allowedOrigins === undefined ? {} : { allowed_origins: allowedOrigins }),
       ...(rateLimit === undefined ? {} : { rate_limit: JSON.stringify(rateLimit) }),
+      ...(expiresAt === undefined ? {} : { expires_at: expiresAt }),
     };
     // An empty PATCH changes nothing; an UPDATE with no SET clause would be invalid SQL.
     if (Object.keys(set).length === 0) {
       return trx.selectFrom('api_keys').select(KEY_COLUMNS).where('id', '=', keyId).executeTakeFirstOrThrow();
     }
-    return trx
+    const updated = await trx
       .updateTable('api_keys')
       .set(set)
       .where('id', '=', keyId)
       .returning(KEY_COLUMNS)
       .executeTakeFirstOrThrow();
+    await notifyIdentityChange(trx, { keyId });
+    return updated;
   });
-  await publishIdentityChange(database, { keyId });
   return toListItem(row);
 }
 
@@ -310,7 +324,20 @@ export async function revokeWalletKeys(
   organizationId: string,
   options: { keepNewest?: boolean } = {},
 ): Promise<number> {
-  let update = database.db
+  return database.db.transaction().execute(async (trx) => {
+    const rows = await revokeWalletKeysIn(trx, clock, organizationId, options);
+    if (rows > 0) await notifyIdentityChange(trx, { organizationId });
+    return rows;
+  });
+}
+
+async function revokeWalletKeysIn(
+  trx: Kysely<DatabaseSchema>,
+  clock: Clock,
+  organizationId: string,
+  options: { keepNewest?: boolean },
+): Promise<number> {
+  let update = trx
     .updateTable('api_keys')
     .set({ enabled: false, disabled_at: new Date(clock.now()) })
     .where('organization_id', '=', organizationId)
@@ -330,6 +357,5 @@ export async function revokeWalletKeys(
     );
   }
   const rows = await update.returning('id').execute();
-  if (rows.length > 0) await publishIdentityChange(database, { organizationId });
   return rows.length;
 }

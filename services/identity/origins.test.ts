@@ -13,7 +13,7 @@ describe('parseOriginPattern', () => {
     expect(parseOriginPattern(entry)).toEqual(expected);
   });
 
-  it.each(['', '*', '*.', 'http://', 'example.com/', 'example.com/path', 'a b.com', 'example.com:65536', 'example.com:', '*.*.example.com', 'ex*ample.com', 'https://user@example.com'])(
+  it.each(['', '*', '*.', 'http://', 'example.com/', 'example.com/path', 'a b.com', 'example.com:65536', 'example.com:', '*.*.example.com', 'ex*ample.com', 'https://user@example.com', '*.com', 'https://*.localhost:3000', '*.[::1]'])(
     '%j is refused',
     (entry) => {
       expect(parseOriginPattern(entry)).toBeUndefined();

@@ -1,7 +1,8 @@
 /**
  * Allowed-origin rules of the spec (Authentication 6). An entry is `[scheme://][*.]host[:port]`:
  * - `example.com` matches that host with any scheme and port (`example.com:3000`: any scheme, that port);
- * - `*.example.com` matches any subdomain (any depth) but not the apex;
+ * - `*.example.com` matches any subdomain (any depth) but not the apex; the part after `*.` has
+ *   at least two labels (`*.com` would admit every site under a top-level domain);
  * - a full origin (`https://app.example.com:8443`) matches exactly; a scheme without a port
  *   matches that scheme's default port only.
  */
@@ -21,6 +22,7 @@ export function parseOriginPattern(entry: string): OriginPattern | undefined {
   if (!match) return undefined;
   const [, scheme, wildcard, host, port] = match;
   if (port !== undefined && Number(port) > 65535) return undefined;
+  if (wildcard !== undefined && (host!.startsWith('[') || !host!.includes('.'))) return undefined;
   return { scheme, wildcard: wildcard !== undefined, host: host!, port };
 }
 

@@ -1,8 +1,8 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isValidSuiAddress, normalizeSuiAddress } from '@mysten/sui/utils';
 import { verifyPersonalMessageSignature } from '@mysten/sui/verify';
 import type { Database } from '../db/index.js';
 import { ADDRESS_PATTERN, ApiError, type Clock } from '../core/index.js';
-import { newId } from './ids.js';
 import { createOrganization } from './organizations.js';
 import { createKey, revokeWalletKeys, type CreatedApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
@@ -33,24 +33,52 @@ export function parseWalletAddress(address: string): string {
   return normalizeSuiAddress(address);
 }
 
-export async function createWalletChallenge(database: Database, clock: Clock, rawAddress: string): Promise<WalletChallenge> {
+/**
+ * Challenges are stateless, so an anonymous caller cannot fill a table: the id carries its expiry
+ * and a random nonce, authenticated with an HMAC (the wallet-challenges subkey of SUIGW_SECRET)
+ * over the address too. A row is written only when a registration's signature verifies (to make
+ * the challenge single-use), and rows past their expiry are deleted then.
+ */
+export function createWalletChallenge(challengeKey: Buffer, clock: Clock, rawAddress: string): WalletChallenge {
   const address = parseWalletAddress(rawAddress);
-  const now = clock.now();
-  const id = newId('chal');
-  const expiresAt = new Date(now + CHALLENGE_TTL_MS).toISOString();
-  const message = [
+  const expiresAt = clock.now() + CHALLENGE_TTL_MS;
+  const body = Buffer.alloc(EXPIRY_BYTES + NONCE_BYTES);
+  body.writeUIntBE(expiresAt, 0, EXPIRY_BYTES);
+  randomBytes(NONCE_BYTES).copy(body, EXPIRY_BYTES);
+  const challengeId = `${CHALLENGE_PREFIX}${body.toString('base64url')}${challengeTag(challengeKey, address, body).toString('base64url')}`;
+  return { challengeId, address, message: challengeMessage(address, challengeId, expiresAt), expiresAt: new Date(expiresAt).toISOString() };
+}
+
+const CHALLENGE_PREFIX = 'chal_';
+const EXPIRY_BYTES = 6;
+const NONCE_BYTES = 12;
+const TAG_BYTES = 16;
+const CHALLENGE_ID = /^chal_([A-Za-z0-9_-]{24})([A-Za-z0-9_-]{22})$/;
+
+function challengeTag(challengeKey: Buffer, address: string, body: Buffer): Buffer {
+  return createHmac('sha256', challengeKey).update(address).update(body).digest().subarray(0, TAG_BYTES);
+}
+
+/** The expiry of a challenge this server issued for this address, or undefined. */
+function challengeExpiry(challengeKey: Buffer, address: string, challengeId: string): number | undefined {
+  const match = CHALLENGE_ID.exec(challengeId);
+  if (!match) return undefined;
+  const body = Buffer.from(match[1]!, 'base64url');
+  const tag = Buffer.from(match[2]!, 'base64url');
+  if (body.length !== EXPIRY_BYTES + NONCE_BYTES || tag.length !== TAG_BYTES) return undefined;
+  if (!timingSafeEqual(tag, challengeTag(challengeKey, address, body))) return undefined;
+  return body.readUIntBE(0, EXPIRY_BYTES);
+}
+
+function challengeMessage(address: string, challengeId: string, expiresAt: number): string {
+  return [
     'suigw wants you to register this Sui address for an API key.',
     '',
     `Address: ${address}`,
-    `Challenge: ${id}`,
-    `Issued At: ${new Date(now).toISOString()}`,
-    `Expiration Time: ${expiresAt}`,
+    `Challenge: ${challengeId}`,
+    `Issued At: ${new Date(expiresAt - CHALLENGE_TTL_MS).toISOString()}`,
+    `Expiration Time: ${new Date(expiresAt).toISOString()}`,
   ].join('\n');
-  await database.db
-    .insertInto('wallet_challenges')
-    .values({ id, address, message, expires_at: expiresAt })
-    .execute();
-  return { challengeId: id, address, message, expiresAt };
 }
 
 export interface WalletRegistration {
@@ -68,29 +96,23 @@ export interface WalletRegistrationResult extends CreatedApiKey {
 export async function registerWallet(
   database: Database,
   clock: Clock,
+  challengeKey: Buffer,
   minimumPrepaidMicroUsd: bigint,
   input: WalletRegistration,
 ): Promise<WalletRegistrationResult> {
   const address = parseWalletAddress(input.address);
-  const now = new Date(clock.now());
-  // Consume the challenge first and exactly once, whatever happens next.
-  const challenge = await database.db
-    .updateTable('wallet_challenges')
-    .set({ used_at: now })
-    .where('id', '=', input.challengeId)
-    .where('address', '=', address)
-    .where('used_at', 'is', null)
-    .where('expires_at', '>', now)
-    .returning(['message'])
-    .executeTakeFirst();
-  if (!challenge) {
+  const now = clock.now();
+  const expiresAt = challengeExpiry(challengeKey, address, input.challengeId);
+  if (expiresAt === undefined || expiresAt <= now) {
     throw new ApiError('WALLET_CHALLENGE_INVALID', { message: 'Request a new challenge with GET /v1/wallet/challenge.' });
   }
+  const message = challengeMessage(address, input.challengeId, expiresAt);
   try {
-    await verifyPersonalMessageSignature(new TextEncoder().encode(challenge.message), input.signature, { address });
+    await verifyPersonalMessageSignature(new TextEncoder().encode(message), input.signature, { address });
   } catch {
     throw new ApiError('WALLET_SIGNATURE_INVALID', { message: 'The signature does not match the challenge and address.' });
   }
+  await consumeChallenge(database, { id: input.challengeId, address, message, expiresAt, now });
 
   const organization = await findOrCreateWalletOrganization(database, clock, address);
   if (organization.prepaidMicroUsd < minimumPrepaidMicroUsd) {
@@ -111,6 +133,28 @@ export async function registerWallet(
   // Concurrent registrations each revoked before any of them issued: keep only the newest.
   const raced = await revokeWalletKeys(database, clock, organization.id, { keepNewest: true });
   return { ...key, organizationId: organization.id, revokedKeys: revokedKeys + raced };
+}
+
+/**
+ * Single use: the first registration to record the challenge wins, whatever happens next. Only
+ * challenges whose signature verified get here; expired records go (an expired id is refused
+ * by its own expiry), so the table holds at most the last five minutes of registrations.
+ */
+async function consumeChallenge(
+  database: Database,
+  challenge: { id: string; address: string; message: string; expiresAt: number; now: number },
+): Promise<void> {
+  const now = new Date(challenge.now);
+  await database.db.deleteFrom('wallet_challenges').where('expires_at', '<=', now).execute();
+  const recorded = await database.db
+    .insertInto('wallet_challenges')
+    .values({ id: challenge.id, address: challenge.address, message: challenge.message, expires_at: new Date(challenge.expiresAt), used_at: now })
+    .onConflict((conflict) => conflict.column('id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!recorded) {
+    throw new ApiError('WALLET_CHALLENGE_INVALID', { message: 'This challenge was used; request a new one with GET /v1/wallet/challenge.' });
+  }
 }
 
 async function findOrCreateWalletOrganization(database: Database, clock: Clock, address: string) {

@@ -15,8 +15,8 @@ export type App = FastifyInstance<
 >;
 
 /**
- * How a route is authenticated; every route under a network must declare it (checked when the
- * route is added), so no route is open by accident.
+ * How a route is authenticated; every route must declare it (checked when the app is ready, and
+ * a route without it is refused at request time), so no route is open by accident.
  * - `{ scope }`: a valid key of this network holding that scope;
  * - `'key'`: any valid key of this network;
  * - `'none'`: public (health, documents, the wallet challenge).
@@ -34,6 +34,11 @@ declare module 'fastify' {
     auth?: RouteAuth;
     /** Credits per request (`'free'`: management, not metered); required like `auth`. */
     cost?: RouteCost;
+    /**
+     * Accepts the key in the `api_key` query parameter too. The spec allows it on the HTTP
+     * gateways only (JSON-RPC, GraphQL, Warp WebSocket and SSE); elsewhere it is refused with 401.
+     */
+    queryKey?: boolean;
     /** Request fields whose schema failure has its own 400 code (see `validationFailure`). */
     fieldCodes?: FieldCodes;
   }

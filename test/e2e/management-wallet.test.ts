@@ -37,6 +37,15 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
   let firstWalletKey: { id: string; apiKey: string };
   let standardKey: { id: string; apiKey: string };
 
+  it('a register body with an unknown field is 400 VALIDATION_FAILED', async () => {
+    const c = await challenge();
+    const response = await call(t, 'POST', '/v1/wallet/register', {
+      body: { address, challengeId: c.challengeId, signature: await sign(c.message), referrer: 'x' },
+    });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+  });
+
   it('a challenge names the address and lives five minutes', async () => {
     const c = await challenge();
     expect(c.address).toBe(address);
@@ -141,6 +150,43 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
       expect(await enabledWalletKeys()).toBe(1);
     }
     expect((await call(t, 'GET', '/v1/auth/me', { key: standardKey.apiKey })).status).toBe(200);
+  });
+
+  it('a challenge writes nothing: anonymous callers cannot fill a table', async () => {
+    const anyone = Ed25519Keypair.generate().toSuiAddress();
+    for (let i = 0; i < 20; i++) expect((await call(t, 'GET', `/v1/wallet/challenge?address=${anyone}`)).status).toBe(200);
+    const rows = await t.db.database.db.selectFrom('wallet_challenges').select('id').where('address', '=', anyone).execute();
+    expect(rows).toEqual([]);
+  });
+
+  it('a challenge id altered to live longer is 400 WALLET_CHALLENGE_INVALID', async () => {
+    const c = await challenge();
+    // Flip a bit of the signed expiry: the HMAC no longer matches.
+    const body = Buffer.from(c.challengeId.slice(5, 29), 'base64url');
+    body[0]! ^= 0x01;
+    const forged = `chal_${body.toString('base64url')}${c.challengeId.slice(29)}`;
+    expect(forged).not.toBe(c.challengeId);
+    const message = c.message.replace(c.challengeId, forged);
+    const response = await register({ reuse: { challengeId: forged, message } });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('WALLET_CHALLENGE_INVALID');
+  });
+
+  it('a used challenge is recorded until it expires, then deleted by a later registration', async () => {
+    const start = t.clock.now();
+    try {
+      const used = await challenge();
+      expect((await register({ reuse: used })).status).toBe(201);
+      const recorded = () => t.db.database.db.selectFrom('wallet_challenges').select('id').where('id', '=', used.challengeId).execute();
+      expect(await recorded()).toHaveLength(1);
+      t.clock.advance(5 * 60_000);
+      expect((await register()).status).toBe(201);
+      expect(await recorded()).toEqual([]);
+      // Deleted, and still refused: its own expiry says so.
+      expect((await register({ reuse: used })).body.code).toBe('WALLET_CHALLENGE_INVALID');
+    } finally {
+      t.clock.set(start);
+    }
   });
 
   it('a reused challenge is 400 WALLET_CHALLENGE_INVALID', async () => {

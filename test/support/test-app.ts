@@ -5,7 +5,7 @@ import { buildGatewayApp, type GatewayAppOptions } from '../../services/cli/gate
 import type { App } from '../../services/route-contract/index.js';
 
 /**
- * An unstarted app on a fresh database of the machine's PostgreSQL, a manual clock, and one
+ * An unstarted app, at the shipped settings (key cache TTL included), on a fresh database of the machine's PostgreSQL, a manual clock, and one
  * seeded organization (mainnet + testnet projects) with an admin key. For tests only.
  */
 export interface TestApp {
@@ -25,7 +25,7 @@ export const ALL_SCOPES: Scope[] = ['data', 'streams', 'manage', 'zkLogin'];
 export async function createTestApp(
   options: { env?: Record<string, string>; tier?: Tier; extra?: Partial<GatewayAppOptions> } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', SUIGW_KEY_CACHE_TTL_MS: '0', ...options.env });
+  const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
   const clock = new ManualClock();
   const db = await createTestDatabase();
   const seeded = await createOrganization(db.database.db, clock, {

@@ -54,6 +54,11 @@ describe('POST /v1/keys (errors)', () => {
     // PostgreSQL text cannot hold NUL: a 400, never a 500.
     [{ name: 'a\u0000b' }],
     [{ projectId: 'proj_\u0000' }],
+    // Unknown or misspelt fields are refused, not ignored (a silently dropped `scope` would
+    // hand out the default scopes).
+    [{ scope: ['manage'] }],
+    [{ expiresAt: '2999-01-01T00:00:00.000Z' }],
+    [{ rateLimit: { perKeyRps: 5, burst: 10 } }],
   ])('a bad or missing field %j is 400 VALIDATION_FAILED', async (patch) => {
     const response = await post(patch);
     expect(response.status).toBe(400);
@@ -87,5 +92,42 @@ describe('POST /v1/keys (errors)', () => {
     const accepted = await post({});
     expect(accepted.status).toBe(201);
     expect((await post({})).status).toBe(403);
+  });
+
+  it.each([
+    ['a lone high surrogate', '{"name":"a\\ud800b"}'],
+    ['a lone low surrogate', '{"name":"\\udc00"}'],
+    ['a control character', '{"name":"bell\\u0007"}'],
+    ['an escape character', '{"name":"\\u001b[31mred"}'],
+  ])('a name with %s is 400 VALIDATION_FAILED and creates nothing', async (_what, name) => {
+    const before = await keyCount();
+    const body = name.replace('}', `,"projectId":"${t.projects.mainnet}"}`);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/mainnet/v1/keys',
+      headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' },
+      payload: body,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().code).toBe('VALIDATION_FAILED');
+    expect(await keyCount()).toBe(before);
+  });
+
+  it('a body that is not valid UTF-8 is 400 INVALID_BODY, never stored with U+FFFD in place of the bytes', async () => {
+    const before = await keyCount();
+    const payload = Buffer.concat([
+      Buffer.from('{"name":"caf'),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from(`","projectId":"${t.projects.mainnet}"}`),
+    ]);
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/mainnet/v1/keys',
+      headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'INVALID_BODY', message: 'The body is not valid UTF-8.' });
+    expect(await keyCount()).toBe(before);
   });
 });

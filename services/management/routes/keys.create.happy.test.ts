@@ -72,4 +72,14 @@ describe('POST /v1/keys (happy)', () => {
       createdAt: new Date(t.clock.now()).toISOString(),
     });
   });
+
+  it('a name with ordinary text, tabs and non-Latin characters is stored and echoed as sent', async () => {
+    const name = 'Café\t日本 🚀';
+    const response = await call(t, 'POST', '/v1/keys', { key: t.adminKey, body: { name, projectId: t.projects.mainnet } });
+    expect(response.status).toBe(201);
+    const data = response.body.data as { id: string; name: string };
+    expect(data.name).toBe(name);
+    const row = await t.db.database.db.selectFrom('api_keys').select('name').where('id', '=', data.id).executeTakeFirstOrThrow();
+    expect(row.name).toBe(name);
+  });
 });

@@ -6,7 +6,8 @@ import type { ManagementDeps } from '../deps.js';
 import { allowedOriginsInputSchema, createdKeySchema, idSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
 import { caller, keyCreator } from './caller.js';
 
-const body = z.object({
+// Strict: a misspelt or unknown field is a 400, never silently ignored.
+const body = z.strictObject({
   name: keyNameSchema,
   projectId: idSchema,
   scopes: scopesInputSchema.optional().meta({ description: "Default ['data']; only scopes the calling key holds." }),
@@ -38,6 +39,7 @@ export function registerCreateKey(app: App, deps: ManagementDeps): void {
         organizationId: principal.organization.id,
         ...request.body,
       });
+      deps.identityChanged({ created: true });
       return reply.code(201).send({ data: created });
     },
   );

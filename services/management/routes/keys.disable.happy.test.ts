@@ -1,6 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
+import { createLogger } from '../../core/index.js';
+import { buildGatewayApp } from '../../cli/gateway-app.js';
+import { Authenticator } from '../../identity/index.js';
 
 describe('DELETE /v1/keys/{id} (happy)', () => {
   let t: TestApp;
@@ -38,5 +41,24 @@ describe('DELETE /v1/keys/{id} (happy)', () => {
     expect(response.body).toEqual({ data: { id: self.id, enabled: false } });
     const next = await call(t, 'GET', '/v1/keys', { key: self.apiKey });
     expect(next.status).toBe(401);
+  });
+
+  it('with the default cache TTL, the process that served the DELETE refuses the key at once, notification or not', async () => {
+    // An authenticator that never hears the channel: only the local invalidation can help.
+    const deaf = new Authenticator({ database: t.db.database, clock: t.clock, ttlMs: t.config.keyCacheTtlMs });
+    const app = await buildGatewayApp({ config: t.config, database: t.db.database, clock: t.clock, logger: createLogger('silent'), authenticator: deaf });
+    try {
+      const onApp = (method: 'GET' | 'DELETE', url: string, key: string) =>
+        app.inject({ method, url: `/mainnet${url}`, headers: { 'x-api-key': key } });
+      expect(t.config.keyCacheTtlMs).toBeGreaterThan(0);
+      const key = await createKeyVia(t, {});
+      expect((await onApp('GET', '/v1/auth/me', key.apiKey)).statusCode).toBe(200);
+      expect((await onApp('DELETE', `/v1/keys/${key.id}`, t.adminKey)).statusCode).toBe(200);
+      const refused = await onApp('GET', '/v1/auth/me', key.apiKey);
+      expect(refused.statusCode).toBe(401);
+      expect(refused.json()).toMatchObject({ error: expect.any(String) });
+    } finally {
+      await app.close();
+    }
   });
 });

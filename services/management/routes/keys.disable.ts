@@ -22,8 +22,10 @@ export function registerDisableKey(app: App, deps: ManagementDeps): void {
         },
       },
     },
-    async (request) => ({
-      data: await disableKey(deps.database, deps.clock, callerOrganizationId(request), request.params.id),
-    }),
+    async (request) => {
+      const disabled = await disableKey(deps.database, deps.clock, callerOrganizationId(request), request.params.id);
+      deps.identityChanged({ keyId: disabled.id });
+      return { data: disabled };
+    },
   );
 }

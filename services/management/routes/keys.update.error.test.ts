@@ -64,4 +64,51 @@ describe('PATCH /v1/keys/{id} (errors)', () => {
     const row = await t.db.database.db.selectFrom('api_keys').select('name').where('id', '=', foreign.id).executeTakeFirstOrThrow();
     expect(row.name).toBe('theirs');
   });
+
+  it.each([[{ enabled: true }], [{ expiresAt: '2999-01-01T00:00:00.000Z' }], [{ nmae: 'typo' }], [{ rateLimit: { perKeyRps: 5, burst: 9 } }]])(
+    'an unknown field %j is 400 VALIDATION_FAILED and changes nothing',
+    async (body) => {
+      const target = await createKeyVia(t, { name: 'strict' });
+      const response = await patch(target.id, body);
+      expect(response.status).toBe(400);
+      expect(response.body.code).toBe('VALIDATION_FAILED');
+      const row = await t.db.database.db.selectFrom('api_keys').select(['name', 'expires_at', 'rate_limit']).where('id', '=', target.id).executeTakeFirstOrThrow();
+      expect(row.name).toBe('strict');
+      expect(new Date(row.expires_at).toISOString()).toBe(target.expiresAt);
+    },
+  );
+
+  it('a disabled key is 409 KEY_DISABLED and stays as it was', async () => {
+    const target = await createKeyVia(t, { name: 'gone' });
+    expect((await call(t, 'DELETE', `/v1/keys/${target.id}`, { key: t.adminKey })).status).toBe(200);
+    const response = await patch(target.id, { name: 'renamed' });
+    expect(response.status).toBe(409);
+    expect(response.body).toMatchObject({ code: 'KEY_DISABLED', error: 'Key disabled' });
+    const row = await t.db.database.db.selectFrom('api_keys').select(['name', 'enabled']).where('id', '=', target.id).executeTakeFirstOrThrow();
+    expect(row).toEqual({ name: 'gone', enabled: false });
+  });
+
+  it('a key holding scopes the caller lacks cannot be edited by it, even without a scopes field: 403 SCOPE_ESCALATION', async () => {
+    const manager = await createKeyVia(t, { scopes: ['data', 'manage'] });
+    const stronger = await createKeyVia(t, { name: 'stronger', scopes: ['data', 'zkLogin'], allowedOrigins: ['https://app.example.com'] });
+    const response = await patch(stronger.id, { allowedOrigins: [] }, manager.apiKey);
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('SCOPE_ESCALATION');
+    const row = await t.db.database.db.selectFrom('api_keys').select('allowed_origins').where('id', '=', stronger.id).executeTakeFirstOrThrow();
+    expect(row.allowed_origins).toEqual(['https://app.example.com']);
+  });
+
+  it('a key edited by a key never outlives the editor: its expiresAt is brought forward', async () => {
+    const editor = await createKeyVia(t, { scopes: ['data', 'manage'], expiresInDays: 5 });
+    const target = await createKeyVia(t, { expiresInDays: 300 });
+    const response = await patch(target.id, { name: 'bounded' }, editor.apiKey);
+    expect(response.status).toBe(200);
+    expect(response.body.data).toMatchObject({ id: target.id, name: 'bounded', expiresAt: editor.expiresAt });
+    const row = await t.db.database.db.selectFrom('api_keys').select('expires_at').where('id', '=', target.id).executeTakeFirstOrThrow();
+    expect(new Date(row.expires_at).toISOString()).toBe(editor.expiresAt);
+    // A shorter-lived key keeps its own expiry.
+    const shorter = await createKeyVia(t, { expiresInDays: 2 });
+    const kept = await patch(shorter.id, { name: 'short' }, editor.apiKey);
+    expect((kept.body.data as { expiresAt: string }).expiresAt).toBe(shorter.expiresAt);
+  });
 });

@@ -6,7 +6,8 @@ import type { ManagementDeps } from '../deps.js';
 import { allowedOriginsInputSchema, idSchema, keyListItemSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
 import { caller, keyCreator } from './caller.js';
 
-const body = z.object({
+// Strict: a misspelt or unknown field is a 400, never silently ignored.
+const body = z.strictObject({
   name: keyNameSchema.optional(),
   scopes: scopesInputSchema.optional(),
   allowedOrigins: allowedOriginsInputSchema.optional(),
@@ -21,17 +22,21 @@ export function registerUpdateKey(app: App, deps: ManagementDeps): void {
       schema: {
         summary: 'Edit an API key',
         description:
-          'Not in the spec’s table (there is no dashboard here): change name, scopes (within the caller’s), ' +
-          'allowed origins and per-key / per-IP rate caps. Takes effect on every process within seconds.',
+          'Not in the spec’s table (there is no dashboard here): change name, scopes, allowed origins and ' +
+          'per-key / per-IP rate caps, under the rules of creation: the edited key ends with scopes the caller ' +
+          'holds (403 SCOPE_ESCALATION otherwise) and never outlives the calling key (its expiresAt is ' +
+          'brought forward). Unknown fields are 400 VALIDATION_FAILED; a disabled key is 409 KEY_DISABLED. ' +
+          'Takes effect at once on this process and on every other within seconds.',
         tags: ['keys'],
         params: z.object({ id: idSchema }),
         body,
-        response: { 200: z.object({ data: keyListItemSchema }), ...errorResponses(400, 401, 403, 404, 415) },
+        response: { 200: z.object({ data: keyListItemSchema }), ...errorResponses(400, 401, 403, 404, 409, 415) },
       },
     },
     async (request) => {
       const principal = caller(request);
       const updated = await updateKey(deps.database, keyCreator(principal), principal.organization.id, request.params.id, request.body);
+      deps.identityChanged({ keyId: updated.id });
       return { data: updated };
     },
   );

@@ -41,6 +41,10 @@ describe('POST /v1/projects (errors)', () => {
     [{ name: 'x'.repeat(101), network: 'mainnet' }],
     [{ name: 5, network: 'mainnet' }],
     [{ name: 'nul\u0000name', network: 'mainnet' }],
+    [{ name: 'lone \ud800 surrogate', network: 'mainnet' }],
+    [{ name: 'bell \u0007', network: 'mainnet' }],
+    // Unknown fields are refused, not ignored.
+    [{ name: 'x', network: 'mainnet', slug: 'chosen' }],
   ])('%j is 400 VALIDATION_FAILED', async (body) => {
     const response = await post(body);
     expect(response.status).toBe(400);

@@ -7,7 +7,8 @@ import type { ManagementDeps } from '../deps.js';
 import { projectNameSchema, projectSchema } from '../schemas.js';
 import { callerOrganizationId } from './caller.js';
 
-const body = z.object({
+// Strict: a misspelt or unknown field is a 400, never silently ignored.
+const body = z.strictObject({
   name: projectNameSchema,
   network: z.enum(['mainnet', 'testnet']),
 });

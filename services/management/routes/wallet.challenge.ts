@@ -28,7 +28,7 @@ export function registerWalletChallenge(app: App, deps: ManagementDeps): void {
     },
     async (request) => {
       requireMainnet(request.network);
-      return { data: await createWalletChallenge(deps.database, deps.clock, request.query.address) };
+      return { data: createWalletChallenge(deps.walletChallengeKey, deps.clock, request.query.address) };
     },
   );
 }

@@ -6,7 +6,8 @@ import type { ManagementDeps } from '../deps.js';
 import { createdKeySchema, idSchema } from '../schemas.js';
 import { requireMainnet } from './wallet.challenge.js';
 
-const body = z.object({
+// Strict: a misspelt or unknown field is a 400, never silently ignored.
+const body = z.strictObject({
   address: z.string().regex(ADDRESS_PATTERN, 'address must match ^0x[a-fA-F0-9]{64}$'),
   challengeId: idSchema,
   signature: z.string().min(1).max(4096).meta({ description: 'Sui serialized signature (base64) of the challenge message.' }),
@@ -37,7 +38,9 @@ export function registerWalletRegister(app: App, deps: ManagementDeps): void {
     },
     async (request, reply) => {
       requireMainnet(request.network);
-      const result = await registerWallet(deps.database, deps.clock, deps.walletMinPrepaidMicroUsd, request.body);
+      const result = await registerWallet(deps.database, deps.clock, deps.walletChallengeKey, deps.walletMinPrepaidMicroUsd, request.body);
+      deps.identityChanged({ organizationId: result.organizationId });
+      deps.identityChanged({ created: true });
       return reply.code(201).send({ data: result });
     },
   );

@@ -1,0 +1,39 @@
+import { Writable } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createLogger } from '../core/index.js';
+import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+
+/** At the shipped log level, no spelling of a key in a request ever reaches a log line. */
+describe('request logging never carries a key', () => {
+  let t: TestApp;
+  const lines: string[] = [];
+  beforeAll(async () => {
+    const sink = new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        lines.push(chunk.toString('utf8'));
+        done();
+      },
+    });
+    t = await createTestApp({ extra: { logger: createLogger('info', {}, sink) } });
+  });
+  afterAll(async () => t.close());
+
+  it.each([
+    ['api%5Fkey on a network route', '/mainnet/v1/auth/me?api%5Fkey=', false, 401],
+    ['API_KEY on a network route', '/mainnet/v1/auth/me?a=1&API_KEY=', false, 401],
+    ['api%5fKey on the legacy redirect', '/v1/keys?api%5fKey=', false, 308],
+    ['api_key with the key in the headers too', '/mainnet/v1/keys?api_key=', true, 401],
+  ])('%s', async (_what, prefix, withHeader, status) => {
+    const before = lines.length;
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${prefix}${t.adminKey}`,
+      headers: withHeader ? { 'x-api-key': t.adminKey, authorization: `Bearer ${t.adminKey}` } : {},
+    });
+    expect(response.statusCode).toBe(status);
+    const logged = lines.slice(before).join('');
+    expect(logged).toContain('[redacted]');
+    expect(logged).not.toContain(t.adminKey);
+    expect(logged).not.toContain(t.adminKey.slice('svc_pat_'.length));
+  });
+});
