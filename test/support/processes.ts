@@ -58,9 +58,13 @@ export async function startRedis(): Promise<OwnedProcess & { url: string }> {
  * `suigw gateway` in a process of its own (the real entry point, with its SIGTERM handling) on
  * a free port; resolves once it is listening.
  */
+/** The secret every gateway process of the tests runs with (`suigw gateway` requires one). */
+export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
+
 export async function startGatewayProcess(env: Record<string, string>): Promise<OwnedProcess & { url: string; log: () => string }> {
   const child = spawn(process.execPath, [BIN, 'gateway'], {
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
+    // Gateway processes of one test share one secret, as replicas do.
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', SUIGW_SECRET: TEST_SECRET, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const owned = own(child);
