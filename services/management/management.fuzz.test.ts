@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/support/test-app.js';
 import { createKeyVia } from '../../test/support/management-calls.js';
+import { prng } from '../../test/support/rest-fuzz.js';
 
 /**
  * Hostile input never gives a 5xx (issue 2, "Done means"). A seeded generator builds JSON texts
@@ -14,16 +15,6 @@ import { createKeyVia } from '../../test/support/management-calls.js';
 const SEED = Number(process.env['FUZZ_SEED'] ?? 0x5eed);
 const ROUNDS = 150;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A JSON value as text pieces, so that `-0`, `1e309` and duplicate/`__proto__` keys survive. */
 class Raw {
@@ -106,7 +97,7 @@ const KEYS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProper
 class Generator {
   readonly #random: () => number;
   constructor(seed: number) {
-    this.#random = mulberry32(seed);
+    this.#random = prng(seed);
   }
 
   int(n: number): number {
