@@ -60,7 +60,7 @@ export async function startRedis(): Promise<OwnedProcess & { url: string }> {
  */
 export async function startGatewayProcess(env: Record<string, string>): Promise<OwnedProcess & { url: string; log: () => string }> {
   const child = spawn(process.execPath, [BIN, 'gateway'], {
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', SUIGW_METRICS_PORT: '0', HOST: '127.0.0.1', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const owned = own(child);
