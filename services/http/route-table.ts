@@ -55,7 +55,9 @@ export class RouteTable {
   }
 
   add(route: RouteOptions): void {
-    this.#registered.push({ method: route.method, url: route.url, config: route.config });
+    // The route object itself: an encapsulated plugin's own onRoute hook may still declare its
+    // config after this one has run (the docs UI is declared public that way).
+    this.#registered.push(route as RegisteredRoute);
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const cors = servesCors(route.config?.auth);
     const catchAll = route.url.includes('*');
