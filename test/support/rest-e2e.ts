@@ -1,5 +1,6 @@
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { createTestApp, type TestApp } from './test-app.js';
+import type { GatewayAppOptions } from '../../services/cli/gateway-app.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 
@@ -20,14 +21,16 @@ export interface RestE2E {
  * The gateway as `suigw dev` builds it (buildApp: auth, error handler, network routing, real
  * PostgreSQL) with mainnet's upstream on simnet, called with the seeded admin key.
  */
-export async function startRestE2E(options: { policy?: Partial<UpstreamPolicy>; env?: Record<string, string> } = {}): Promise<RestE2E> {
+export async function startRestE2E(
+  options: { policy?: Partial<UpstreamPolicy>; env?: Record<string, string>; extra?: Partial<GatewayAppOptions> } = {},
+): Promise<RestE2E> {
   const simnet = await startTestSimnet();
   const upstream = new SuiUpstream({
     network: 'mainnet',
     endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl },
     policy: { ...defaultUpstreamPolicy, ...options.policy },
   });
-  const gateway = await createTestApp({ env: { SUIGW_PRICES: JSON.stringify({ '0x2::sui::SUI': 2 }), ...options.env }, extra: { upstreams: new Map([['mainnet', upstream]]) } });
+  const gateway = await createTestApp({ env: { SUIGW_PRICES: JSON.stringify({ '0x2::sui::SUI': 2 }), ...options.env }, extra: { ...options.extra, upstreams: new Map([['mainnet', upstream]]) } });
   const send = async (method: 'GET' | 'POST', path: string, payload?: object, headers: Record<string, string> = {}) => {
     const response = await gateway.app.inject({ method, url: `/mainnet/v1${path}`, headers: { 'x-api-key': gateway.adminKey, ...headers }, ...(payload ? { payload } : {}) });
     return { status: response.statusCode, body: response.json() as Body };
