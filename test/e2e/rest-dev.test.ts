@@ -8,11 +8,12 @@ import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { DevState } from '../../services/cli/dev.js';
 
-async function waitForFile(path: string, timeoutMs: number): Promise<string> {
+/** The file's JSON once it is whole (it may be seen empty while `suigw dev` writes it). */
+async function waitForJson<T>(path: string, timeoutMs: number): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return await readFile(path, 'utf8');
+      return JSON.parse(await readFile(path, 'utf8')) as T;
     } catch {
       if (Date.now() > until) throw new Error(`${path} did not appear within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -29,7 +30,7 @@ describe('suigw dev serves the REST data plane from its in-process simnet', () =
     const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', SUIGW_METRICS_PORT: '0', LOG_LEVEL: 'warn' };
     for (const key of Object.keys(env)) if (/^(DATABASE_URL|SUI_(MAINNET|TESTNET|DEVNET)_)/.test(key)) delete env[key];
     child = spawn(process.execPath, ['bin/suigw.js', 'dev'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    state = JSON.parse(await waitForFile(join(dir, 'dev.json'), 45_000)) as DevState;
+    state = await waitForJson<DevState>(join(dir, 'dev.json'), 45_000);
   }, 60_000);
   afterAll(async () => {
     if (child.exitCode === null) {
