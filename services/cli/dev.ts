@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Config, Network } from '../core/index.js';
-import { networkBaseUrl } from '../http/index.js';
+import { Metrics, type Config, type Network } from '../core/index.js';
+import { networkBaseUrl, startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
@@ -15,6 +15,8 @@ export interface DevState {
   adminKey: string;
   organizationId: string;
   networks: Record<string, { baseUrl: string }>;
+  /** Prometheus `/metrics` on its own port; absent when SUIGW_METRICS_PORT=off. */
+  metricsUrl?: string;
   /** The in-process simulated network, when some network has no upstream URLs configured. */
   simnet?: { grpcUrl: string; graphqlUrl: string; faucetUrl: string };
 }
@@ -91,9 +93,12 @@ export async function runDev(argv: string[]): Promise<void> {
     await runtime.database.close();
     process.exit(1);
   }
-  const app = await buildGatewayApp({ ...runtime, upstreams });
+  const metrics = new Metrics();
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics });
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await app.close();
+    await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await upstreamSetup.simnet?.stop();
     await runtime.database.close();
@@ -108,6 +113,7 @@ export async function runDev(argv: string[]): Promise<void> {
     adminKey: seed.adminKey,
     organizationId: seed.organizationId,
     networks: Object.fromEntries(config.networks.map((n) => [n, { baseUrl: networkBaseUrl(config, n, gatewayUrl) }])),
+    ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     ...(upstreamSetup.simnet
       ? { simnet: { grpcUrl: upstreamSetup.simnet.grpcUrl, graphqlUrl: upstreamSetup.simnet.graphqlUrl, faucetUrl: upstreamSetup.simnet.faucetUrl } }
       : {}),
@@ -141,6 +147,7 @@ function printWelcome(state: DevState, stateFile: string, created: boolean, data
     '',
     `suigw dev is up at ${state.gatewayUrl} (database: ${databaseKind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`,
     ...Object.entries(state.networks).map(([network, { baseUrl }]) => `  ${network.padEnd(8)} ${baseUrl}/v1`),
+    ...(state.metricsUrl ? [`  metrics  ${state.metricsUrl} (Prometheus, own port)`] : []),
     ...(state.simnet ? [`  upstream: simnet (gRPC ${state.simnet.grpcUrl}, GraphQL ${state.simnet.graphqlUrl}, faucet ${state.simnet.faucetUrl})`] : []),
     '',
     `admin key (${created ? 'new' : 'reused'}; scopes data, streams, manage, zkLogin; an administrator credential):`,

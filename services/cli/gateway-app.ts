@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
+import { deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator } from '../identity/index.js';
@@ -21,6 +21,8 @@ export interface GatewayAppOptions {
   upstreams?: UpstreamSet;
   /** Created (and closed with the app: usage flushed) when absent. */
   metering?: Metering;
+  /** The process's Prometheus instruments (served by `startMetricsServer`); one per app when absent. */
+  metrics?: Metrics;
   /** Receives every route's declared cost (scripts/cost-table.ts). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
 }
@@ -32,10 +34,14 @@ export interface GatewayAppOptions {
  */
 export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> {
   const { config, database, clock, logger } = options;
-  const authenticator = options.authenticator ?? new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger });
+  const metrics = options.metrics ?? new Metrics();
+  const authenticator = options.authenticator ?? new Authenticator({
+    database, clock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups,
+  });
   if (options.authenticator === undefined) await authenticator.start();
   const upstreams: UpstreamSet = options.upstreams ?? new Map();
-  const metering = options.metering ?? (await createMetering({ config, database, clock, logger }));
+  for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
+  const metering = options.metering ?? (await createMetering({ config, database, clock, logger, metrics }));
   // `suigw gateway` refuses to start without SUIGW_SECRET; an embedded app (tests) gets its own.
   const secret = config.secret ?? randomBytes(32).toString('hex');
   const restConfig = { ...restConfigFrom(config), cursorSecret: deriveSubkey(secret, 'cursors').toString('hex') };
@@ -49,6 +55,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     logger,
     authenticator,
     meter: metering.meter,
+    metrics,
     onRouteCost: options.onRouteCost,
     healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],
     capabilities: [

@@ -1,3 +1,5 @@
+import { Metrics } from '../core/index.js';
+import { startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
@@ -11,12 +13,16 @@ export async function runGateway(): Promise<void> {
   requireSecret(config, 'gateway');
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   const upstreams = upstreamSetFromConfig(config);
-  const app = await buildGatewayApp({ ...runtime, upstreams });
+  const metrics = new Metrics();
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics });
+  // /metrics on its own listener, never on the public port (README: Metrics).
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await app.close();
+    await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await runtime.database.close();
   });
   const address = await app.listen({ port: config.port, host: config.host });
-  runtime.logger.info({ address, networks: config.networks }, 'gateway listening');
+  runtime.logger.info({ address, networks: config.networks, metricsUrl: metricsServer?.url }, 'gateway listening');
 }

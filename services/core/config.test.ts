@@ -17,6 +17,14 @@ describe('loadConfig', () => {
     expect(Object.isFrozen(config)).toBe(true);
   });
 
+  it('serves /metrics on its own port: 9464 on HOST by default, 0 picks one, off disables', () => {
+    expect(loadConfig({}).metrics).toEqual({ port: 9464, host: '127.0.0.1' });
+    expect(loadConfig({ HOST: '0.0.0.0', SUIGW_METRICS_PORT: '0' }).metrics).toEqual({ port: 0, host: '0.0.0.0' });
+    expect(loadConfig({ SUIGW_METRICS_PORT: '9100', SUIGW_METRICS_HOST: '10.0.0.5' }).metrics).toEqual({ port: 9100, host: '10.0.0.5' });
+    expect(loadConfig({ SUIGW_METRICS_PORT: 'off' }).metrics).toBeUndefined();
+    expect(() => loadConfig({ SUIGW_METRICS_PORT: 'public' })).toThrow(ConfigError);
+  });
+
   it('reads each variable', () => {
     const config = loadConfig({
       PORT: '0',

@@ -30,6 +30,8 @@ const boolean = z
 export const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
+  SUIGW_METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(9464),
+  SUIGW_METRICS_HOST: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
@@ -91,6 +93,8 @@ export interface NetworkEndpoint {
 export interface Config {
   port: number;
   host: string;
+  /** `/metrics` on a listener of its own; undefined when SUIGW_METRICS_PORT=off. */
+  metrics: { port: number; host: string } | undefined;
   logLevel: z.infer<typeof ENV_SCHEMA>['LOG_LEVEL'];
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
@@ -168,6 +172,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
   return Object.freeze({
     port: v.PORT,
     host: v.HOST,
+    metrics: v.SUIGW_METRICS_PORT === 'off' ? undefined : Object.freeze({ port: v.SUIGW_METRICS_PORT, host: v.SUIGW_METRICS_HOST ?? v.HOST }),
     logLevel: v.LOG_LEVEL,
     databaseUrl: v.DATABASE_URL,
     redisUrl: v.REDIS_URL,
@@ -223,6 +228,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
 export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   PORT: 'HTTP port of the gateway (default 8080; 0 picks a free port).',
   HOST: 'Interface to listen on (default 127.0.0.1).',
+  SUIGW_METRICS_PORT: 'Port of the Prometheus /metrics listener, separate from the public port (default 9464; 0 picks a free port; off disables).',
+  SUIGW_METRICS_HOST: 'Interface of the /metrics listener (default: HOST).',
   LOG_LEVEL: 'pino log level (default info).',
   DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR.',
   REDIS_URL: 'Redis URL for limiter counters; unset: in-memory limiter.',

@@ -84,6 +84,10 @@ export class Metrics {
   constructor(options: { defaultMetrics?: boolean } = {}) {
     // Process metrics (CPU, memory, GC, event-loop lag as nodejs_eventloop_lag_*).
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    // Every known label set of the refusal counters exists at 0 from the start, so a rate() over
+    // them has a series before the first refusal (Prometheus practice for counters).
+    for (const kind of RATE_LIMIT_KINDS) this.rateLimitRejections.inc({ kind }, 0);
+    for (const decision of LIMITER_FAILURE_DECISIONS) this.limiterFailures.inc({ backend: 'redis', decision }, 0);
   }
 
   /** The text exposition format, for `GET /metrics`. */
@@ -91,5 +95,11 @@ export class Metrics {
     return { contentType: this.registry.contentType, body: await this.registry.metrics() };
   }
 }
+
+/** Why a request got 429 (docs/metering.md): per-key/per-IP cap, plan rate, monthly credits, proof budget. */
+export const RATE_LIMIT_KINDS = ['key_or_ip', 'organization', 'quota', 'proofs'] as const;
+export type RateLimitKind = (typeof RATE_LIMIT_KINDS)[number];
+/** The Redis limiter fails open: its one decision without the store is `allowed`. */
+export const LIMITER_FAILURE_DECISIONS = ['allowed'] as const;
 
 export const BREAKER_STATE_VALUE = { closed: 0, half_open: 1, open: 2 } as const;

@@ -13,6 +13,7 @@ import { errorHandler, notFoundHandler } from './error-handler.js';
 import { registerMetering } from './metering-hooks.js';
 import { registerHealth, RequestStats, type HealthCheck } from './health.js';
 import { registerLoadShedding } from './load-shedding.js';
+import { registerRequestMetrics, type RequestInstruments } from './request-metrics.js';
 import { legacyRedirectTarget, networkRewriter } from './networks.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteTable, type RegisteredRoute } from './route-table.js';
@@ -30,6 +31,8 @@ export interface HttpAppOptions {
   meter: Meter;
   onRouteCost?: (route: DeclaredRouteCost) => void;
   healthChecks: readonly HealthCheck[];
+  /** Requests and their latency by protocol, route pattern, method and status. */
+  metrics?: RequestInstruments;
   /** Each capability's routes, registered once per network under `/{network}`. */
   capabilities: readonly Capability[];
 }
@@ -102,6 +105,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     void reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (_request, reply) => stats.record(reply.statusCode));
+  if (options.metrics) registerRequestMetrics(app, options.metrics, config.networks);
   // Root onRequest hooks run in this order: CORS (a preflight carries no key), load shedding,
   // authentication; the network scopes' limit stage follows (metering/pipeline.ts).
   registerCors(app, routes);

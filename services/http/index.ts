@@ -2,3 +2,4 @@ export { buildHttpApp, type HttpAppOptions } from './app.js';
 export type { HealthCheck } from './health.js';
 export { networkBaseUrl } from './networks.js';
 export { sendError, toApiError } from './error-handler.js';
+export { startMetricsServer, type MetricsServer } from './metrics-server.js';

@@ -1,4 +1,4 @@
-import { ApiError, type Clock, type Logger, type Network } from '../core/index.js';
+import { ApiError, type Clock, type Logger, type Metrics, type Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
 import { isOriginAllowed } from './origins.js';
@@ -24,6 +24,8 @@ export interface AuthenticatorOptions {
   ttlMs: number;
   logger?: Logger;
   maxEntries?: number;
+  /** Counts each verification's cache result, hit or miss (services/core/metrics.ts). */
+  cacheLookups?: Metrics['keyCacheLookups'];
 }
 
 /**
@@ -35,6 +37,7 @@ export class Authenticator {
   readonly #logger: Logger | undefined;
   readonly #clock: Clock;
   readonly #cache: KeyCache;
+  readonly #cacheLookups: Metrics['keyCacheLookups'] | undefined;
   readonly #inflight = new Map<string, { lookup: Promise<KeyResolution>; generation: string }>();
   /**
    * Count invalidations: changes to existing keys and organizations, and key creations (which
@@ -50,6 +53,7 @@ export class Authenticator {
     this.#clock = options.clock;
     this.#logger = options.logger;
     this.#cache = new KeyCache(options.clock, options.ttlMs, options.maxEntries ?? 100_000);
+    this.#cacheLookups = options.cacheLookups;
   }
 
   /** Starts following identity changes from every process. */
@@ -129,6 +133,7 @@ export class Authenticator {
   async #resolve(hash: string): Promise<KeyResolution> {
     const now = this.#clock.now();
     const cached = this.#cache.get(hash);
+    this.#cacheLookups?.inc({ result: cached ? 'hit' : 'miss' });
     if (cached) return cached;
     const changes = this.#changes;
     const creations = this.#creations;

@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { Clock, Logger } from '../core/index.js';
+import type { Clock, Logger, Metrics } from '../core/index.js';
 import { gcraParams } from './gcra.js';
 import type { LimitCheck, LimitDecision, LimiterStats, LimitRule, RateLimiter } from './limiter.js';
 
@@ -65,6 +65,8 @@ export interface RedisRateLimiterOptions {
   keyPrefix?: string;
   /** A decision that takes longer fails open (SUIGW_RATE_LIMIT_TIMEOUT_MS; Envoy's ratelimit filter waits 20 ms). */
   timeoutMs?: number;
+  /** Counts each decision taken without Redis (services/core/metrics.ts). */
+  failures?: Metrics['limiterFailures'];
 }
 
 /**
@@ -80,11 +82,13 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #prefix: string;
   #decisions = 0;
   #failOpen = 0;
+  readonly #failures: Metrics['limiterFailures'] | undefined;
 
   constructor(options: RedisRateLimiterOptions) {
     this.#logger = options.logger;
     this.#clock = options.clock;
     this.#prefix = options.keyPrefix ?? 'suigw:rl:';
+    this.#failures = options.failures;
     this.#redis = new Redis(options.url, {
       lazyConnect: true,
       // Never queue behind a dead connection: fail fast, and fail open.
@@ -131,6 +135,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   #allowWithoutRedis(org: LimitRule, error: unknown): LimitDecision {
     this.#failOpen += 1;
+    this.#failures?.inc({ backend: 'redis', decision: 'allowed' });
     if (this.#failOpen % 1000 === 1) {
       this.#logger.warn({ err: error, failOpen: this.#failOpen }, 'rate limiter: Redis unavailable; request allowed (fail open)');
     }

@@ -1,4 +1,4 @@
-import { ApiError } from '../core/index.js';
+import { ApiError, type Metrics, type RateLimitKind } from '../core/index.js';
 import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
@@ -40,7 +40,18 @@ export interface MeterDeps {
   limiter: RateLimiter;
   ledger: CreditLedger;
   usage: UsageRecorder;
+  /** Credits charged per organization and plan, 429s per kind. */
+  instruments?: MeterInstruments;
 }
+
+/** The Prometheus instruments the meter records on (services/core/metrics.ts). */
+export type MeterInstruments = Pick<Metrics, 'creditsConsumed' | 'rateLimitRejections'>;
+
+const REJECTION_KIND: Record<NonNullable<MeterTicket['refusal']>, RateLimitKind> = {
+  'key-cap': 'key_or_ip',
+  'org-rate': 'organization',
+  quota: 'quota',
+};
 
 export const RATE_LIMIT_HEADERS = {
   limit: 'x-ratelimit-limit',
@@ -74,9 +85,10 @@ export class Meter {
       quantity: free ? 0 : 1,
     });
     const credits = admissionCredits(request.cost);
-    const ticketOf = (refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance): MeterTicket => ({
-      request, plan, reserved, refusal, org: decision.org, credit, settled: false,
-    });
+    const ticketOf = (refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance): MeterTicket => {
+      if (refusal) this.#deps.instruments?.rateLimitRejections.inc({ kind: REJECTION_KIND[refusal] });
+      return { request, plan, reserved, refusal, org: decision.org, credit, settled: false };
+    };
     if (decision.outcome === 'cap-exceeded') {
       const credit = await this.#deps.ledger.balance(request.principal.organization.id, plan);
       const seconds = retryAfterSeconds(decision.retryAfterMs);
@@ -106,6 +118,7 @@ export class Meter {
       const charged = creditsCharged(ticket.request.cost, outcome);
       const { principal, network, route, cost } = ticket.request;
       ticket.credit = this.#deps.ledger.adjust(principal.organization.id, charged - ticket.reserved) ?? ticket.credit;
+      if (charged > 0) this.#deps.instruments?.creditsConsumed.inc({ organization: principal.organization.id, plan: ticket.plan.id }, charged);
       if (!isFree(cost)) {
         this.#deps.usage.record({ organizationId: principal.organization.id, keyId: principal.keyId, network, route, credits: charged });
       }

@@ -1,4 +1,4 @@
-import type { Clock, Config, Logger } from '../core/index.js';
+import type { Clock, Config, Logger, Metrics } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { CreditLedger } from './credits.js';
 import type { RateLimiter } from './limiter.js';
@@ -21,6 +21,8 @@ export interface MeteringDeps {
   database: Database;
   clock: Clock;
   logger: Logger;
+  /** Credits, 429s and the Redis limiter's fail-open decisions are recorded here when given. */
+  metrics?: Pick<Metrics, 'creditsConsumed' | 'rateLimitRejections' | 'limiterFailures'>;
 }
 
 /** The metering of one gateway process: Redis limiter when `REDIS_URL` is set, in-memory otherwise. */
@@ -35,6 +37,7 @@ export async function createMetering(deps: MeteringDeps): Promise<Metering> {
       clock,
       keyPrefix: config.metering.redisKeyPrefix,
       timeoutMs: config.metering.rateLimitTimeoutMs,
+      ...(deps.metrics ? { failures: deps.metrics.limiterFailures } : {}),
     });
     await redis.connect();
     limiter = redis;
@@ -50,7 +53,7 @@ export async function createMetering(deps: MeteringDeps): Promise<Metering> {
     onFlushed: (written) => ledger.reconcile(written),
   });
   usage.start();
-  const meter = new Meter({ limiter, ledger, usage });
+  const meter = new Meter({ limiter, ledger, usage, ...(deps.metrics ? { instruments: deps.metrics } : {}) });
   return {
     meter,
     limiter,

@@ -1,2 +1,2 @@
-export type { App, Capability, RouteAuth } from './types.js';
+export type { App, Capability, RouteAuth, RouteProtocol } from './types.js';
 export { validationFailure, type FieldCodes } from './validation.js';

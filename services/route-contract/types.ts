@@ -23,6 +23,9 @@ export type App = FastifyInstance<
  */
 export type RouteAuth = { scope: Scope } | 'key' | 'none';
 
+/** What a request spoke, for the metrics: the data APIs, management, or the service's own pages. */
+export type RouteProtocol = 'rest' | 'jsonrpc' | 'graphql' | 'grpc' | 'management' | 'health' | 'docs';
+
 /**
  * What a capability hands the HTTP adapter: a plugin that registers its routes on one network's
  * scope (`/{network}`). Only the composition root knows every capability.
@@ -41,6 +44,11 @@ declare module 'fastify' {
     queryKey?: boolean;
     /** Request fields whose schema failure has its own 400 code (see `validationFailure`). */
     fieldCodes?: FieldCodes;
+    /**
+     * The `protocol` label of the request metrics. REST data routes say `rest` (`dataRoute`);
+     * a route that says nothing is `management` under a network, `health`/`docs` at the root.
+     */
+    protocol?: RouteProtocol;
   }
   interface FastifyRequest {
     /** The network of the address the request was sent to; set for every route under one. */

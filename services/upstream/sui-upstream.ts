@@ -8,8 +8,9 @@ import { postGraphQL } from './graphql.js';
 import { createGrpcTransport } from './grpc-channel.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
+import { BREAKER_STATE_VALUE } from '../core/index.js';
 import type {
-  CallOptions, GraphQLVariables, Network, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamPolicy,
+  CallOptions, GraphQLVariables, Network, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
 } from './types.js';
 
 export interface SuiUpstreamOptions {
@@ -43,6 +44,7 @@ export class SuiUpstream implements Upstream {
   readonly #env: RetryEnv;
   readonly #breakers = new Map<string, CircuitBreaker>();
   readonly #bulkhead: Bulkhead;
+  #instruments: UpstreamInstruments | undefined;
 
   constructor(options: SuiUpstreamOptions) {
     this.network = options.network;
@@ -56,7 +58,7 @@ export class SuiUpstream implements Upstream {
 
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
     const name = `${this.network}/grpc`;
-    return this.#guarded(options.group ?? 'grpc', name, operation, options, async (timeoutMs, signal) => {
+    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, async (timeoutMs, signal) => {
       try {
         return await invoke({ timeout: timeoutMs, ...(signal ? { abort: signal } : {}) });
       } catch (error) {
@@ -69,7 +71,7 @@ export class SuiUpstream implements Upstream {
   graphql<T>(query: string, variables?: GraphQLVariables, options: CallOptions & { operation?: string } = {}): Promise<T> {
     const name = `${this.network}/graphql`;
     const operation = options.operation ?? 'graphql';
-    return this.#guarded(options.group ?? 'graphql', name, operation, options, (timeoutMs, signal) =>
+    return this.#guarded(options.group ?? 'graphql', 'graphql', operation, options, (timeoutMs, signal) =>
       postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signal));
   }
 
@@ -83,6 +85,11 @@ export class SuiUpstream implements Upstream {
 
   breakers(): Record<string, BreakerState> {
     return Object.fromEntries([...this.#breakers].map(([group, breaker]) => [group, breaker.state]));
+  }
+
+  instrument(instruments: UpstreamInstruments): void {
+    this.#instruments = instruments;
+    for (const [group, breaker] of this.#breakers) this.#recordBreaker(group, breaker);
   }
 
   async health(): Promise<UpstreamHealth> {
@@ -119,9 +126,10 @@ export class SuiUpstream implements Upstream {
   }
 
   async #guarded<T>(
-    group: string, name: string, operation: string, options: CallOptions,
+    group: string, api: 'grpc' | 'graphql', operation: string, options: CallOptions,
     attempt: (timeoutMs: number, signal: AbortSignal | undefined) => Promise<T>,
   ): Promise<T> {
+    const name = `${this.network}/${api}`;
     const breaker = this.#breaker(group);
     const started = this.#env.now();
     const deadlineAt = Math.min(started + (options.deadlineMs ?? this.#policy.deadlineMs), options.deadlineAt ?? Infinity);
@@ -143,9 +151,11 @@ export class SuiUpstream implements Upstream {
         if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
         if (!breaker.tryAcquire()) throw this.#circuitOpen(name, operation, breaker);
         const busy = performance.eventLoopUtilization();
+        const attemptStarted = performance.now();
         try {
           const result = await attempt(timeoutMs, signal);
           breaker.recordSuccess();
+          this.#recordAttempt(api, operation, 'ok', attemptStarted, group, breaker);
           return result;
         } catch (error) {
           let mapped = error instanceof UpstreamError ? error : new UpstreamError('bad_response', name, operation, String(error), { cause: error });
@@ -159,12 +169,25 @@ export class SuiUpstream implements Upstream {
           if (mapped.isTransportFailure) breaker.recordFailure();
           else if (!mapped.local && mapped.kind !== 'cancelled') breaker.recordSuccess();
           else breaker.release();
+          this.#recordAttempt(api, operation, mapped.kind, attemptStarted, group, breaker);
           throw mapped;
         }
       });
     } finally {
       release();
     }
+  }
+
+  #recordAttempt(api: 'grpc' | 'graphql', method: string, outcome: string, startedAt: number, group: string, breaker: CircuitBreaker): void {
+    if (!this.#instruments) return;
+    const labels = { network: this.network, api, method };
+    this.#instruments.upstreamCalls.inc({ ...labels, outcome });
+    this.#instruments.upstreamDuration.observe(labels, (performance.now() - startedAt) / 1000);
+    this.#recordBreaker(group, breaker);
+  }
+
+  #recordBreaker(group: string, breaker: CircuitBreaker): void {
+    this.#instruments?.breakerState.set({ network: this.network, group }, BREAKER_STATE_VALUE[breaker.state]);
   }
 
   #circuitOpen(name: string, operation: string, breaker: CircuitBreaker): UpstreamError {

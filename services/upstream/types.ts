@@ -2,6 +2,7 @@ import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { BreakerState } from './circuit-breaker.js';
 import type { StatusClassifier } from './errors.js';
+import type { Metrics } from '../core/index.js';
 
 export type Network = 'mainnet' | 'testnet' | 'devnet';
 
@@ -102,7 +103,12 @@ export interface Upstream {
   budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget;
   /** This upstream as one request sees it: every call within its budget and fan-out bound. */
   forRequest(budget: RequestBudget): Upstream;
+  /** Records every attempt and breaker transition on these instruments from now on. */
+  instrument?(instruments: UpstreamInstruments): void;
   close(): Promise<void>;
 }
+
+/** The Prometheus instruments an upstream records on (services/core/metrics.ts). */
+export type UpstreamInstruments = Pick<Metrics, 'upstreamCalls' | 'upstreamDuration' | 'breakerState'>;
 
 export type UpstreamSet = ReadonlyMap<Network, Upstream>;

@@ -73,7 +73,7 @@ describe('suigw dev with an admin key that was disabled', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  const devEnv = () => ({ DATABASE_URL: test.url, PORT: '0', SUIGW_DATA_DIR: join(dir, 'data') });
+  const devEnv = () => ({ DATABASE_URL: test.url, PORT: '0', SUIGW_METRICS_PORT: '0', SUIGW_DATA_DIR: join(dir, 'data') });
 
   it('from SUIGW_DEV_ADMIN_KEY: explains how to fix it and exits 1 without a stack trace', async () => {
     const result = await run(['dev', '--state-file', join(dir, 'env.json')], { ...devEnv(), SUIGW_DEV_ADMIN_KEY: key });

@@ -109,7 +109,7 @@ describe('suigw dev', () => {
   async function startDev(name: string, env: Record<string, string> = {}): Promise<{ state: DevState; child: ChildProcess }> {
     const stateFile = join(dir, name, 'dev.json');
     const child = spawn(process.execPath, [BIN, 'dev', '--state-file', stateFile], {
-      env: { ...process.env, PORT: '0', LOG_LEVEL: 'silent', SUIGW_DATA_DIR: join(dir, name, 'data'), DATABASE_URL: '', ...env },
+      env: { ...process.env, PORT: '0', SUIGW_METRICS_PORT: '0', LOG_LEVEL: 'silent', SUIGW_DATA_DIR: join(dir, name, 'data'), DATABASE_URL: '', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     children.add(child);

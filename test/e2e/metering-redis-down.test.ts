@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import { pino } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
-import { loadConfig, systemClock } from '../../services/core/index.js';
+import { loadConfig, Metrics, systemClock } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
 import { createMetering, type Metering } from '../../services/metering/index.js';
 import type { App } from '../../services/route-contract/index.js';
@@ -18,13 +18,16 @@ describe('Redis stops under load: the limiter fails open, logs it and counts it'
   let app: App;
   let key: string;
   const lines: string[] = [];
+  const metrics = new Metrics({ defaultMetrics: false });
+  const failOpenSample = async () =>
+    (await metrics.registry.metrics()).split('\n').filter((line) => line.startsWith('suigw_limiter_store_failures_total{'));
 
   beforeAll(async () => {
     db = await createTestDatabase();
     redis = await startRedis();
     const config = loadConfig({ LOG_LEVEL: 'warn', SUIGW_NETWORKS: 'mainnet', REDIS_URL: redis.url });
     const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _encoding, done) => { lines.push(String(chunk)); done(); } }));
-    metering = await createMetering({ config, database: db.database, clock: systemClock, logger });
+    metering = await createMetering({ config, database: db.database, clock: systemClock, logger, metrics });
     app = await buildGatewayApp({ config, database: db.database, clock: systemClock, logger, metering });
     await app.ready();
     const { organization, projects } = await createOrganization(db.database.db, systemClock, {
@@ -53,12 +56,14 @@ describe('Redis stops under load: the limiter fails open, logs it and counts it'
     const up = await burst(20);
     expect(up.filter((s) => s === 429).length).toBeGreaterThan(0);
     expect(metering.limiter.stats().failOpen).toBe(0);
+    expect(await failOpenSample()).toEqual(['suigw_limiter_store_failures_total{backend="redis",decision="allowed"} 0']);
 
     await redis.stop('SIGKILL');
     const down = await burst(40);
     // No upstream is configured: an allowed data request is 404 NETWORK_NOT_CONFIGURED.
     expect(new Set(down)).toEqual(new Set([404]));
     expect(metering.limiter.stats().failOpen).toBe(40);
+    expect(await failOpenSample()).toEqual(['suigw_limiter_store_failures_total{backend="redis",decision="allowed"} 40']);
     const warnings = lines.map((line) => JSON.parse(line) as { msg: string; failOpen?: number }).filter((l) => l.msg.includes('fail open'));
     expect(warnings).toEqual([expect.objectContaining({ msg: 'rate limiter: Redis unavailable; request allowed (fail open)', failOpen: 1 })]);
   });

@@ -8,11 +8,12 @@ import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { DevState } from '../../services/cli/dev.js';
 
-async function waitForFile(path: string, timeoutMs: number): Promise<string> {
+/** The file's JSON once it is whole (it may be seen empty while `suigw dev` writes it). */
+async function waitForJson<T>(path: string, timeoutMs: number): Promise<T> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     try {
-      return await readFile(path, 'utf8');
+      return JSON.parse(await readFile(path, 'utf8')) as T;
     } catch {
       if (Date.now() > until) throw new Error(`${path} did not appear within ${timeoutMs} ms`);
       await new Promise((resolve) => setTimeout(resolve, 200));
@@ -26,10 +27,10 @@ describe('suigw dev serves the REST data plane from its in-process simnet', () =
   let state: DevState;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'suigw-dev-'));
-    const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', LOG_LEVEL: 'warn' };
+    const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', SUIGW_METRICS_PORT: '0', LOG_LEVEL: 'warn' };
     for (const key of Object.keys(env)) if (/^(DATABASE_URL|SUI_(MAINNET|TESTNET|DEVNET)_)/.test(key)) delete env[key];
     child = spawn(process.execPath, ['bin/suigw.js', 'dev'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    state = JSON.parse(await waitForFile(join(dir, 'dev.json'), 45_000)) as DevState;
+    state = await waitForJson<DevState>(join(dir, 'dev.json'), 45_000);
   }, 60_000);
   afterAll(async () => {
     if (child.exitCode === null) {
@@ -46,6 +47,19 @@ describe('suigw dev serves the REST data plane from its in-process simnet', () =
 
   it('dev.json names the simnet upstream', () => {
     expect(state.simnet).toEqual({ grpcUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), graphqlUrl: expect.stringMatching(/\/graphql$/), faucetUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });
+  });
+
+  it('dev.json names a metricsUrl on its own port that answers a plain GET with the request series', async () => {
+    expect(state.metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(new URL(state.metricsUrl!).port).not.toBe(new URL(state.gatewayUrl).port);
+    expect((await get('mainnet', '/chain')).status).toBe(200);
+    const response = await fetch(state.metricsUrl!);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    const body = await response.text();
+    expect(body).toContain('suigw_requests_total{protocol="rest",route="/mainnet/v1/chain",method="GET",status="200"}');
+    expect(body).toContain('suigw_rate_limit_rejections_total{kind="key_or_ip"} 0');
+    expect(body).toContain('nodejs_eventloop_lag_p99_seconds');
   });
 
   it('both networks answer from simnet; a faucet call shows up in the balance', async () => {

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Metrics } from '../../services/core/metrics.js';
+import { startMetricsServer, type MetricsServer } from '../../services/http/index.js';
+import { startRestE2E, type RestE2E } from '../support/rest-e2e.js';
 
 /**
  * The Grafana dashboard shipped in charts/ queries only series the service really exports, with
@@ -48,6 +50,35 @@ describe('the Grafana dashboard', () => {
         }
       }
     }
+  });
+
+  describe('against a live gateway after traffic', () => {
+    const metrics = new Metrics();
+    let e2e: RestE2E;
+    let server: MetricsServer;
+    let scrape: string;
+
+    beforeAll(async () => {
+      e2e = await startRestE2E({ extra: { metrics } });
+      server = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0 });
+      const { app, adminKey } = e2e.gateway;
+      expect((await app.inject({ url: '/mainnet/v1/chain', headers: { 'x-api-key': adminKey } })).statusCode).toBe(200);
+      expect((await app.inject({ url: '/mainnet/v1/keys', headers: { 'x-api-key': adminKey } })).statusCode).toBe(200);
+      const response = await fetch(server.url);
+      expect(response.status).toBe(200);
+      scrape = await response.text();
+    }, 60_000);
+    afterAll(async () => {
+      await server.close();
+      await e2e.stop();
+    });
+
+    it('the scrape has a sample of every series the dashboard queries', async () => {
+      const sampled = new Set(scrape.split('\n').filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.split(/[{ ]/)[0]!));
+      for (const { panel, expr } of await queries()) {
+        for (const name of metricNames(expr)) expect(sampled.has(name), `${panel}: ${name} is not in the scrape`).toBe(true);
+      }
+    });
   });
 
   it('shows credits and rate limits', async () => {

@@ -64,7 +64,7 @@ export const TEST_SECRET = 'test-secret-0123456789abcdef0123456789abcdef';
 export async function startGatewayProcess(env: Record<string, string>): Promise<OwnedProcess & { url: string; log: () => string }> {
   const child = spawn(process.execPath, [BIN, 'gateway'], {
     // Gateway processes of one test share one secret, as replicas do.
-    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', SUIGW_SECRET: TEST_SECRET, ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', PORT: '0', SUIGW_METRICS_PORT: '0', HOST: '127.0.0.1', SUIGW_SECRET: TEST_SECRET, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const owned = own(child);

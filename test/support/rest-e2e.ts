@@ -1,6 +1,7 @@
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { createTestApp, type TestApp } from './test-app.js';
 import type { Tier } from '../../services/identity/index.js';
+import type { GatewayAppOptions } from '../../services/cli/gateway-app.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 
@@ -21,14 +22,20 @@ export interface RestE2E {
  * The gateway as `suigw dev` builds it (buildApp: auth, error handler, network routing, real
  * PostgreSQL) with mainnet's upstream on simnet, called with the seeded admin key.
  */
-export async function startRestE2E(options: { policy?: Partial<UpstreamPolicy>; env?: Record<string, string>; tier?: Tier } = {}): Promise<RestE2E> {
+export async function startRestE2E(
+  options: { policy?: Partial<UpstreamPolicy>; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>; tier?: Tier } = {},
+): Promise<RestE2E> {
   const simnet = await startTestSimnet();
   const upstream = new SuiUpstream({
     network: 'mainnet',
     endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl },
     policy: { ...defaultUpstreamPolicy, ...options.policy },
   });
-  const gateway = await createTestApp({ env: { SUIGW_PRICES: JSON.stringify({ '0x2::sui::SUI': 2 }), ...options.env }, extra: { upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}) });
+  const gateway = await createTestApp({
+    env: { SUIGW_PRICES: JSON.stringify({ '0x2::sui::SUI': 2 }), ...options.env },
+    extra: { ...options.extra, upstreams: new Map([['mainnet', upstream]]) },
+    ...(options.tier ? { tier: options.tier } : {}),
+  });
   const send = async (method: 'GET' | 'POST', path: string, payload?: object, headers: Record<string, string> = {}) => {
     // The test clock moves only when told: 25 ms per request keeps a test's sequential calls at
     // 40 a second, inside the plan's rate, instead of an infinite burst at one instant.

@@ -73,4 +73,4 @@ const FIELD_CODES: FieldCodes = {
 };
 
 /** Every data route needs a key of the request's network holding the `data` scope, and costs 1 credit. */
-export const dataRoute = { auth: { scope: 'data' as const }, cost: 1, fieldCodes: FIELD_CODES };
+export const dataRoute = { auth: { scope: 'data' as const }, cost: 1, fieldCodes: FIELD_CODES, protocol: 'rest' as const };
