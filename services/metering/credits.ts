@@ -23,7 +23,14 @@ export interface CreditBalance {
 interface Account {
   periodStartMs: number;
   replenishAtMs: number;
-  /** Monthly credits of the plan plus the prepaid balance in credits. */
+  /**
+   * Monthly credits of the plan, plus the prepaid balance in credits, plus the over-plan credits
+   * of the period already in PostgreSQL: flushes paid for those from the prepaid balance (or it
+   * could not pay them), so they must not be taken from the balance a second time. Thus
+   * remaining = max(0, monthly − spent) + prepaid balance, less what is not yet flushed beyond
+   * the monthly credits. Balance and total are read by one statement (one snapshot): a flush adds
+   * usage and deducts its payment in one transaction.
+   */
   allowance: number;
   /** Credits of this period in PostgreSQL that this process did not write (other gateways). */
   othersSpent: number;
@@ -45,6 +52,8 @@ export interface CreditLedgerOptions {
  * ledger re-reads the period's total so other processes' charges count too. Over-spend across
  * processes is bounded by what the other processes charge between two flushes (docs/metering.md).
  * Admission reserves the request's price, so concurrent requests of one process never over-spend.
+ * Credits beyond the plan's monthly credits come from the prepaid balance, which the usage
+ * recorder's flush deducts (`prepaid.ts`); the ledger reads the balance as the flushes left it.
  */
 export class CreditLedger {
   readonly #options: CreditLedgerOptions;
@@ -93,7 +102,7 @@ export class CreditLedger {
         const account = this.#accounts.get(id);
         if (!account || account.periodStartMs !== total.periodStartMs) continue;
         account.othersSpent = Math.max(0, total.spent - account.flushed);
-        account.allowance = allowanceOf(this.#plans.get(id)!, total.prepaidMicroUsd);
+        account.allowance = allowanceOf(this.#plans.get(id)!, total.prepaidMicroUsd, total.spent);
       }
     } catch (error) {
       this.#options.logger.warn({ err: error }, 'credit reconciliation failed; using the last totals');
@@ -119,7 +128,7 @@ export class CreditLedger {
     const account: Account = {
       periodStartMs: period.startMs,
       replenishAtMs: period.replenishAtMs,
-      allowance: allowanceOf(plan, total.prepaidMicroUsd),
+      allowance: allowanceOf(plan, total.prepaidMicroUsd, total.spent),
       othersSpent: total.spent,
       charged: 0,
       flushed: 0,
@@ -147,8 +156,9 @@ export class CreditLedger {
   }
 }
 
-function allowanceOf(plan: Plan, prepaidMicroUsd: bigint): number {
-  return plan.monthlyCredits + Number(prepaidMicroUsd / MICRO_USD_PER_CREDIT);
+/** See `Account.allowance`; `spent` is the period's total in PostgreSQL read with the balance. */
+function allowanceOf(plan: Plan, prepaidMicroUsd: bigint, spent: number): number {
+  return plan.monthlyCredits + Number(prepaidMicroUsd / MICRO_USD_PER_CREDIT) + Math.max(0, spent - plan.monthlyCredits);
 }
 
 function remainingOf(account: Account): number {

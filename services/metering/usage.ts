@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock, Logger } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
+import { payOverPlan } from './prepaid.js';
 
 /** One metered request, as the recorder counts it. */
 export interface UsageEvent {
@@ -45,8 +46,9 @@ export interface UsageRecorderOptions {
 /**
  * Counts requests and credits per organization, key, network, route and minute in memory and
  * adds them to PostgreSQL in one batched upsert per interval and on close, never one write per
- * request. A failed flush keeps its counts for the next one; a crash loses at most the counts of
- * one interval (docs/metering.md, "Durability").
+ * request. Each flush also pays the credits beyond an organization's monthly credits from its
+ * prepaid balance, in the same transaction (`prepaid.ts`). A failed flush keeps its counts for the
+ * next one; a crash loses at most the counts of one interval (docs/metering.md, "Durability").
  */
 export class UsageRecorder {
   readonly #options: UsageRecorderOptions;
@@ -103,8 +105,10 @@ export class UsageRecorder {
     const batch = [...this.#buckets.values()];
     this.#buckets = new Map();
     try {
-      // One transaction: a batch lands whole or not at all, so a retry never counts twice.
+      // One transaction: a batch lands whole or not at all, together with what it takes from
+      // the prepaid balances, so a retry never counts or pays twice and no usage goes unpaid.
       await this.#options.db.transaction().execute(async (trx) => {
+        await payOverPlan(trx, batch);
         for (let i = 0; i < batch.length; i += ROWS_PER_STATEMENT) await upsert(trx, batch.slice(i, i + ROWS_PER_STATEMENT));
       });
     } catch (error) {
