@@ -55,7 +55,15 @@ export class RouteTable {
   }
 
   add(route: RouteOptions): void {
-    this.#registered.push({ method: route.method, url: route.url, config: route.config });
+    // Read at check time: an onRoute hook of a child scope (which runs after this root hook) may
+    // still replace the config, as the documentation UI's scope does (services/http/openapi.ts).
+    this.#registered.push({
+      method: route.method,
+      url: route.url,
+      get config() {
+        return route.config;
+      },
+    });
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     const cors = servesCors(route.config?.auth);
     const catchAll = route.url.includes('*');
