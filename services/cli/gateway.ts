@@ -16,7 +16,7 @@ export async function runGateway(): Promise<void> {
     await app.close();
     await closeUpstreamSet(upstreams);
     await runtime.database.close();
-  });
+  }, runtime.logger);
   const address = await app.listen({ port: config.port, host: config.host });
   runtime.logger.info({ address, networks: config.networks }, 'gateway listening');
 }

@@ -31,6 +31,8 @@ export const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SUIGW_LOG_SLOW_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  SUIGW_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
   SUIGW_DATA_DIR: z.string().default('.suigw'),
@@ -92,6 +94,8 @@ export interface Config {
   port: number;
   host: string;
   logLevel: z.infer<typeof ENV_SCHEMA>['LOG_LEVEL'];
+  /** Which requests are logged (request logging is otherwise off): slow ones and a sample. */
+  requestLog: Readonly<{ slowMs: number; sampleRate: number }>;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   dataDir: string;
@@ -169,6 +173,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: v.PORT,
     host: v.HOST,
     logLevel: v.LOG_LEVEL,
+    requestLog: Object.freeze({ slowMs: v.SUIGW_LOG_SLOW_MS, sampleRate: v.SUIGW_LOG_SAMPLE_RATE }),
     databaseUrl: v.DATABASE_URL,
     redisUrl: v.REDIS_URL,
     dataDir: v.SUIGW_DATA_DIR,
@@ -224,6 +229,8 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   PORT: 'HTTP port of the gateway (default 8080; 0 picks a free port).',
   HOST: 'Interface to listen on (default 127.0.0.1).',
   LOG_LEVEL: 'pino log level (default info).',
+  SUIGW_LOG_SLOW_MS: 'Requests slower than this are logged at warn (default 1000 ms; 0 logs every request). Requests are otherwise not logged, except 5xx answers (at error) and the sample below.',
+  SUIGW_LOG_SAMPLE_RATE: 'Share of requests logged at info, 0..1 (default 0: none).',
   DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR.',
   REDIS_URL: 'Redis URL for limiter counters; unset: in-memory limiter.',
   SUIGW_DATA_DIR: 'Directory for embedded data and dev state (default .suigw).',
