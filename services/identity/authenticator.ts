@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { ApiError, type Clock, type Logger, type Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
@@ -17,6 +18,9 @@ export interface AccessRequest {
   origin: string | undefined;
 }
 
+/** How many raw values' hashes are remembered (a flood of random values only costs re-hashing). */
+const HASHES_REMEMBERED = 10_000;
+
 export interface AuthenticatorOptions {
   database: Database;
   clock: Clock;
@@ -35,6 +39,11 @@ export class Authenticator {
   readonly #logger: Logger | undefined;
   readonly #clock: Clock;
   readonly #cache: KeyCache;
+  /**
+   * The hash of each recently seen well-formed value, so a cached key is not re-hashed on every
+   * request. The raw value is a key of this in-process map only: never logged nor stored.
+   */
+  readonly #hashes: LRUCache<string, string>;
   readonly #inflight = new Map<string, { lookup: Promise<KeyResolution>; generation: string }>();
   /**
    * Count invalidations: changes to existing keys and organizations, and key creations (which
@@ -50,6 +59,7 @@ export class Authenticator {
     this.#clock = options.clock;
     this.#logger = options.logger;
     this.#cache = new KeyCache(options.clock, options.ttlMs, options.maxEntries ?? 100_000);
+    this.#hashes = new LRUCache({ max: Math.min(options.maxEntries ?? 100_000, HASHES_REMEMBERED) });
   }
 
   /** Starts following identity changes from every process. */
@@ -82,7 +92,7 @@ export class Authenticator {
   async verify(keyValue: string | undefined): Promise<Principal> {
     if (keyValue === undefined || keyValue === '') throw new ApiError('API_KEY_MISSING');
     if (!isWellFormedKeyValue(keyValue)) throw new ApiError('API_KEY_INVALID');
-    const resolution = await this.#resolve(hashKeyValue(keyValue));
+    const resolution = await this.#resolve(this.#hashOf(keyValue));
     switch (resolution.kind) {
       case 'unknown':
         throw new ApiError('API_KEY_INVALID');
@@ -124,6 +134,15 @@ export class Authenticator {
     this.#creations += 1;
     this.#cache.clear();
     this.#logger?.warn('identity change feed reconnected; key cache cleared');
+  }
+
+  #hashOf(keyValue: string): string {
+    let hash = this.#hashes.get(keyValue);
+    if (hash === undefined) {
+      hash = hashKeyValue(keyValue);
+      this.#hashes.set(keyValue, hash);
+    }
+    return hash;
   }
 
   async #resolve(hash: string): Promise<KeyResolution> {
