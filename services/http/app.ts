@@ -101,8 +101,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   });
 
   const stats = new RequestStats();
-  app.addHook('onRequest', async (request, reply) => {
+  app.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
+    done();
   });
   const logRequest = requestLogger(config.requestLog);
   app.addHook('onResponse', (request, reply, done) => {
