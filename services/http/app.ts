@@ -101,9 +101,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   });
 
   const stats = new RequestStats();
-  app.addHook('onRequest', (request, reply, done) => {
+  app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
-    done();
   });
   const logRequest = requestLogger(config.requestLog);
   app.addHook('onResponse', (request, reply, done) => {

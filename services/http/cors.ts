@@ -25,19 +25,17 @@ function pathOf(url: string): string {
  * before authentication runs.
  */
 export function registerCors(app: App, routes: RouteTable): void {
-  // Callback style: nothing here waits, and a synchronous hook skips a promise per request.
-  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const origin = request.headers.origin;
-    // A hook that answers does not call `done`.
-    if (request.method === 'OPTIONS' && answerOptions(request, reply, routes, origin) !== undefined) return;
-    if (origin !== undefined && request.method !== 'OPTIONS' && servesCors(request.routeOptions.config?.auth)) {
+    if (request.method === 'OPTIONS') return answerOptions(request, reply, routes, origin);
+    if (origin !== undefined && servesCors(request.routeOptions.config?.auth)) {
       void reply.headers({
         'access-control-allow-origin': origin,
         'access-control-expose-headers': CORS_EXPOSED_HEADERS,
         vary: 'Origin',
       });
     }
-    done();
+    return undefined;
   });
 }
 

@@ -49,18 +49,16 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     request.meterTicket = admission.ticket;
     if (admission.error) throw admission.error;
   });
-  // onError and onSend wait for nothing: callback style spares a promise per request.
-  scope.addHook('onError', (request: FastifyRequest, _reply: FastifyReply, error: FastifyError, done: () => void) => {
+  scope.addHook('onError', async (request: FastifyRequest, _reply: FastifyReply, error: FastifyError) => {
     request.meterFailure = flatFailure(error);
-    done();
   });
-  scope.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: null, payload: unknown) => void) => {
+  scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
     const ticket = request.meterTicket;
     if (ticket) {
       const outcome: ChargeOutcome = request.meterFailure ? { kind: request.meterFailure } : { kind: 'answered', status: reply.statusCode };
       void reply.headers(meter.settle(ticket, outcome));
     }
-    done(null, payload);
+    return payload;
   });
 }
 
