@@ -13,7 +13,7 @@
  *   as `{heap: …}` over IPC (stdout when run by hand), for bench/memory.ts.
  */
 import { z } from 'zod';
-import { createLogger, loadConfig, systemClock } from '../../services/core/index.js';
+import { createLogger, flushLogger, loadConfig, systemClock } from '../../services/core/index.js';
 import { openDatabase } from '../../services/db/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
@@ -70,4 +70,5 @@ serveUntilStopped(ready, async () => {
   await app.close();
   await closeUpstreamSet(upstreams);
   await database.close();
+  flushLogger(logger);
 });

@@ -39,6 +39,14 @@ export interface StackOptions {
 }
 
 /** The inherited environment without any gateway setting a developer's shell may carry. */
+/**
+ * `BENCH_GATEWAY_NODE_FLAGS` (space-separated) adds Node flags to every gateway process, e.g.
+ * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load (written when it stops).
+ */
+function gatewayNodeFlags(): string[] {
+  return (process.env['BENCH_GATEWAY_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+}
+
 function cleanEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(ENV_SCHEMA.shape)) delete env[name];
@@ -107,7 +115,7 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
         const gateway = await startServiceProcess<GatewayReady>({
           name: `gateway (${variant})`,
           script: 'bench/lib/gateway-server.ts',
-          nodeFlags: options.exposeGc ? ['--expose-gc'] : [],
+          nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
           env: {
             ...cleanEnvironment(),
             DATABASE_URL: tenant.databaseUrl,

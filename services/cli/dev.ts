@@ -102,7 +102,7 @@ export async function runDev(argv: string[]): Promise<void> {
     await closeUpstreamSet(upstreams);
     await upstreamSetup.simnet?.stop();
     await runtime.database.close();
-  });
+  }, runtime.logger);
   await app.listen({ port: config.port, host: config.host });
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;

@@ -22,7 +22,7 @@ export async function runGateway(): Promise<void> {
     await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await runtime.database.close();
-  });
+  }, runtime.logger);
   const address = await app.listen({ port: config.port, host: config.host });
   runtime.logger.info({ address, networks: config.networks, metricsUrl: metricsServer?.url }, 'gateway listening');
 }

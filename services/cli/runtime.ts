@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createLogger, loadConfig, systemClock, ConfigError, type Clock, type Config, type Logger } from '../core/index.js';
+import { createLogger, flushLogger, loadConfig, systemClock, ConfigError, type Clock, type Config, type Logger } from '../core/index.js';
 import { migrate, openDatabase, type Database } from '../db/index.js';
 
 /** What every role starts from: the parsed config, a logger, the clock and the database. */
@@ -45,17 +45,21 @@ export async function openRuntime(config: Readonly<Config>, options: { migrate: 
   return { config, logger, clock: systemClock, database };
 }
 
-/** Stops cleanly on SIGINT/SIGTERM, once. */
-export function onShutdown(stop: () => Promise<void>): void {
+/** Stops cleanly on SIGINT/SIGTERM, once, and writes out the log before exiting. */
+export function onShutdown(stop: () => Promise<void>, logger?: Logger): void {
   let stopping = false;
   const handler = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
     console.error(`\n${signal}: stopping…`);
     stop().then(
-      () => process.exit(0),
+      () => {
+        if (logger) flushLogger(logger);
+        process.exit(0);
+      },
       (error: unknown) => {
         console.error(error);
+        if (logger) flushLogger(logger);
         process.exit(1);
       },
     );

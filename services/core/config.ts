@@ -33,6 +33,8 @@ export const ENV_SCHEMA = z.object({
   SUIGW_METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(9464),
   SUIGW_METRICS_HOST: optionalString,
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  SUIGW_LOG_SLOW_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
+  SUIGW_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
   DATABASE_URL: optionalString,
   REDIS_URL: optionalString,
   SUIGW_DATA_DIR: z.string().default('.suigw'),
@@ -96,6 +98,8 @@ export interface Config {
   /** `/metrics` on a listener of its own; undefined when SUIGW_METRICS_PORT=off. */
   metrics: { port: number; host: string } | undefined;
   logLevel: z.infer<typeof ENV_SCHEMA>['LOG_LEVEL'];
+  /** Which requests are logged (request logging is otherwise off): slow ones and a sample. */
+  requestLog: Readonly<{ slowMs: number; sampleRate: number }>;
   databaseUrl: string | undefined;
   redisUrl: string | undefined;
   dataDir: string;
@@ -174,6 +178,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     host: v.HOST,
     metrics: v.SUIGW_METRICS_PORT === 'off' ? undefined : Object.freeze({ port: v.SUIGW_METRICS_PORT, host: v.SUIGW_METRICS_HOST ?? v.HOST }),
     logLevel: v.LOG_LEVEL,
+    requestLog: Object.freeze({ slowMs: v.SUIGW_LOG_SLOW_MS, sampleRate: v.SUIGW_LOG_SAMPLE_RATE }),
     databaseUrl: v.DATABASE_URL,
     redisUrl: v.REDIS_URL,
     dataDir: v.SUIGW_DATA_DIR,
@@ -231,6 +236,8 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_METRICS_PORT: 'Port of the Prometheus /metrics listener, separate from the public port (default 9464; 0 picks a free port; off disables).',
   SUIGW_METRICS_HOST: 'Interface of the /metrics listener (default: HOST).',
   LOG_LEVEL: 'pino log level (default info).',
+  SUIGW_LOG_SLOW_MS: 'Requests slower than this are logged at warn (default 1000 ms; 0 logs every request). Requests are otherwise not logged, except 5xx answers (at error) and the sample below.',
+  SUIGW_LOG_SAMPLE_RATE: 'Share of requests logged at info, 0..1 (default 0: none).',
   DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR.',
   REDIS_URL: 'Redis URL for limiter counters; unset: in-memory limiter.',
   SUIGW_DATA_DIR: 'Directory for embedded data and dev state (default .suigw).',

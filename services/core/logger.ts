@@ -17,8 +17,27 @@ const REDACT = [
   '*.apiKey',
 ];
 
-/** `destination` defaults to stdout; tests pass a stream to read what would be logged. */
+const asyncDestinations = new WeakMap<Logger, { flushSync(): void }>();
+
+/**
+ * `destination` defaults to stdout, written asynchronously (pino's non-blocking destination): a
+ * log line never makes a request wait for the write. `flushLogger` writes what is still
+ * buffered before the process exits. Tests pass a stream to read what would be logged.
+ */
 export function createLogger(level: string, options: LoggerOptions = {}, destination?: DestinationStream): Logger {
   const settings = { level, redact: { paths: REDACT, censor: '[redacted]' }, ...options };
-  return destination ? pino(settings, destination) : pino(settings);
+  if (destination) return pino(settings, destination);
+  const stdout = pino.destination({ dest: 1, sync: false });
+  const logger = pino(settings, stdout);
+  asyncDestinations.set(logger, stdout);
+  return logger;
+}
+
+/** Writes out what an asynchronous destination still holds; call it right before exiting. */
+export function flushLogger(logger: Logger): void {
+  try {
+    asyncDestinations.get(logger)?.flushSync();
+  } catch {
+    // Nothing was ready to write (the destination had not opened yet): nothing is lost.
+  }
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import Fastify from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, redactQueryKey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
@@ -67,6 +67,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
       const given = request.headers['x-request-id'];
       return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
     },
+    // Per-request lines cost more than anything else the gateway adds (docs/benchmarks.md,
+    // Profile): only failures, slow requests and a sample are logged, by `logRequest` below.
+    logController: new LogController({ disableRequestLogging: true }),
     bodyLimit: config.bodyLimitBytes,
     trustProxy: config.trustProxy,
     rewriteUrl: networkRewriter(config),
@@ -104,7 +107,12 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
   });
-  app.addHook('onResponse', async (_request, reply) => stats.record(reply.statusCode));
+  const logRequest = requestLogger(config.requestLog);
+  app.addHook('onResponse', (request, reply, done) => {
+    stats.record(reply.statusCode);
+    logRequest(request, reply);
+    done();
+  });
   if (options.metrics) registerRequestMetrics(app, options.metrics, config.networks);
   // Root onRequest hooks run in this order: CORS (a preflight carries no key), load shedding,
   // authentication; the network scopes' limit stage follows (metering/pipeline.ts).
@@ -136,6 +144,22 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   });
 
   return app;
+}
+
+/**
+ * Request logging, off by default: 5xx answers at error, requests slower than `slowMs` at warn
+ * and a `sampleRate` share of the rest at info, each as one line with the redacted request
+ * (the logger's `req` serializer), the status and the time taken.
+ */
+function requestLogger(settings: Config['requestLog']): (request: FastifyRequest, reply: FastifyReply) => void {
+  const { slowMs, sampleRate } = settings;
+  return (request, reply) => {
+    const status = reply.statusCode;
+    const responseTime = reply.elapsedTime;
+    const level = status >= 500 ? 'error' : responseTime >= slowMs ? 'warn' : sampleRate > 0 && Math.random() < sampleRate ? 'info' : undefined;
+    if (level === undefined) return;
+    request.log[level]({ req: request, res: { statusCode: status }, responseTime }, 'request completed');
+  };
 }
 
 /** Methods whose requests have no defined body semantics (RFC 9110 9.3). */

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import { ApiError, type Clock, type Logger, type Metrics, type Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
@@ -16,6 +17,9 @@ export interface AccessRequest {
   /** The request's `Origin` header, if any. */
   origin: string | undefined;
 }
+
+/** How many raw values' hashes are remembered (a flood of random values only costs re-hashing). */
+const HASHES_REMEMBERED = 10_000;
 
 export interface AuthenticatorOptions {
   database: Database;
@@ -38,6 +42,11 @@ export class Authenticator {
   readonly #clock: Clock;
   readonly #cache: KeyCache;
   readonly #cacheLookups: Metrics['keyCacheLookups'] | undefined;
+  /**
+   * The hash of each recently seen well-formed value, so a cached key is not re-hashed on every
+   * request. The raw value is a key of this in-process map only: never logged nor stored.
+   */
+  readonly #hashes: LRUCache<string, string>;
   readonly #inflight = new Map<string, { lookup: Promise<KeyResolution>; generation: string }>();
   /**
    * Count invalidations: changes to existing keys and organizations, and key creations (which
@@ -54,6 +63,7 @@ export class Authenticator {
     this.#logger = options.logger;
     this.#cache = new KeyCache(options.clock, options.ttlMs, options.maxEntries ?? 100_000);
     this.#cacheLookups = options.cacheLookups;
+    this.#hashes = new LRUCache({ max: Math.min(options.maxEntries ?? 100_000, HASHES_REMEMBERED) });
   }
 
   /** Starts following identity changes from every process. */
@@ -86,7 +96,7 @@ export class Authenticator {
   async verify(keyValue: string | undefined): Promise<Principal> {
     if (keyValue === undefined || keyValue === '') throw new ApiError('API_KEY_MISSING');
     if (!isWellFormedKeyValue(keyValue)) throw new ApiError('API_KEY_INVALID');
-    const resolution = await this.#resolve(hashKeyValue(keyValue));
+    const resolution = await this.#resolve(this.#hashOf(keyValue));
     switch (resolution.kind) {
       case 'unknown':
         throw new ApiError('API_KEY_INVALID');
@@ -128,6 +138,15 @@ export class Authenticator {
     this.#creations += 1;
     this.#cache.clear();
     this.#logger?.warn('identity change feed reconnected; key cache cleared');
+  }
+
+  #hashOf(keyValue: string): string {
+    let hash = this.#hashes.get(keyValue);
+    if (hash === undefined) {
+      hash = hashKeyValue(keyValue);
+      this.#hashes.set(keyValue, hash);
+    }
+    return hash;
   }
 
   async #resolve(hash: string): Promise<KeyResolution> {
