@@ -137,7 +137,11 @@ describe('REST when simnet stops', () => {
       expect(body).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
       expect(Date.now() - started).toBeLessThan(1_500 + 1_000);
       await expect.poll(async () => (await e2e.gateway.app.inject({ url: '/health' })).json().status, { timeout: 5_000 }).toBe('degraded');
-      const details = (await e2e.gateway.app.inject({ url: '/mainnet/v1/health/details', headers: { 'x-api-key': e2e.gateway.adminKey } })).json().data;
+      // The probe reads gRPC and GraphQL one after the other: the first probe to see one down
+      // already makes /health degraded, the next one sees both.
+      const readDetails = async () => (await e2e.gateway.app.inject({ url: '/mainnet/v1/health/details', headers: { 'x-api-key': e2e.gateway.adminKey } })).json().data;
+      await expect.poll(async () => (await readDetails()).status, { timeout: 5_000 }).toBe('down');
+      const details = await readDetails();
       expect(details).toMatchObject({ network: 'mainnet', status: 'down', grpc: { status: 'down' }, graphql: { status: 'down' } });
     } finally {
       await e2e.stop();
