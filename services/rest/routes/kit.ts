@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, errorResponses } from '../../core/index.js';
 import type { FieldCodes } from '../../route-contract/index.js';
@@ -31,6 +32,9 @@ const requests = new WeakMap<FastifyRequest, { startedAt: number; cancel: AbortC
  */
 export async function watchRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const cancel = new AbortController();
+  // Every upstream call of the request, and its wait for a bulkhead slot, listens on this one
+  // signal (a stats read makes 21 calls); the signal lives only as long as the request.
+  setMaxListeners(64, cancel.signal);
   requests.set(request, { startedAt: Date.now(), cancel });
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) cancel.abort();
