@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/index.js';
 import { createTestApp, type TestApp } from '../../test/support/test-app.js';
-import { SHED_RETRY_AFTER_SECONDS } from './load-shedding.js';
+import { SHED_RETRY_AFTER_SECONDS, STARTUP_GRACE_MS } from './load-shedding.js';
 
 /** Holds the event loop, as a request that computes too much would. */
 function blockEventLoop(ms: number): void {
@@ -20,6 +20,16 @@ describe('load shedding: 503 SERVICE_OVERLOADED before the event loop drowns', (
     base = `http://127.0.0.1:${(t.app.server.address() as { port: number }).port}`;
   });
   afterAll(async () => t.close());
+
+  it('a fresh app is not shed for the loop its own start-up held (the first samples after ready)', async () => {
+    // Right after ready, as a fresh process's first requests: a start-up length block is not overload.
+    blockEventLoop(1_500);
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const response = await fetch(`${base}/mainnet/v1/auth/me`, { headers: { 'x-api-key': t.adminKey } });
+    expect(response.status).toBe(200);
+    // Past the grace period the thresholds apply (the next tests).
+    await new Promise((resolve) => setTimeout(resolve, STARTUP_GRACE_MS));
+  });
 
   it('a lagging event loop sheds requests with 503, Retry-After and the standard body; /health still answers', async () => {
     // Long enough that the sampled mean delay passes 20 ms however many quick ticks share its window.
