@@ -3,8 +3,8 @@ import { deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../
 import type { Database } from '../db/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator } from '../identity/index.js';
-import { managementCapability } from '../management/index.js';
-import { createMetering, usageCapability, type DeclaredRouteCost, type Metering } from '../metering/index.js';
+import { managementCapability, usageCapability } from '../management/index.js';
+import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';

@@ -3,16 +3,8 @@ import type { Clock, Logger } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { MICRO_USD_PER_CREDIT } from '../identity/index.js';
 import type { Plan } from './plans.js';
+import { creditPeriod } from './period.js';
 import type { FlushedUsage } from './usage.js';
-
-/** The credit period: the calendar month in UTC. Credits replenish on the 1st, 00:00 UTC. */
-export function creditPeriod(now: number): { startMs: number; replenishAtMs: number } {
-  const date = new Date(now);
-  return {
-    startMs: Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1),
-    replenishAtMs: Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1),
-  };
-}
 
 export interface CreditBalance {
   /** Credits left this period (never below 0 on the wire). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { creditPeriod } from './credits.js';
+import { creditPeriod } from './period.js';
 import { PLANS, planOf, projectLimit } from './plans.js';
 
 describe('plans', () => {

@@ -2,9 +2,7 @@ import { z } from 'zod';
 import { ApiError, errorResponses, type Clock } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { App, Capability } from '../../route-contract/index.js';
-import { creditPeriod } from '../credits.js';
-import { readUsage, USAGE_INTERVALS } from '../usage-report.js';
-import type { UsageRecorder } from '../usage.js';
+import { creditPeriod, readUsage, USAGE_INTERVALS, type UsageRecorder } from '../../metering/index.js';
 
 export interface UsageRouteDeps {
   database: Database;
