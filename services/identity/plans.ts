@@ -7,21 +7,6 @@ export type Tier = (typeof TIERS)[number];
 
 export const MAX_ENABLED_KEYS_PER_ORGANIZATION = 50;
 
-const PROJECT_LIMITS: Record<Tier, number> = {
-  free: 2,
-  team: 5,
-  growth: 10,
-  professional: 25,
-  business: 50,
-  enterprise: 200,
-  // Spec: a wallet organization has one mainnet project.
-  wallet: 1,
-};
-
-export function projectLimit(tier: string): number {
-  return PROJECT_LIMITS[tier as Tier] ?? PROJECT_LIMITS.free;
-}
-
 export function isTier(value: string): value is Tier {
   return (TIERS as readonly string[]).includes(value);
 }
