@@ -3,8 +3,8 @@ import { ApiError } from '../../core/errors.js';
 import type { NameAvailability, NameResolution } from '../schemas.js';
 import type { NetworkContext } from './context.js';
 import { fullAddress, timestampMs } from './proto-values.js';
-import { UpstreamError } from '../../upstream/index.js';
-import { askOptional, toApiError } from './upstream-calls.js';
+import { UpstreamError, upstreamApiError } from '../../upstream/index.js';
+import { askOptional } from './upstream-calls.js';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 
 /** Names travel without the `.sui` suffix in the API; the node wants the full name. */
@@ -38,7 +38,7 @@ export class NameService {
     } catch (error) {
       if (error instanceof UpstreamError && error.kind === 'not_found') return undefined;
       if (error instanceof UpstreamError && error.kind === 'rejected') return 'expired';
-      throw toApiError(error);
+      throw upstreamApiError(error);
     }
   }
 

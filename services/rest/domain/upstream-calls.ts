@@ -2,15 +2,12 @@ import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import type { ErrorCode } from '../../core/errors.js';
 import { UpstreamError, upstreamApiError, type GraphQLVariables, type Upstream } from '../../upstream/index.js';
 
-/** An upstream failure as the API error the caller sees (the mapping lives in `upstream/`). */
-export const toApiError = upstreamApiError;
-
 /** One gRPC read with the upstream's deadline, retries and breaker; failures as API errors. */
 export async function ask<T>(upstream: Upstream, operation: string, invoke: (options: RpcOptions) => PromiseLike<{ response: T }>, notFound?: ErrorCode): Promise<T> {
   try {
     return await upstream.call(operation, async (options) => (await invoke(options)).response, { idempotent: true });
   } catch (error) {
-    throw toApiError(error, notFound);
+    throw upstreamApiError(error, notFound);
   }
 }
 
@@ -20,7 +17,7 @@ export async function askOptional<T>(upstream: Upstream, operation: string, invo
     return await upstream.call(operation, async (options) => (await invoke(options)).response, { idempotent: true });
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'not_found') return undefined;
-    throw toApiError(error);
+    throw upstreamApiError(error);
   }
 }
 
@@ -28,7 +25,7 @@ export async function askGraphQL<T>(upstream: Upstream, operation: string, query
   try {
     return await upstream.graphql<T>(query, variables, { operation, idempotent: true });
   } catch (error) {
-    throw toApiError(error);
+    throw upstreamApiError(error);
   }
 }
 
