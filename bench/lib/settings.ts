@@ -19,8 +19,6 @@ export interface BenchSettings {
   authConcurrency: number;
   /** Gateway variants, each a gateway process of its own; the first is the reference. */
   metering: MeteringVariant[];
-  /** Environment assignments that turn metering off in the gateway (`NAME=value,NAME=value`). */
-  meteringOffEnv: Record<string, string> | undefined;
   redisUrl: string;
   /** The gateway's LOG_LEVEL: production's `info` unless told otherwise. */
   logLevel: string;
@@ -38,33 +36,15 @@ function positive(env: NodeJS.ProcessEnv, name: string, fallback: number): numbe
   return value;
 }
 
-function assignments(value: string | undefined): Record<string, string> | undefined {
-  if (!value) return undefined;
-  return Object.fromEntries(
-    list(value).map((pair) => {
-      const at = pair.indexOf('=');
-      if (at <= 0) throw new Error(`BENCH_METERING_OFF_ENV: expected NAME=value, got ${pair}`);
-      return [pair.slice(0, at), pair.slice(at + 1)];
-    }),
-  );
-}
-
 export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSettings {
   const quick = env['BENCH_QUICK'] === '1';
-  const metering = list(env['BENCH_METERING'] ?? 'redis,memory');
+  const metering = list(env['BENCH_METERING'] ?? 'redis,memory,off');
   for (const variant of metering) {
     if (!(METERING_VARIANTS as readonly string[]).includes(variant)) {
       throw new Error(`BENCH_METERING: ${variant} is not one of ${METERING_VARIANTS.join(', ')}`);
     }
   }
   if (metering.length === 0) throw new Error('BENCH_METERING names no variant');
-  const meteringOffEnv = assignments(env['BENCH_METERING_OFF_ENV']);
-  if (metering.includes('off') && !meteringOffEnv) {
-    throw new Error(
-      'BENCH_METERING=off needs BENCH_METERING_OFF_ENV=NAME=value: the gateway setting that turns metering off ' +
-        '(the harness does not invent one; see docs/benchmarks.md)',
-    );
-  }
   return {
     quick,
     rounds: positive(env, 'BENCH_ROUNDS', quick ? 2 : 5),
@@ -77,7 +57,6 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     }),
     authConcurrency: positive(env, 'BENCH_AUTH_CONCURRENCY', 16),
     metering: metering as MeteringVariant[],
-    meteringOffEnv,
     redisUrl: env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379',
     logLevel: env['BENCH_LOG_LEVEL'] ?? 'info',
   };

@@ -75,7 +75,7 @@ function meteringEnvironment(variant: MeteringVariant, settings: BenchSettings):
     case 'memory':
       return {};
     case 'off':
-      return { ...settings.meteringOffEnv };
+      return { SUIGW_METERING: 'off' };
   }
 }
 

@@ -54,7 +54,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     clock,
     logger,
     authenticator,
-    meter: metering.meter,
+    meter: config.metering.enabled ? metering.meter : undefined,
     metrics,
     onRouteCost: options.onRouteCost,
     healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],

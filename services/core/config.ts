@@ -83,6 +83,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
   SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
+  SUIGW_METERING: z.enum(['on', 'off']).default('on'),
 });
 
 export interface NetworkEndpoint {
@@ -148,6 +149,8 @@ export interface Config {
   };
   /** Rate limits, credits and usage (services/metering). */
   metering: {
+    /** Off: no limit stage, no credits, no usage, no rate-limit headers (private deployments; benchmarks). */
+    enabled: boolean;
     usageFlushMs: number;
     redisKeyPrefix: string;
     /** A Redis decision slower than this allows the request (fail open). */
@@ -222,6 +225,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       maxHeapPercent: v.SUIGW_SHED_MAX_HEAP_PERCENT,
     }),
     metering: Object.freeze({
+      enabled: v.SUIGW_METERING === 'on',
       usageFlushMs: v.SUIGW_USAGE_FLUSH_MS,
       redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
       rateLimitTimeoutMs: v.SUIGW_RATE_LIMIT_TIMEOUT_MS,
@@ -277,5 +281,6 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_SHED_MAX_HEAP_PERCENT: "Heap use, in percent of V8's heap limit, past which requests are shed with 503 SERVICE_OVERLOADED (default 90; 0 off).",
   SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
+  SUIGW_METERING: 'on (default) or off. Off removes the limit and meter stages: no rate limits, no credits, no usage rows, no X-RateLimit-*/X-Svc-Credit-* headers. For private deployments that bill nobody, and to measure metering\'s cost (npm run bench).',
   SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
 };

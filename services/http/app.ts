@@ -27,8 +27,8 @@ export interface HttpAppOptions {
   logger: Logger;
   /** The one authenticator of the process (owned by the caller, which starts and stops it). */
   authenticator: Authenticator;
-  /** The limit and meter stages, run right after authentication (services/metering). */
-  meter: Meter;
+  /** The limit and meter stages, run right after authentication (services/metering); absent: metering is off. */
+  meter: Meter | undefined;
   onRouteCost?: (route: DeclaredRouteCost) => void;
   healthChecks: readonly HealthCheck[];
   /** Requests and their latency by protocol, route pattern, method and status. */

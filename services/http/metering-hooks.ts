@@ -13,7 +13,8 @@ declare module 'fastify' {
 }
 
 export interface MeteringAdapterOptions {
-  meter: Meter;
+  /** Absent when metering is off (SUIGW_METERING=off): routes still declare their cost, nothing is limited or charged. */
+  meter: Meter | undefined;
   /** Receives every route's declared cost (the generated cost table reads them). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
 }
@@ -36,6 +37,7 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     if (cost === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no cost`);
     for (const method of [route.method].flat()) options.onRouteCost?.({ method, path: routePath(route.url ?? route.path, network), cost });
   });
+  if (!meter) return;
   scope.addHook('onRequest', async (request: FastifyRequest) => {
     const cost = request.routeOptions.config.cost;
     if (!request.principal || cost === undefined) return;
