@@ -133,7 +133,6 @@ async function build(context: JsonRpcContext, plan: BuildPlan): Promise<Json> {
   return { txBytes: toBase64(txBytes), gas: gas.map((g) => ({ ...g })), inputObjects: inputObjects(txBytes, gas) };
 }
 
-const p = (params: Readonly<Record<string, unknown>>, name: string) => params[name];
 const ids = (value: unknown) => (value as string[]).map(String);
 const amountArgs = (tx: Transaction, amounts: bigint[]) => amounts.map((a) => tx.pure.u64(a));
 

@@ -7,7 +7,6 @@ import { readMaskFor, renderTransactionResponse, type ResponseOptions } from './
 
 /** sui_getTransactionBlock, sui_multiGetTransactionBlocks, suix_queryTransactionBlocks. */
 
-const GRPC_NOT_FOUND = 'NOT_FOUND';
 
 export function transactionNotFound(digest: string): JsonRpcError {
   // The node's words for a digest it does not know.
