@@ -5,9 +5,11 @@ import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
 import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
+import { jsonRpcCapability } from '../jsonrpc/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
+import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
 
 export interface GatewayAppOptions {
   config: Readonly<Config>;
@@ -65,6 +67,9 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }),
       restCapability({ upstreams, services: restServices, monitor }),
       usageCapability({ database, clock, usage: metering.usage }),
+      jsonRpcCapability({ methods: SERVED_JSONRPC_METHODS, upstreams, meter: metering.meter, logger,
+        cursorSecret: restConfig.cursorSecret, cursorMaxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now(),
+      }),
     ],
   });
   monitor.start();

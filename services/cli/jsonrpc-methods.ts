@@ -1,0 +1,4 @@
+import { READ_METHODS, type JsonRpcMethod } from '../jsonrpc/index.js';
+
+/** The JSON-RPC methods the gateway serves (the composition root and docs/jsonrpc.md read this list). */
+export const SERVED_JSONRPC_METHODS: readonly JsonRpcMethod[] = [...READ_METHODS];
