@@ -6,6 +6,7 @@ import { Authenticator } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
 import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
 import { jsonRpcCapability } from '../jsonrpc/index.js';
+import { CheckpointFeeds, jsonRpcWebSocketCapability } from '../jsonrpc/methods/transactions/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
@@ -49,6 +50,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   const restConfig = { ...restConfigFrom(config), cursorSecret: deriveSubkey(secret, 'cursors').toString('hex') };
   const restServices = createRestServices(restConfig, { db: database.db, now: () => clock.now() });
   // Probes the upstreams on a timer for /health; stopped with the app.
+  const jsonRpcFeeds = new CheckpointFeeds({ onError: (error) => logger.warn({ err: error }, 'JSON-RPC subscription feed: upstream stream failed') });
   const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
   const app = await buildHttpApp({
     config,
@@ -70,10 +72,13 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       jsonRpcCapability({ methods: SERVED_JSONRPC_METHODS, upstreams, meter: metering.meter, logger,
         cursorSecret: restConfig.cursorSecret, cursorMaxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now(),
       }),
+      // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
+      jsonRpcWebSocketCapability({ upstreams, meter: metering.meter, feeds: jsonRpcFeeds }),
     ],
   });
   monitor.start();
   app.addHook('onClose', async () => monitor.stop());
+  app.addHook('onClose', async () => jsonRpcFeeds.close());
   // onClose runs once the server has answered every request in flight: the flush sees them all.
   if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
   if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());

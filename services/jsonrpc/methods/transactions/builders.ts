@@ -1,5 +1,5 @@
 import { bcs } from '@mysten/sui/bcs';
-import { Transaction, type TransactionArgument } from '@mysten/sui/transactions';
+import { Transaction, type TransactionObjectArgument } from '@mysten/sui/transactions';
 import { normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { address, u64, type Json } from './legacy-values.js';
@@ -137,7 +137,7 @@ const ids = (value: unknown) => (value as string[]).map(String);
 const amountArgs = (tx: Transaction, amounts: bigint[]) => amounts.map((a) => tx.pure.u64(a));
 
 /** Move a list of coins into the first one, return it. */
-function mergedCoin(tx: Transaction, coins: string[]): TransactionArgument {
+function mergedCoin(tx: Transaction, coins: string[]): TransactionObjectArgument {
   const [first, ...rest] = coins;
   if (!first) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: input_coins is empty');
   const primary = tx.object(first);
@@ -145,7 +145,7 @@ function mergedCoin(tx: Transaction, coins: string[]): TransactionArgument {
   return primary;
 }
 
-function payTo(tx: Transaction, coin: TransactionArgument, recipients: string[], amounts: bigint[]): void {
+function payTo(tx: Transaction, coin: TransactionObjectArgument, recipients: string[], amounts: bigint[]): void {
   if (recipients.length !== amounts.length) {
     throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: recipients and amounts must have the same length');
   }

@@ -42,7 +42,7 @@ const executeTransactionBlock: JsonRpcMethod = {
     const { response } = await context.upstream.call('ExecuteTransaction', (o) =>
       context.upstream.grpc.transactionExecutionService.executeTransaction({
         transaction: { bcs: { value: txBytes } },
-        signatures: signatures.map((value) => ({ bcs: { value } })),
+        signatures: signatures.map((value) => ({ bcs: { value }, signature: { oneofKind: undefined } })),
         readMask: { paths: readMaskFor({ ...opts, showInput: opts.showInput || opts.showRawInput }) },
       }, o));
     if (!response.transaction) throw new JsonRpcError(JSONRPC_ERROR.serverError, 'Server error: the upstream answered without a transaction', { code: 'UPSTREAM_BAD_RESPONSE' });

@@ -13,5 +13,5 @@ export const TRANSACTION_METHODS: readonly JsonRpcMethod[] = [
   ...TRANSACTION_READ_METHODS, ...EVENT_METHODS, ...EXECUTION_METHODS, ...BUILDER_METHODS, ...SUBSCRIPTION_HTTP_METHODS,
 ];
 
-export { registerJsonRpcWebSocket, type JsonRpcWebSocketOptions } from './subscriptions/websocket-route.js';
-export { CheckpointFeed } from './subscriptions/checkpoint-feed.js';
+export { jsonRpcWebSocketCapability, registerJsonRpcWebSocket, type JsonRpcWebSocketOptions } from './subscriptions/websocket-route.js';
+export { CheckpointFeed, CheckpointFeeds } from './subscriptions/checkpoint-feed.js';

@@ -24,8 +24,8 @@ interface Frame<T> {
 }
 
 const END_SCAN_LIMIT = 2;
-const ORDER_ASCENDING = 1;
-const ORDER_DESCENDING = 2;
+const ORDER_ASCENDING = 0;
+const ORDER_DESCENDING = 1;
 
 /** What our cursor holds: the upstream watermark, the order and the query it was made for. */
 interface CursorState {

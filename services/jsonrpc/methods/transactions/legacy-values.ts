@@ -67,10 +67,10 @@ export function legacyOwner(owner: GrpcTypes.Owner | undefined): Json {
   switch (owner?.kind) {
     case OWNER_ADDRESS: return { AddressOwner: address(owner.address) };
     case OWNER_OBJECT: return { ObjectOwner: address(owner.address) };
-    // initial_shared_version is a u64 the node writes as a JSON number (SequenceNumber2 in the document).
-    case OWNER_SHARED: return { Shared: { initial_shared_version: Number(owner.version ?? 0n) } };
+    // initial_shared_version / start_version are `SequenceNumber2`: decimal strings in the document.
+    case OWNER_SHARED: return { Shared: { initial_shared_version: u64(owner.version) } };
     case OWNER_IMMUTABLE: return 'Immutable';
-    case OWNER_CONSENSUS_ADDRESS: return { ConsensusAddressOwner: { owner: address(owner.address), start_version: Number(owner.version ?? 0n) } };
+    case OWNER_CONSENSUS_ADDRESS: return { ConsensusAddressOwner: { owner: address(owner.address), start_version: u64(owner.version) } };
     default: return 'Immutable';
   }
 }
