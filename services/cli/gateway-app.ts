@@ -26,6 +26,8 @@ export interface GatewayAppOptions {
   metering?: Metering;
   /** The process's Prometheus instruments (served by `startMetricsServer`); one per app when absent. */
   metrics?: Metrics;
+  /** The JSON-RPC subscriptions' upstream checkpoint streams (one per network); created when absent. */
+  jsonRpcFeeds?: CheckpointFeeds;
   /** Receives every route's declared cost (scripts/cost-table.ts). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
 }
@@ -50,7 +52,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   const restConfig = { ...restConfigFrom(config), cursorSecret: deriveSubkey(secret, 'cursors').toString('hex') };
   const restServices = createRestServices(restConfig, { db: database.db, now: () => clock.now() });
   // Probes the upstreams on a timer for /health; stopped with the app.
-  const jsonRpcFeeds = new CheckpointFeeds({ onError: (error) => logger.warn({ err: error }, 'JSON-RPC subscription feed: upstream stream failed') });
+  const jsonRpcFeeds = options.jsonRpcFeeds ?? new CheckpointFeeds({ onError: (error) => logger.warn({ err: error }, 'JSON-RPC subscription feed: upstream stream failed') });
   const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
   const app = await buildHttpApp({
     config,

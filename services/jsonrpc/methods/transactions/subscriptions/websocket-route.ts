@@ -51,6 +51,11 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
     listening.add(server);
     await inner.register(fastifyWebsocket, first ? {} : { options: { server: new EventEmitter() as unknown as Server } });
     if (!options.feeds) inner.addHook('onClose', async () => feeds.close());
+    // An upgrade refused before the plugin's own hooks ran (authentication, limits) is answered
+    // over the raw socket, which nothing would end: the server keeps it half-open forever.
+    inner.addHook('onResponse', async (request, reply) => {
+      if (reply.statusCode !== 101 && request.headers.upgrade?.toLowerCase() === 'websocket') request.raw.socket?.destroy();
+    });
 
     inner.get('/v1/jsonrpc', {
       websocket: true,
