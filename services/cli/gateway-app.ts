@@ -5,9 +5,12 @@ import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
 import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
+import { jsonRpcCapability } from '../jsonrpc/index.js';
+import { CheckpointFeeds, jsonRpcWebSocketCapability } from '../jsonrpc/methods/transactions/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
+import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
 
 export interface GatewayAppOptions {
   config: Readonly<Config>;
@@ -23,6 +26,8 @@ export interface GatewayAppOptions {
   metering?: Metering;
   /** The process's Prometheus instruments (served by `startMetricsServer`); one per app when absent. */
   metrics?: Metrics;
+  /** The JSON-RPC subscriptions' upstream checkpoint streams (one per network); created when absent. */
+  jsonRpcFeeds?: CheckpointFeeds;
   /** Receives every route's declared cost (scripts/cost-table.ts). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
 }
@@ -47,6 +52,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   const restConfig = { ...restConfigFrom(config), cursorSecret: deriveSubkey(secret, 'cursors').toString('hex') };
   const restServices = createRestServices(restConfig, { db: database.db, now: () => clock.now() });
   // Probes the upstreams on a timer for /health; stopped with the app.
+  const jsonRpcFeeds = options.jsonRpcFeeds ?? new CheckpointFeeds({ onError: (error) => logger.warn({ err: error }, 'JSON-RPC subscription feed: upstream stream failed') });
   const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
   const app = await buildHttpApp({
     config,
@@ -65,10 +71,16 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }),
       restCapability({ upstreams, services: restServices, monitor }),
       usageCapability({ database, clock, usage: metering.usage }),
+      jsonRpcCapability({ methods: SERVED_JSONRPC_METHODS, upstreams, meter: metering.meter, logger,
+        cursorSecret: restConfig.cursorSecret, cursorMaxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now(),
+      }),
+      // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
+      jsonRpcWebSocketCapability({ upstreams, meter: metering.meter, feeds: jsonRpcFeeds }),
     ],
   });
   monitor.start();
   app.addHook('onClose', async () => monitor.stop());
+  app.addHook('onClose', async () => jsonRpcFeeds.close());
   // onClose runs once the server has answered every request in flight: the flush sees them all.
   if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
   if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());

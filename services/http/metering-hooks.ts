@@ -1,16 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../core/index.js';
-import type { ChargeOutcome, DeclaredRouteCost, Meter, MeterTicket } from '../metering/index.js';
+import type { ChargeOutcome, DeclaredRouteCost, Meter } from '../metering/index.js';
 import type { App } from '../route-contract/index.js';
-
-declare module 'fastify' {
-  interface FastifyRequest {
-    /** The limit stage's decision, carried to the meter stage (metered routes with a caller). */
-    meterTicket: MeterTicket | undefined;
-    /** Set by `onError` when the failure has a flat price (schema failure, plan refusal). */
-    meterFailure: 'schema-failure' | 'plan-refused' | undefined;
-  }
-}
 
 export interface MeteringAdapterOptions {
   /** Absent when metering is off (SUIGW_METERING=off): routes still declare their cost, nothing is limited or charged. */

@@ -21,8 +21,13 @@ export interface MeteredRequest {
 export interface MeterTicket {
   readonly request: MeteredRequest;
   readonly plan: Plan;
-  /** Credits taken from the balance at admission (the success price, or 0). */
-  readonly reserved: number;
+  /** Credits taken from the balance at admission (the success price, or 0), plus any `reserveUnits`. */
+  reserved: number;
+  /**
+   * How many operations at the route's price the answered request is charged for: 1, except
+   * for requests that carry several operations (a JSON-RPC batch, see `reserveUnits`).
+   */
+  units: number;
   /** Set when the limit stage refused the request. */
   readonly refusal: 'key-cap' | 'org-rate' | 'quota' | undefined;
   org: OrgRateState;
@@ -87,7 +92,7 @@ export class Meter {
     const credits = admissionCredits(request.cost);
     const ticketOf = (refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance): MeterTicket => {
       if (refusal) this.#deps.instruments?.rateLimitRejections.inc({ kind: REJECTION_KIND[refusal] });
-      return { request, plan, reserved, refusal, org: decision.org, credit, settled: false };
+      return { request, plan, reserved, units: 1, refusal, org: decision.org, credit, settled: false };
     };
     if (decision.outcome === 'cap-exceeded') {
       const credit = await this.#deps.ledger.balance(request.principal.organization.id, plan);
@@ -108,6 +113,25 @@ export class Meter {
   }
 
   /**
+   * An admitted request turned out to carry `units` operations at the route's price (a JSON-RPC
+   * batch is one HTTP request, charged per call): reserves the credits of the extra units and
+   * sets `ticket.units`. Returns 429 CU_QUOTA_EXCEEDED (reserving nothing more) when the
+   * credits left do not cover them; the caller answers with it, which is not charged.
+   * The rate limits stay per HTTP request: admission already counted this one.
+   */
+  async reserveUnits(ticket: MeterTicket, units: number): Promise<ApiError | undefined> {
+    const price = admissionCredits(ticket.request.cost);
+    const extra = (units - ticket.units) * price;
+    if (ticket.refusal || ticket.settled || extra <= 0) return undefined;
+    const reservation = await this.#deps.ledger.reserve(ticket.request.principal.organization.id, ticket.plan, extra);
+    ticket.credit = reservation.balance;
+    if (!reservation.ok) return new ApiError('CU_QUOTA_EXCEEDED');
+    ticket.reserved += extra;
+    ticket.units = units;
+    return undefined;
+  }
+
+  /**
    * Charges the request by the spec's rules, records its usage and returns the response headers.
    * Idempotent per ticket (an adapter may reach it twice on an error path).
    */
@@ -115,7 +139,9 @@ export class Meter {
     if (!ticket.settled) {
       ticket.settled = true;
       const outcome: ChargeOutcome = ticket.refusal ? { kind: ticket.refusal } : answered;
-      const charged = creditsCharged(ticket.request.cost, outcome);
+      // An answered request is charged per unit (see `reserveUnits`); flat prices stay flat.
+      const perUnit = creditsCharged(ticket.request.cost, outcome);
+      const charged = outcome.kind === 'answered' ? perUnit * ticket.units : perUnit;
       const { principal, network, route, cost } = ticket.request;
       ticket.credit = this.#deps.ledger.adjust(principal.organization.id, charged - ticket.reserved) ?? ticket.credit;
       if (charged > 0) this.#deps.instruments?.creditsConsumed.inc({ organization: principal.organization.id, plan: ticket.plan.id }, charged);

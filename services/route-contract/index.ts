@@ -1,2 +1,3 @@
 export type { App, Capability, RouteAuth, RouteProtocol } from './types.js';
 export { validationFailure, type FieldCodes } from './validation.js';
+export { requestUpstream, watchRequest } from './request-upstream.js';

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Network } from '../core/index.js';
 import type { Principal, Scope } from '../identity/index.js';
 import type { RouteCost } from '../metering/costs.js';
+import type { MeterTicket } from '../metering/meter.js';
 import type { FieldCodes } from './validation.js';
 
 /** The fastify instance every capability registers its routes on (zod-typed). */
@@ -55,5 +56,12 @@ declare module 'fastify' {
     network: Network;
     /** The verified caller, on routes whose `auth` is not `'none'`. */
     principal: Principal | undefined;
+    /**
+     * The limit stage's decision, carried to the meter stage (metered routes with a caller). A
+     * handler whose request carries several operations sizes it (`Meter.reserveUnits`).
+     */
+    meterTicket: MeterTicket | undefined;
+    /** Set by `onError` when the failure has a flat price (schema failure, plan refusal). */
+    meterFailure: 'schema-failure' | 'plan-refused' | undefined;
   }
 }

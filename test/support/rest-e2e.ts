@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from './test-app.js';
 import type { Tier } from '../../services/identity/index.js';
 import type { GatewayAppOptions } from '../../services/cli/gateway-app.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
+import type { SimnetOptions } from '../../services/simnet/index.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies are checked with zod schemas in the tests
@@ -23,9 +24,9 @@ export interface RestE2E {
  * PostgreSQL) with mainnet's upstream on simnet, called with the seeded admin key.
  */
 export async function startRestE2E(
-  options: { policy?: Partial<UpstreamPolicy>; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>; tier?: Tier } = {},
+  options: { policy?: Partial<UpstreamPolicy>; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>; tier?: Tier; simnet?: SimnetOptions } = {},
 ): Promise<RestE2E> {
-  const simnet = await startTestSimnet();
+  const simnet = await startTestSimnet(options.simnet);
   const upstream = new SuiUpstream({
     network: 'mainnet',
     endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl },

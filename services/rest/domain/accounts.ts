@@ -4,7 +4,7 @@ import type { Account, Balance, Delegation, ObjectResponse } from '../schemas.js
 import type { ChainService } from './chain.js';
 import type { CoinService } from './coins.js';
 import type { NetworkContext } from './context.js';
-import type { CursorCodec } from './cursor.js';
+import type { CursorCodec } from '../../core/cursor.js';
 import { toBalance } from './map-balance.js';
 import { toSuiObject } from './map-object.js';
 import { fullAddress, fullType, valueToJson, type ProtoValue } from './proto-values.js';

@@ -2,7 +2,7 @@ export { AccountService } from './accounts.js';
 export { ChainService, type CheckpointId } from './chain.js';
 export { CoinService } from './coins.js';
 export type { NetworkContext } from './context.js';
-export { CursorCodec, type CursorCodecOptions, type CursorScope } from './cursor.js';
+export { CursorCodec, type CursorCodecOptions, type CursorScope } from '../../core/cursor.js';
 export { includeAll, includeNone, toTransactionBlock, type TransactionInclude } from './map-transaction.js';
 export { NameService } from './names.js';
 export { ObjectService } from './objects.js';

@@ -3,7 +3,7 @@ import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { ApiError } from '../../core/errors.js';
 import type { ActivityItem, RawTransaction, TransactionBlock, TransactionStats } from '../schemas.js';
 import type { NetworkContext } from './context.js';
-import type { CursorCodec } from './cursor.js';
+import type { CursorCodec } from '../../core/cursor.js';
 import {
   includeAll, RAW_TRANSACTION_READ_MASK, stripBcs, toActivityItem, toTransactionBlock, TRANSACTION_READ_MASK, type TransactionInclude,
 } from './map-transaction.js';

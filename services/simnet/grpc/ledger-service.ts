@@ -165,7 +165,7 @@ export class LedgerServiceImpl {
     const matches = transactionPredicate(request.filter);
     const options = request.options ?? {};
     await streamPositioned(request, responses, context, {
-      items: this.#ledger.iterateTransactions({ after: parsePositionCursor(options.after), descending: options.ordering === GrpcTypes.Ordering.DESCENDING }),
+      items: this.#ledger.iterateTransactions(startBound(options)),
       checkpointOf: ({ transaction }) => transaction.checkpoint,
       matches: ({ transaction }) => matches(transaction),
       message: ({ transaction }) => ({ transaction: applyReadMask(GrpcTypes.ExecutedTransaction, executedTransactionToProto(transaction, mask, this.#ledger), mask) }),
@@ -177,7 +177,7 @@ export class LedgerServiceImpl {
     const matches = eventPredicate(request.filter);
     const options = request.options ?? {};
     await streamPositioned(request, responses, context, {
-      items: this.#ledger.iterateEvents({ after: parsePositionCursor(options.after), descending: options.ordering === GrpcTypes.Ordering.DESCENDING }),
+      items: this.#ledger.iterateEvents(startBound(options)),
       checkpointOf: ({ event }) => event.checkpoint,
       matches: ({ event }) => matches(event),
       message: ({ event }) => ({ event: applyReadMask(GrpcTypes.Event, eventToProto(event), mask) }),
@@ -185,8 +185,19 @@ export class LedgerServiceImpl {
   }
 }
 
+/**
+ * Where a List* scan starts. QueryOptions' cursors are bounds in ledger order whatever the
+ * ordering (`after` exclusive lower, `before` exclusive upper), so a descending page resumes
+ * below `before`, as the proto documents ("pass the last Watermark.cursor as options.before").
+ */
+function startBound(options: { after?: Uint8Array; before?: Uint8Array; ordering?: GrpcTypes.Ordering }): { after?: number; descending: boolean } {
+  const descending = options.ordering === GrpcTypes.Ordering.DESCENDING;
+  const start = parsePositionCursor(descending ? options.before : options.after);
+  return { ...(start !== undefined ? { after: start } : {}), descending };
+}
+
 interface PositionedQuery {
-  options?: { limit?: number; ordering?: GrpcTypes.Ordering; before?: Uint8Array };
+  options?: { limit?: number; ordering?: GrpcTypes.Ordering; after?: Uint8Array; before?: Uint8Array };
   startCheckpoint?: bigint;
   endCheckpoint?: bigint;
 }
@@ -211,11 +222,12 @@ async function streamPositioned<T extends { position: number }, M>(
   const options = request.options ?? {};
   const limit = Math.min(options.limit || 50, MAX_QUERY_LIMIT);
   const descending = options.ordering === GrpcTypes.Ordering.DESCENDING;
-  const before = parsePositionCursor(options.before);
+  // The far bound: `before` going up, `after` going down (both exclusive, in ledger order).
+  const stop = parsePositionCursor(descending ? options.after : options.before);
   let sent = 0;
   for (const item of stream.items) {
     if (context.cancelled) return;
-    if (before !== undefined && (descending ? item.position <= before : item.position >= before)) break;
+    if (stop !== undefined && (descending ? item.position <= stop : item.position >= stop)) break;
     const checkpoint = stream.checkpointOf(item);
     if (!inRange(checkpoint, request.startCheckpoint, request.endCheckpoint) || !stream.matches(item)) continue;
     if (sent === limit) {

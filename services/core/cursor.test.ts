@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ApiError } from '../../core/errors.js';
+import type { ApiError } from './errors.js';
 import { CursorCodec } from './cursor.js';
 
 describe('CursorCodec', () => {

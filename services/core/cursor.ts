@@ -1,5 +1,5 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { ApiError } from '../../core/errors.js';
+import { ApiError } from './errors.js';
 
 /** What a cursor continues: the endpoint, the network and the query it was issued for. */
 export interface CursorScope {

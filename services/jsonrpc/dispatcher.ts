@@ -1,0 +1,130 @@
+import { isApiError, type Logger } from '../core/index.js';
+import { upstreamApiError } from '../upstream/index.js';
+import {
+  errorResponse, invalidRequest, readCall, resultResponse, STANDARD_MESSAGES,
+  type JsonRpcErrorObject, type JsonRpcResponse,
+} from './envelope.js';
+import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from './method.js';
+import { OPENRPC_METHODS, OpenRpcSchemas, type OpenRpcMethodSpec } from './openrpc.js';
+import { namedParams } from './params.js';
+
+/** Calls one HTTP request may batch (documented in docs/jsonrpc.md). */
+export const DEFAULT_MAX_BATCH_SIZE = 50;
+
+export interface JsonRpcDispatcherOptions {
+  methods: readonly JsonRpcMethod[];
+  maxBatchSize?: number;
+  logger?: Pick<Logger, 'error'>;
+}
+
+/** A body, read: the calls to run, or the one answer a body that is no request at all earns. */
+export type ParsedBody =
+  | { kind: 'calls'; batch: boolean; items: readonly unknown[] }
+  | { kind: 'refused'; response: JsonRpcResponse };
+
+/** What running a body's calls produced. */
+export interface DispatchResult {
+  /** The response body; undefined when every call was a notification (nothing to answer). */
+  body: JsonRpcResponse | JsonRpcResponse[] | undefined;
+  /** Calls that are charged: all but those that failed upstream (the spec does not charge 5xx). */
+  billable: number;
+}
+
+interface Outcome {
+  response: JsonRpcResponse | undefined;
+  billable: boolean;
+}
+
+const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The transport-neutral half of the JSON-RPC gateway: reads a body (single call or batch),
+ * checks each call (envelope, method, params against the OpenRPC document), runs it on its
+ * method and turns every failure into its JSON-RPC error object. HTTP and WebSocket adapters
+ * share it.
+ */
+export class JsonRpcDispatcher {
+  readonly maxBatchSize: number;
+  readonly #methods = new Map<string, { method: JsonRpcMethod; spec: OpenRpcMethodSpec }>();
+  readonly #schemas = new OpenRpcSchemas();
+  readonly #logger: Pick<Logger, 'error'> | undefined;
+
+  constructor(options: JsonRpcDispatcherOptions) {
+    this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+    this.#logger = options.logger;
+    for (const method of options.methods) {
+      const spec = OPENRPC_METHODS.get(method.name);
+      if (!spec) throw new Error(`JSON-RPC method ${method.name} is not in the OpenRPC document`);
+      if (this.#methods.has(method.name)) throw new Error(`JSON-RPC method ${method.name} is registered twice`);
+      this.#methods.set(method.name, { method, spec });
+    }
+  }
+
+  /** The served methods, in registration order. */
+  get methods(): readonly JsonRpcMethod[] {
+    return [...this.#methods.values()].map((entry) => entry.method);
+  }
+
+  /** A raw body as calls: -32700 for bytes that are not JSON, -32600 for an empty or oversized batch. */
+  parse(raw: Buffer | string | undefined): ParsedBody {
+    let value: unknown;
+    try {
+      const text = typeof raw === 'string' ? raw : STRICT_UTF8.decode(raw ?? new Uint8Array());
+      value = JSON.parse(text);
+    } catch {
+      return { kind: 'refused', response: errorResponse(null, { code: JSONRPC_ERROR.parseError, message: STANDARD_MESSAGES[JSONRPC_ERROR.parseError]! }) };
+    }
+    if (!Array.isArray(value)) return { kind: 'calls', batch: false, items: [value] };
+    if (value.length === 0) return { kind: 'refused', response: invalidRequest(null, 'empty batch') };
+    if (value.length > this.maxBatchSize) {
+      return { kind: 'refused', response: invalidRequest(null, `a batch holds at most ${this.maxBatchSize} calls, got ${value.length}`) };
+    }
+    return { kind: 'calls', batch: true, items: value };
+  }
+
+  /** Runs the calls (a batch's concurrently; the request's upstream bounds its fan-out). */
+  async run(parsed: Extract<ParsedBody, { kind: 'calls' }>, context: () => JsonRpcContext): Promise<DispatchResult> {
+    const outcomes = await Promise.all(parsed.items.map((item) => this.#runOne(item, context)));
+    const responses = outcomes.flatMap((outcome) => (outcome.response ? [outcome.response] : []));
+    const billable = outcomes.filter((outcome) => outcome.billable).length;
+    if (responses.length === 0) return { body: undefined, billable };
+    return { body: parsed.batch ? responses : responses[0], billable };
+  }
+
+  async #runOne(item: unknown, context: () => JsonRpcContext): Promise<Outcome> {
+    const read = readCall(item);
+    if ('invalid' in read) return { response: read.invalid, billable: true };
+    const { call } = read;
+    const notification = !Object.hasOwn(call, 'id');
+    const id = call.id ?? null;
+    const answer = (response: JsonRpcResponse, billable = true): Outcome => ({ response: notification ? undefined : response, billable });
+    const entry = this.#methods.get(call.method);
+    if (!entry) {
+      return answer(errorResponse(id, { code: JSONRPC_ERROR.methodNotFound, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.methodNotFound]}: ${call.method}` }));
+    }
+    try {
+      const params = namedParams(entry.spec, call.params, this.#schemas);
+      const result = await entry.method.handle(params, context());
+      return answer(resultResponse(id, result));
+    } catch (error) {
+      const failure = this.#errorObject(error, call.method);
+      return answer(errorResponse(id, failure.error), !failure.upstreamFailure);
+    }
+  }
+
+  #errorObject(thrown: unknown, method: string): { error: JsonRpcErrorObject; upstreamFailure: boolean } {
+    if (thrown instanceof JsonRpcError) {
+      return { error: { code: thrown.code, message: thrown.message, ...(thrown.data === undefined ? {} : { data: thrown.data }) }, upstreamFailure: false };
+    }
+    // An upstream object or checkpoint that does not exist is the caller's 4xx, not a failure.
+    const error = upstreamApiError(thrown, 'NOT_FOUND');
+    if (isApiError(error)) {
+      if (error.status >= 500) {
+        return { error: { code: JSONRPC_ERROR.serverError, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.serverError]}: ${error.message}`, data: { code: error.code } }, upstreamFailure: true };
+      }
+      return { error: { code: JSONRPC_ERROR.invalidParams, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.invalidParams]}: ${error.message}`, data: { code: error.code } }, upstreamFailure: false };
+    }
+    this.#logger?.error({ err: thrown, method }, 'JSON-RPC method failed');
+    return { error: { code: JSONRPC_ERROR.internalError, message: STANDARD_MESSAGES[JSONRPC_ERROR.internalError]! }, upstreamFailure: true };
+  }
+}

@@ -1,0 +1,164 @@
+import type { GrpcTypes } from '@mysten/sui/grpc';
+import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
+import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
+import { invalidParams } from '../../params.js';
+import { pageLimit, pageOf, type PageState } from './paging.js';
+import { mask, read, readOptional, u64 } from './upstream-reads.js';
+
+/** Balances, coins, coin metadata and supply (gRPC StateService). */
+
+const SUI = '0x2::sui::SUI';
+const COIN_FIELDS = ['object_id', 'version', 'digest', 'object_type', 'previous_transaction', 'balance'];
+/** Coins are counted a page of this many at a time (the upstream's largest page). */
+const COUNT_PAGE = 1000;
+
+function coinTypeOf(param: unknown): string {
+  try {
+    return normalizeStructTag(typeof param === 'string' ? param : SUI);
+  } catch {
+    throw invalidParams(`'${String(param)}' is not a coin type`);
+  }
+}
+
+function owner(param: unknown): string {
+  return normalizeSuiAddress(String(param));
+}
+
+/** `0x2::coin::Coin<T>` → `T`. */
+function innerType(objectType: string | undefined): string {
+  const match = /^0x0*2::coin::Coin<(.+)>$/.exec(objectType ?? '');
+  return match?.[1] ?? '';
+}
+
+function toCoin(object: GrpcTypes.Object) {
+  return {
+    coinType: innerType(object.objectType),
+    coinObjectId: object.objectId ?? '',
+    version: u64(object.version),
+    digest: object.digest ?? '',
+    balance: u64(object.balance),
+    previousTransaction: object.previousTransaction ?? '',
+  };
+}
+
+/** How many `Coin<coinType>` objects `address` owns (the legacy `coinObjectCount`). */
+async function countCoins(context: JsonRpcContext, address: string, coinType: string): Promise<number> {
+  let count = 0;
+  let pageToken: Uint8Array | undefined;
+  do {
+    const page = await read(context, 'ListOwnedObjects', (options) => context.upstream.grpc.stateService.listOwnedObjects({
+      owner: address, objectType: `0x2::coin::Coin<${coinType}>`, pageSize: COUNT_PAGE, ...(pageToken ? { pageToken } : {}), ...mask('object_id'),
+    }, options));
+    count += page.objects.length;
+    pageToken = page.nextPageToken;
+  } while (pageToken !== undefined && pageToken.length > 0);
+  return count;
+}
+
+async function toLegacyBalance(context: JsonRpcContext, address: string, balance: GrpcTypes.Balance | undefined, coinType: string) {
+  return {
+    coinType,
+    coinObjectCount: await countCoins(context, address, coinType),
+    totalBalance: u64(balance?.balance),
+    lockedBalance: {},
+    fundsInAddressBalance: u64(balance?.addressBalance),
+  };
+}
+
+export const getBalance: JsonRpcMethod = {
+  name: 'suix_getBalance',
+  translatesTo: 'gRPC StateService.GetBalance + ListOwnedObjects (Coin<T>, for coinObjectCount)',
+  unfilled: ['lockedBalance: always {} (time-locked balances no longer exist)'],
+  async handle(params, context) {
+    const address = owner(params.owner);
+    const coinType = coinTypeOf(params.coin_type);
+    const response = await read(context, 'GetBalance', (options) => context.upstream.grpc.stateService.getBalance({ owner: address, coinType }, options));
+    return toLegacyBalance(context, address, response.balance, coinType);
+  },
+};
+
+export const getAllBalances: JsonRpcMethod = {
+  name: 'suix_getAllBalances',
+  translatesTo: 'gRPC StateService.ListBalances (all pages) + ListOwnedObjects per coin type (coinObjectCount)',
+  unfilled: ['lockedBalance: always {}'],
+  async handle(params, context) {
+    const address = owner(params.owner);
+    const balances: GrpcTypes.Balance[] = [];
+    let pageToken: Uint8Array | undefined;
+    do {
+      const page = await read(context, 'ListBalances', (options) => context.upstream.grpc.stateService.listBalances({
+        owner: address, pageSize: COUNT_PAGE, ...(pageToken ? { pageToken } : {}),
+      }, options));
+      balances.push(...page.balances);
+      pageToken = page.nextPageToken;
+    } while (pageToken !== undefined && pageToken.length > 0);
+    return Promise.all(balances.map((balance) => toLegacyBalance(context, address, balance, normalizeStructTag(balance.coinType ?? SUI))));
+  },
+};
+
+interface CoinsCursor extends PageState {
+  owner: string;
+  coinType: string | null;
+}
+
+async function coinsPage(context: JsonRpcContext, method: string, address: string, coinType: string | null, cursor: unknown, limit: unknown) {
+  const state = typeof cursor === 'string' ? context.cursors.decode<CoinsCursor>(method, cursor) : undefined;
+  if (state && (state.owner !== address || state.coinType !== coinType)) throw invalidParams('the cursor belongs to another query', { code: 'INVALID_CURSOR' });
+  const page = await read(context, 'ListOwnedObjects', (options) => context.upstream.grpc.stateService.listOwnedObjects({
+    owner: address,
+    objectType: coinType ? `0x2::coin::Coin<${coinType}>` : '0x2::coin::Coin',
+    pageSize: pageLimit(limit),
+    ...(state ? { pageToken: Buffer.from(state.token, 'base64') } : {}),
+    ...mask(...COIN_FIELDS),
+  }, options));
+  return pageOf(context, method, page.objects.map(toCoin), page.nextPageToken, { owner: address, coinType });
+}
+
+export const getCoins: JsonRpcMethod = {
+  name: 'suix_getCoins',
+  translatesTo: 'gRPC StateService.ListOwnedObjects (type Coin<T>, default SUI)',
+  async handle(params, context) {
+    const address = owner(params.owner);
+    return coinsPage(context, 'suix_getCoins', address, coinTypeOf(params.coin_type), params.cursor, params.limit);
+  },
+};
+
+export const getAllCoins: JsonRpcMethod = {
+  name: 'suix_getAllCoins',
+  translatesTo: 'gRPC StateService.ListOwnedObjects (type 0x2::coin::Coin, every T)',
+  async handle(params, context) {
+    const address = owner(params.owner);
+    return coinsPage(context, 'suix_getAllCoins', address, null, params.cursor, params.limit);
+  },
+};
+
+export const getCoinMetadata: JsonRpcMethod = {
+  name: 'suix_getCoinMetadata',
+  translatesTo: 'gRPC StateService.GetCoinInfo (metadata)',
+  async handle(params, context) {
+    const coinType = coinTypeOf(params.coin_type);
+    const info = await readOptional(context, 'GetCoinInfo', (options) => context.upstream.grpc.stateService.getCoinInfo({ coinType }, options));
+    const metadata = info?.metadata;
+    // A node answers null for a coin type without metadata.
+    if (!metadata) return null;
+    return {
+      id: metadata.id ?? null,
+      decimals: metadata.decimals ?? 0,
+      name: metadata.name ?? '',
+      symbol: metadata.symbol ?? '',
+      description: metadata.description ?? '',
+      iconUrl: metadata.iconUrl ?? null,
+    };
+  },
+};
+
+export const getTotalSupply: JsonRpcMethod = {
+  name: 'suix_getTotalSupply',
+  translatesTo: 'gRPC StateService.GetCoinInfo (treasury.total_supply)',
+  async handle(params, context) {
+    const coinType = coinTypeOf(params.coin_type);
+    const info = await readOptional(context, 'GetCoinInfo', (options) => context.upstream.grpc.stateService.getCoinInfo({ coinType }, options));
+    if (info?.treasury?.totalSupply === undefined) throw invalidParams(`no supply is known for ${coinType}`, { code: 'NOT_FOUND' });
+    return { value: u64(info.treasury.totalSupply) };
+  },
+};

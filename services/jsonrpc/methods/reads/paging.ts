@@ -1,0 +1,25 @@
+import type { JsonRpcContext } from '../../method.js';
+
+/** The legacy page size: a node's default and maximum (QUERY_MAX_RESULT_LIMIT). */
+export const DEFAULT_PAGE_LIMIT = 50;
+export const MAX_PAGE_LIMIT = 50;
+
+/** What our cursors carry: the upstream's page token (base64) plus the query they continue. */
+export interface PageState {
+  token: string;
+}
+
+export function pageLimit(limit: unknown): number {
+  const value = typeof limit === 'number' && limit > 0 ? limit : DEFAULT_PAGE_LIMIT;
+  return Math.min(value, MAX_PAGE_LIMIT);
+}
+
+/** A legacy page: `nextCursor` is our signed cursor over the upstream's token and the query. */
+export function pageOf<T>(context: JsonRpcContext, method: string, data: T[], nextToken: Uint8Array | undefined, query: object) {
+  const more = nextToken !== undefined && nextToken.length > 0;
+  return {
+    data,
+    nextCursor: more ? context.cursors.encode(method, { ...query, token: Buffer.from(nextToken).toString('base64') }) : null,
+    hasNextPage: more,
+  };
+}

@@ -1,0 +1,177 @@
+import { randomInt } from 'node:crypto';
+import type { GrpcTypes } from '@mysten/sui/grpc';
+import { JSONRPC_ERROR, JsonRpcError } from '../../../method.js';
+import { renderEffects, renderEvent } from '../render-response.js';
+import { timestampMs } from '../legacy-values.js';
+import type { CheckpointFeed } from './checkpoint-feed.js';
+import { eventPredicate, transactionPredicate, type LegacyEvent } from './predicates.js';
+
+/**
+ * One WebSocket's JSON-RPC subscriptions, transport-neutral: text frames in, text frames out.
+ * `suix_subscribeEvent` / `suix_subscribeTransaction` answer a subscription id, then each match
+ * arrives as `{jsonrpc, method, params: {subscription, result}}` as on a node;
+ * `suix_unsubscribeEvent` / `suix_unsubscribeTransaction` answer true (false for an unknown id).
+ */
+
+export type Charge = (kind: 'call' | 'notification') => Promise<{ code: string; message: string; closing: boolean } | undefined>;
+
+export interface SessionOptions {
+  feed: CheckpointFeed;
+  send(text: string): void;
+  /** Meters one call or one notification; a refusal answers the call with an error, or (closing) ends the socket. */
+  charge: Charge;
+  /** Ends the socket (quota spent while notifying). */
+  close(code: string, message: string): void;
+  maxSubscriptions?: number;
+}
+
+interface Subscription {
+  kind: 'event' | 'transaction';
+  matches: (tx: GrpcTypes.ExecutedTransaction) => unknown[];
+}
+
+const SUBSCRIBE = { suix_subscribeEvent: 'event', suix_subscribeTransaction: 'transaction' } as const;
+const UNSUBSCRIBE = { suix_unsubscribeEvent: 'event', suix_unsubscribeTransaction: 'transaction' } as const;
+const NOTIFICATION_METHOD = { event: 'suix_subscribeEvent', transaction: 'suix_subscribeTransaction' } as const;
+
+type Id = string | number | null;
+
+function errorFrame(id: Id, code: number, message: string, data?: unknown): string {
+  return JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data === undefined ? {} : { data }) }, id });
+}
+
+function param(params: unknown, name: string): unknown {
+  if (Array.isArray(params)) return params[0];
+  if (params && typeof params === 'object') return (params as Record<string, unknown>)[name];
+  return undefined;
+}
+
+export class SubscriptionSession {
+  readonly #options: SessionOptions;
+  readonly #subscriptions = new Map<number, Subscription>();
+  #stopFeed: (() => void) | undefined;
+  #closed = false;
+  /** Notifications are charged one at a time, in order. */
+  #charging: Promise<void> = Promise.resolve();
+
+  constructor(options: SessionOptions) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#subscriptions.size;
+  }
+
+  async receive(text: string): Promise<void> {
+    let message: unknown;
+    try {
+      message = JSON.parse(text);
+    } catch {
+      this.#options.send(errorFrame(null, JSONRPC_ERROR.parseError, 'Parse error'));
+      return;
+    }
+    if (Array.isArray(message)) {
+      // One frame each, as a node's WebSocket answers batches item by item here.
+      for (const item of message) await this.#call(item);
+      return;
+    }
+    await this.#call(message);
+  }
+
+  async #call(message: unknown): Promise<void> {
+    const call = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
+    const id = (call && (typeof call.id === 'string' || typeof call.id === 'number') ? call.id : null) as Id;
+    if (!call || typeof call !== 'object' || call.jsonrpc !== '2.0' || typeof call.method !== 'string') {
+      this.#options.send(errorFrame(id, JSONRPC_ERROR.invalidRequest, 'Invalid request'));
+      return;
+    }
+    const method = call.method;
+    if (!(method in SUBSCRIBE) && !(method in UNSUBSCRIBE)) {
+      this.#options.send(errorFrame(id, JSONRPC_ERROR.methodNotFound, `Method not found: ${method}`,
+        { reason: 'the WebSocket of /v1/jsonrpc serves subscriptions; send other methods with POST /v1/jsonrpc' }));
+      return;
+    }
+    const refusal = await this.#options.charge('call');
+    if (refusal) {
+      this.#options.send(errorFrame(id, JSONRPC_ERROR.serverError, refusal.message, { code: refusal.code }));
+      if (refusal.closing) this.#options.close(refusal.code, refusal.message);
+      return;
+    }
+    try {
+      const result = method in SUBSCRIBE
+        ? this.#subscribe(SUBSCRIBE[method as keyof typeof SUBSCRIBE], call.params)
+        : this.#unsubscribe(UNSUBSCRIBE[method as keyof typeof UNSUBSCRIBE], call.params);
+      this.#options.send(JSON.stringify({ jsonrpc: '2.0', result, id }));
+    } catch (error) {
+      if (error instanceof JsonRpcError) this.#options.send(errorFrame(id, error.code, error.message, error.data));
+      else this.#options.send(errorFrame(id, JSONRPC_ERROR.internalError, 'Internal error'));
+    }
+  }
+
+  #subscribe(kind: 'event' | 'transaction', params: unknown): number {
+    const filter = param(params, 'filter');
+    if (filter === undefined) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: missing required param filter');
+    const max = this.#options.maxSubscriptions ?? 64;
+    if (this.#subscriptions.size >= max) {
+      throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: at most ${max} subscriptions per connection`, { code: 'TOO_MANY_SUBSCRIPTIONS' });
+    }
+    let matches: Subscription['matches'];
+    if (kind === 'event') {
+      const predicate = eventPredicate(filter);
+      matches = (tx) => {
+        const digest = tx.digest ?? '';
+        const timestamp = timestampMs(tx.timestamp);
+        return (tx.events?.events ?? []).map((e, i) => renderEvent(e, digest, i, timestamp)).filter((e) => predicate(e as unknown as LegacyEvent));
+      };
+    } else {
+      const predicate = transactionPredicate(filter);
+      matches = (tx) => (predicate(tx) ? [renderEffects(tx.effects, tx.digest ?? '')] : []);
+    }
+    // Node subscription ids are u64 numbers; ours stay within JavaScript's safe integers.
+    let subscriptionId = randomInt(1, 2 ** 48);
+    while (this.#subscriptions.has(subscriptionId)) subscriptionId = randomInt(1, 2 ** 48);
+    this.#subscriptions.set(subscriptionId, { kind, matches });
+    this.#stopFeed ??= this.#options.feed.listen((tx) => this.#deliver(tx));
+    return subscriptionId;
+  }
+
+  #unsubscribe(kind: 'event' | 'transaction', params: unknown): boolean {
+    const raw = Array.isArray(params) ? params[0] : params && typeof params === 'object' ? Object.values(params)[0] : undefined;
+    const subscriptionId = Number(raw);
+    const subscription = this.#subscriptions.get(subscriptionId);
+    if (!subscription || subscription.kind !== kind) return false;
+    this.#subscriptions.delete(subscriptionId);
+    if (this.#subscriptions.size === 0) this.#stop();
+    return true;
+  }
+
+  #deliver(tx: GrpcTypes.ExecutedTransaction): void {
+    for (const [subscription, entry] of this.#subscriptions) {
+      for (const result of entry.matches(tx)) {
+        const frame = JSON.stringify({ jsonrpc: '2.0', method: NOTIFICATION_METHOD[entry.kind], params: { subscription, result } });
+        this.#charging = this.#charging.then(async () => {
+          if (this.#closed || !this.#subscriptions.has(subscription)) return;
+          const refusal = await this.#options.charge('notification');
+          if (refusal?.closing) {
+            this.#options.close(refusal.code, refusal.message);
+            this.dispose();
+            return;
+          }
+          this.#options.send(frame);
+        });
+      }
+    }
+  }
+
+  #stop(): void {
+    this.#stopFeed?.();
+    this.#stopFeed = undefined;
+  }
+
+  /** The socket is gone: drop every subscription (and the feed, if it was the last listener). */
+  dispose(): void {
+    this.#closed = true;
+    this.#subscriptions.clear();
+    this.#stop();
+  }
+}

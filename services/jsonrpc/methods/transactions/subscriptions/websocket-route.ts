@@ -1,0 +1,118 @@
+import { EventEmitter } from 'node:events';
+import type { Server } from 'node:http';
+import fastifyWebsocket from '@fastify/websocket';
+import type { FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { ERRORS, isApiError } from '../../../../core/index.js';
+import type { Meter } from '../../../../metering/index.js';
+import type { App, Capability } from '../../../../route-contract/index.js';
+import type { UpstreamSet } from '../../../../upstream/index.js';
+import { CheckpointFeeds } from './checkpoint-feed.js';
+import { SubscriptionSession, type Charge } from './session.js';
+
+export interface JsonRpcWebSocketOptions {
+  upstreams: UpstreamSet;
+  meter: Meter;
+  /** Shared by every network scope of the process (one upstream stream per network); closed with the app. */
+  feeds?: CheckpointFeeds;
+  maxSubscriptionsPerSocket?: number;
+  /** A socket whose unsent frames exceed this (a client not reading) is closed with 1013. */
+  maxBufferedBytes?: number;
+}
+
+/** The price of opening the socket, of each call over it and of each notification. */
+export const WEBSOCKET_MESSAGE_COST = 1;
+
+/**
+ * @fastify/websocket listens to the server's `upgrade` event and routes upgrades through the one
+ * router, so it must listen once per server; its route hooks are still needed in every network
+ * scope. Later scopes get a listener target that never fires.
+ */
+const listening = new WeakSet<Server>();
+
+function closeCode(code: string): number {
+  return (ERRORS as Record<string, { ws: number }>)[code]?.ws ?? 1011;
+}
+
+/**
+ * The WebSocket of `/v1/jsonrpc` (GET with `Upgrade: websocket`, as a node's WS port): JSON-RPC
+ * subscriptions. The upgrade passes the data routes' pipeline (authentication with scope `data`,
+ * `api_key` query accepted, network binding, limits) and costs one credit; then every call and
+ * every notification is metered through the transport-neutral Meter, one credit each (as gRPC
+ * streamed messages); spent credits close the socket with 1008 and the code CU_QUOTA_EXCEEDED.
+ */
+export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSocketOptions): Promise<void> {
+  const feeds = options.feeds ?? new CheckpointFeeds();
+  const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+
+  await scope.register(async (inner: App) => {
+    const server = inner.server;
+    const first = !listening.has(server);
+    listening.add(server);
+    await inner.register(fastifyWebsocket, first ? {} : { options: { server: new EventEmitter() as unknown as Server } });
+    if (!options.feeds) inner.addHook('onClose', async () => feeds.close());
+    // An upgrade refused before the plugin's own hooks ran (authentication, limits) is answered
+    // over the raw socket, which nothing would end: the server keeps it half-open forever.
+    inner.addHook('onResponse', async (request, reply) => {
+      if (reply.statusCode !== 101 && request.headers.upgrade?.toLowerCase() === 'websocket') request.raw.socket?.destroy();
+    });
+
+    inner.get('/v1/jsonrpc', {
+      websocket: true,
+      config: { auth: { scope: 'data' }, cost: WEBSOCKET_MESSAGE_COST, protocol: 'jsonrpc', queryKey: true },
+      schema: { hide: true },
+    }, (socket: WebSocket, request: FastifyRequest) => {
+      const ticket = request.meterTicket;
+      // The hijacked upgrade never reaches the meter's onSend: it is answered (101) here.
+      if (ticket) options.meter.settle(ticket, { kind: 'answered', status: 101 });
+      const upstream = options.upstreams.get(request.network);
+      if (!upstream) {
+        socket.close(closeCode('UPSTREAM_UNAVAILABLE'), 'no upstream for this network');
+        return;
+      }
+      const principal = request.principal!;
+      const charge: Charge = async () => {
+        const admission = await options.meter.admit({
+          principal, clientIp: request.ip, network: request.network, route: 'WS /v1/jsonrpc', cost: WEBSOCKET_MESSAGE_COST,
+        });
+        options.meter.settle(admission.ticket, { kind: 'answered', status: 200 });
+        if (!admission.error) return undefined;
+        const error = admission.error;
+        return { code: error.code, message: error.message, closing: error.code === 'CU_QUOTA_EXCEEDED' };
+      };
+      const session = new SubscriptionSession({
+        feed: feeds.of(request.network, upstream),
+        maxSubscriptions: options.maxSubscriptionsPerSocket,
+        charge,
+        send: (text) => {
+          if (socket.readyState !== socket.OPEN) return;
+          if (socket.bufferedAmount > maxBuffered) {
+            socket.close(1013, 'subscriber too slow');
+            session.dispose();
+            return;
+          }
+          socket.send(text);
+        },
+        close: (code, message) => socket.close(closeCode(code), `${code}: ${message}`.slice(0, 120)),
+      });
+      socket.on('message', (data, isBinary) => {
+        if (isBinary) {
+          socket.close(1003, 'text frames only');
+          return;
+        }
+        void session.receive(data.toString()).catch((error: unknown) => {
+          request.log.error({ err: error }, 'JSON-RPC WebSocket call failed');
+          socket.close(1011, isApiError(error) ? error.code : 'internal error');
+        });
+      });
+      socket.on('close', () => session.dispose());
+      socket.on('error', () => session.dispose());
+    });
+  });
+}
+
+/** The capability form, for the composition root's list (one registration per network scope). */
+export function jsonRpcWebSocketCapability(options: JsonRpcWebSocketOptions & { feeds: CheckpointFeeds }): Capability {
+  return (scope: App) => registerJsonRpcWebSocket(scope, options);
+}
+

@@ -1,0 +1,40 @@
+import { JSONRPC_ERROR, JsonRpcError } from './method.js';
+import type { OpenRpcMethodSpec, OpenRpcSchemas } from './openrpc.js';
+
+/**
+ * A call's params as the method's named params: positional params are mapped to the document's
+ * param names in order, `null` for an optional param means absent (the SDK sends `null` for
+ * every optional param it was not given), and every present param is checked against its
+ * schema in the document. Anything else is -32602 with the reason.
+ */
+export function namedParams(spec: OpenRpcMethodSpec, params: unknown, schemas: OpenRpcSchemas): Record<string, unknown> {
+  const given = new Map<string, unknown>();
+  if (Array.isArray(params)) {
+    if (params.length > spec.params.length) {
+      throw invalidParams(`${spec.name} takes at most ${spec.params.length} params, got ${params.length}`);
+    }
+    params.forEach((value, index) => given.set(spec.params[index]!.name, value));
+  } else if (params !== undefined) {
+    const known = new Set(spec.params.map((param) => param.name));
+    for (const [name, value] of Object.entries(params as Record<string, unknown>)) {
+      if (!known.has(name)) throw invalidParams(`unknown param '${name}'`);
+      given.set(name, value);
+    }
+  }
+  const named: Record<string, unknown> = {};
+  for (const param of spec.params) {
+    const value = given.get(param.name);
+    if (value === undefined || (value === null && !param.required)) {
+      if (param.required) throw invalidParams(`missing required param '${param.name}'`);
+      continue;
+    }
+    const problem = schemas.check(param.schema, value);
+    if (problem !== null) throw invalidParams(`param '${param.name}' ${problem}`);
+    named[param.name] = value;
+  }
+  return named;
+}
+
+export function invalidParams(detail: string, data?: unknown): JsonRpcError {
+  return new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: ${detail}`, data);
+}

@@ -1,0 +1,38 @@
+import { setMaxListeners } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../core/errors.js';
+import type { Upstream, UpstreamSet } from '../upstream/index.js';
+
+/** When each request started and how to cancel its upstream calls; set by `watchRequest`. */
+const requests = new WeakMap<FastifyRequest, { startedAt: number; cancel: AbortController }>();
+
+/**
+ * `onRequest` hook of the data routes (REST, JSON-RPC): notes the request's start (its upstream
+ * budget counts from there) and aborts its upstream calls when the client disconnects before
+ * the reply.
+ */
+export async function watchRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  const cancel = new AbortController();
+  // Every upstream call of the request, and its wait for a bulkhead slot, listens on this one
+  // signal (a stats read makes 21 calls); the signal lives only as long as the request.
+  setMaxListeners(64, cancel.signal);
+  requests.set(request, { startedAt: Date.now(), cancel });
+  reply.raw.once('close', () => {
+    if (!reply.raw.writableFinished) cancel.abort();
+  });
+}
+
+/**
+ * The request's network's upstream, bound to the request: every upstream call of the request
+ * shares one budget (SUIGW_UPSTREAM_DEADLINE_MS from the request's start; past it 504
+ * UPSTREAM_TIMEOUT) and is cancelled if the client goes away.
+ */
+export function requestUpstream(upstreams: UpstreamSet, request: FastifyRequest): Upstream {
+  // Set by the HTTP layer's network routing (the `/{network}` scope or the network's host).
+  const network = request.network;
+  const upstream = upstreams.get(network);
+  if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
+  const watched = requests.get(request) ?? { startedAt: Date.now(), cancel: new AbortController() };
+  const budget = upstream.budget(watched.startedAt, watched.cancel.signal, request.principal?.organization.id);
+  return upstream.forRequest(budget);
+}

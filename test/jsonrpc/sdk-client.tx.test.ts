@@ -1,0 +1,80 @@
+import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
+
+/**
+ * The official SDK's JSON-RPC client (`SuiJsonRpcClient`, what legacy users run) through the
+ * gateway on simnet: a keypair funded by simnet's faucet signs a transfer with the SDK, the
+ * client executes it and reads it back, and queries transactions and events.
+ */
+describe('SuiJsonRpcClient through the gateway: transactions and events', () => {
+  let e: JsonRpcE2E;
+  let client: SuiJsonRpcClient;
+  let transport: JsonRpcHTTPTransport;
+  const keypair = Ed25519Keypair.generate();
+  const owner = keypair.toSuiAddress();
+  const recipient = Ed25519Keypair.generate().toSuiAddress();
+
+  beforeAll(async () => {
+    e = await startJsonRpcE2E({ simnet: { transactionsPerCheckpoint: 1 } });
+    transport = new JsonRpcHTTPTransport({ url: e.url, rpc: { headers: { 'x-api-key': e.gateway.adminKey } } });
+    client = new SuiJsonRpcClient({ network: 'localnet', transport });
+    await requestSuiFromFaucetV2({ host: e.simnet.faucetHost, recipient: owner });
+    e.simnet.seal();
+  }, 60_000);
+  afterAll(async () => e.stop());
+
+  it('executes a transfer signed with the SDK, then reads it back', async () => {
+    const coins = await client.getCoins({ owner });
+    expect(coins.data.length).toBeGreaterThan(0);
+    // The SDK has no typed unsafe_* helpers left: its transport calls them as any method.
+    const { txBytes } = await transport.request<{ txBytes: string }>({ method: 'unsafe_paySui', params: [owner, [coins.data[0]!.coinObjectId], [recipient], ['1234'], '10000000'] });
+    const { signature } = await keypair.signTransaction(Uint8Array.from(Buffer.from(txBytes, 'base64')));
+    const result = await client.executeTransactionBlock({
+      transactionBlock: txBytes, signature, requestType: 'WaitForLocalExecution',
+      options: { showEffects: true, showBalanceChanges: true, showObjectChanges: true, showEvents: true, showInput: true },
+    });
+    expect(result.effects?.status.status).toBe('success');
+    expect(result.balanceChanges).toContainEqual({ owner: { AddressOwner: recipient }, coinType: '0x2::sui::SUI', amount: '1234' });
+    e.simnet.seal();
+
+    const read = await client.waitForTransaction({ digest: result.digest, options: { showEffects: true, showInput: true }, pollInterval: 50 });
+    expect(read.digest).toBe(result.digest);
+    expect(read.transaction?.data.sender).toBe(owner);
+    expect(read.effects?.created?.[0]?.owner).toEqual({ AddressOwner: recipient });
+    expect((await client.getBalance({ owner: recipient })).totalBalance).toBe('1234');
+
+    const sent = await client.queryTransactionBlocks({ filter: { FromAddress: owner }, options: { showEffects: true } });
+    expect(sent.data.map((tx) => tx.digest)).toContain(result.digest);
+    const many = await client.multiGetTransactionBlocks({ digests: [result.digest], options: { showBalanceChanges: true } });
+    expect(many[0]!.balanceChanges).toContainEqual({ owner: { AddressOwner: recipient }, coinType: '0x2::sui::SUI', amount: '1234' });
+  });
+
+  it('queries events (newest first, the SDK\'s default) and pages with the cursors it is given', async () => {
+    // A still chain while paging, so that pages can be compared with one read.
+    e.simnet.pause();
+    const first = await client.queryEvents({ query: { All: [] }, limit: 2 });
+    expect(first.data).toHaveLength(2);
+    expect(first.hasNextPage).toBe(true);
+    const second = await client.queryEvents({ query: { All: [] }, limit: 2, cursor: first.nextCursor });
+    const both = [...first.data, ...second.data];
+    // Read in one page: the same events in the same order (later traffic only appends).
+    const whole = await client.queryEvents({ query: { All: [] }, limit: both.length });
+    expect(both.map((event) => event.id)).toEqual(whole.data.map((event) => event.id));
+    const ofTx = await transport.request<{ id: unknown }[]>({ method: 'sui_getEvents', params: [first.data[0]!.id.txDigest] });
+    expect(ofTx.map((event) => event.id)).toContainEqual(first.data[0]!.id);
+    const byType = await client.queryEvents({ query: { MoveEventType: first.data[0]!.type }, limit: 3 });
+    expect(byType.data.every((event) => event.type === first.data[0]!.type)).toBe(true);
+    e.simnet.resume();
+  });
+
+  it('dry-runs what the gateway builds', async () => {
+    const coins = await client.getCoins({ owner });
+    const { txBytes } = await transport.request<{ txBytes: string }>({ method: 'unsafe_transferSui', params: [owner, coins.data[0]!.coinObjectId, '10000000', recipient, '5'] });
+    const dry = await client.dryRunTransactionBlock({ transactionBlock: txBytes });
+    expect(dry.effects.status.status).toBe('success');
+    expect(dry.balanceChanges).toContainEqual({ owner: { AddressOwner: recipient }, coinType: '0x2::sui::SUI', amount: '5' });
+  });
+});

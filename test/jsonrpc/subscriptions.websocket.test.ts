@@ -1,0 +1,188 @@
+import { fromBase64 } from '@mysten/sui/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { CheckpointFeeds } from '../../services/jsonrpc/methods/transactions/index.js';
+import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
+import { checkResult } from './legacy-result-schemas.js';
+
+type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON-RPC frames, checked field by field
+
+/** A real `ws` client on the WebSocket of /v1/jsonrpc: frames queue until read. */
+class Client {
+  readonly frames: Body[] = [];
+  readonly #waiters: (() => void)[] = [];
+  closed: { code: number; reason: string } | undefined;
+
+  constructor(readonly socket: WebSocket) {
+    socket.on('message', (data) => {
+      this.frames.push(JSON.parse(data.toString()));
+      this.#waiters.splice(0).forEach((wake) => wake());
+    });
+    socket.on('close', (code, reason) => {
+      this.closed = { code, reason: reason.toString() };
+      this.#waiters.splice(0).forEach((wake) => wake());
+    });
+  }
+
+  static async open(url: string, headers: Record<string, string>): Promise<Client> {
+    const socket = new WebSocket(url, { headers });
+    await new Promise<void>((resolve, reject) => {
+      socket.once('open', () => resolve());
+      socket.once('error', reject);
+    });
+    return new Client(socket);
+  }
+
+  /** The first queued frame matching `match`, waiting for it (the test's own timeout bounds the wait). */
+  async next(match: (frame: Body) => boolean): Promise<Body> {
+    for (;;) {
+      const index = this.frames.findIndex(match);
+      if (index >= 0) return this.frames.splice(index, 1)[0];
+      if (this.closed) throw new Error(`socket closed: ${JSON.stringify(this.closed)}`);
+      await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    }
+  }
+
+  async call(id: number, method: string, params: unknown): Promise<Body> {
+    this.socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    return this.next((frame) => frame.id === id);
+  }
+
+  async whenClosed(): Promise<{ code: number; reason: string }> {
+    while (!this.closed) await new Promise<void>((resolve) => this.#waiters.push(resolve));
+    return this.closed;
+  }
+}
+
+describe('JSON-RPC subscriptions over the WebSocket of /v1/jsonrpc', () => {
+  let e: JsonRpcE2E;
+  let wsUrl: string;
+  let alice: string;
+  let bob: string;
+  const clients: Client[] = [];
+  const feeds = new CheckpointFeeds();
+  const open = async (headers: Record<string, string> = { 'x-api-key': e.gateway.adminKey }) => {
+    const client = await Client.open(wsUrl, headers);
+    clients.push(client);
+    return client;
+  };
+  /** A transfer alice → bob built and executed through the gateway over HTTP. */
+  const transfer = async (amount: string): Promise<string> => {
+    const coins = (await e.call('suix_getCoins', [alice])).data;
+    const built = await e.call('unsafe_paySui', [alice, [coins[0].coinObjectId], [bob], [amount], '10000000']);
+    const keypair = e.simnet.accounts.find((a) => a.label === 'alice')!.keypair;
+    const { signature } = await keypair.signTransaction(fromBase64(built.txBytes));
+    const executed = await e.call('sui_executeTransactionBlock', [built.txBytes, [signature], {}, 'WaitForLocalExecution']);
+    e.simnet.seal();
+    return executed.digest;
+  };
+
+  beforeAll(async () => {
+    // Generated traffic (with events) from accounts other than alice and bob.
+    e = await startJsonRpcE2E({ simnet: { transactionsPerCheckpoint: 1 }, extra: { jsonRpcFeeds: feeds } });
+    wsUrl = e.url.replace(/^http/, 'ws');
+    alice = e.address('alice');
+    bob = e.address('bob');
+  }, 60_000);
+  afterAll(async () => {
+    for (const client of clients) client.socket.terminate();
+    feeds.close();
+    await e.stop();
+  });
+
+  it('suix_subscribeTransaction: a transaction executed meanwhile arrives as the node\'s notification, then unsubscribe stops it', async () => {
+    const client = await open();
+    const subscribed = await client.call(1, 'suix_subscribeTransaction', [{ FromAddress: alice }]);
+    expect(subscribed).toEqual({ jsonrpc: '2.0', id: 1, result: expect.any(Number) });
+    const subscription = subscribed.result;
+
+    const digest = await transfer('11');
+    const notification = await client.next((frame) => frame.method === 'suix_subscribeTransaction');
+    expect(Object.keys(notification).sort()).toEqual(['jsonrpc', 'method', 'params']);
+    expect(notification.params.subscription).toBe(subscription);
+    expect(notification.params.result.transactionDigest).toBe(digest);
+    expect(checkResult('suix_subscribeTransaction', notification.params.result)).toBeNull();
+
+    expect(await client.call(2, 'suix_unsubscribeTransaction', [subscription])).toEqual({ jsonrpc: '2.0', id: 2, result: true });
+    expect(await client.call(3, 'suix_unsubscribeTransaction', [subscription])).toEqual({ jsonrpc: '2.0', id: 3, result: false });
+    await transfer('12');
+    // A call answered after the transfer's checkpoint shows no notification slipped in meanwhile.
+    await client.call(4, 'suix_unsubscribeEvent', [1]);
+    expect(client.frames.filter((frame) => frame.method)).toEqual([]);
+  });
+
+  it('suix_subscribeEvent filters events and validates them against the document', async () => {
+    const client = await open();
+    const { result: subscription } = await client.call(1, 'suix_subscribeEvent', [{ All: [] }]);
+    const { result: none } = await client.call(2, 'suix_subscribeEvent', { filter: { Sender: '0x1234' } });
+    const notification = await client.next((frame) => frame.method === 'suix_subscribeEvent');
+    expect(notification.params.subscription).toBe(subscription);
+    expect(checkResult('suix_subscribeEvent', notification.params.result)).toBeNull();
+    expect(client.frames.filter((frame) => frame.params?.subscription === none)).toEqual([]);
+  });
+
+  it('all sockets of a network share one upstream checkpoint stream', async () => {
+    const { opened, listeners } = feeds.of('mainnet', e.upstream);
+    const a = await open();
+    const b = await open();
+    await a.call(1, 'suix_subscribeTransaction', [{ ToAddress: bob }]);
+    await b.call(1, 'suix_subscribeTransaction', [{ ToAddress: bob }]);
+    const digest = await transfer('13');
+    const [na, nb] = await Promise.all([
+      a.next((frame) => frame.params?.result?.transactionDigest === digest),
+      b.next((frame) => frame.params?.result?.transactionDigest === digest),
+    ]);
+    expect(na.params.result).toEqual(nb.params.result);
+    // One upstream stream per network for the whole process, whatever the number of sockets.
+    const feed = feeds.of('mainnet', e.upstream);
+    expect(feed.opened).toBe(opened + (listeners > 0 ? 0 : 1));
+    expect(feed.listeners).toBe(listeners + 2);
+  });
+
+  it('errors: bad filter -32602, unknown method -32601, malformed frame -32700, all with the id echoed', async () => {
+    const client = await open();
+    expect(await client.call(7, 'suix_subscribeEvent', [{ NoSuchFilter: 1 }])).toEqual({
+      jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Invalid params: unknown event filter NoSuchFilter' },
+    });
+    expect(await client.call(8, 'suix_subscribeTransaction', [])).toEqual({
+      jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'Invalid params: missing required param filter' },
+    });
+    expect(await client.call(9, 'suix_getBalance', [alice])).toEqual({
+      jsonrpc: '2.0', id: 9, error: {
+        code: -32601, message: 'Method not found: suix_getBalance',
+        data: { reason: 'the WebSocket of /v1/jsonrpc serves subscriptions; send other methods with POST /v1/jsonrpc' },
+      },
+    });
+    client.socket.send('{"jsonrpc":');
+    expect(await client.next((frame) => frame.error?.code === -32700)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+  });
+
+  it('the upgrade is authenticated like every data route: no key or a bad key is refused with HTTP 401 (and the socket freed); the api_key query works', async () => {
+    const refusal = (headers: Record<string, string>) => new Promise<number>((resolve, reject) => {
+      const socket = new WebSocket(wsUrl, { headers });
+      socket.once('unexpected-response', (_request, response) => {
+        resolve(response.statusCode ?? 0);
+        socket.terminate();
+      });
+      socket.once('open', () => reject(new Error('upgraded without a valid key')));
+      socket.once('error', () => undefined);
+    });
+    expect(await refusal({})).toBe(401);
+    expect(await refusal({ 'x-api-key': 'svc_pat_not-a-key' })).toBe(401);
+    // The spec's compatibility query parameter works on the upgrade too.
+    const viaQuery = await Client.open(`${wsUrl}?api_key=${e.gateway.adminKey}`, {});
+    clients.push(viaQuery);
+    expect((await viaQuery.call(1, 'suix_subscribeEvent', [{ All: [] }])).result).toEqual(expect.any(Number));
+  });
+
+  it('over plain HTTP the subscriptions answer as a node: -32601, pointing at the WebSocket', async () => {
+    const { status, body } = await e.send({ jsonrpc: '2.0', id: 5, method: 'suix_subscribeEvent', params: [{ All: [] }] });
+    expect(status).toBe(200);
+    expect(body).toEqual({
+      jsonrpc: '2.0', id: 5,
+      error: { code: -32601, message: 'Method not found: suix_subscribeEvent is a subscription, served only over the WebSocket of /v1/jsonrpc', data: { code: 'WEBSOCKET_ONLY' } },
+    });
+    const unsubscribe = await e.send({ jsonrpc: '2.0', id: 6, method: 'suix_unsubscribeEvent', params: [1] });
+    expect(unsubscribe.body.error.code).toBe(-32601);
+  });
+});
