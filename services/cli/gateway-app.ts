@@ -8,6 +8,7 @@ import { createMetering, type DeclaredRouteCost, type Metering } from '../meteri
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
+import { createZkLogin, zkloginCapability, type Prover } from '../zklogin/index.js';
 
 export interface GatewayAppOptions {
   config: Readonly<Config>;
@@ -25,6 +26,8 @@ export interface GatewayAppOptions {
   metrics?: Metrics;
   /** Receives every route's declared cost (scripts/cost-table.ts). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
+  /** zkLogin's prover, instead of the one SUIGW_ZKLOGIN_PROVER_URL names (tests). */
+  zkloginProver?: Prover;
 }
 
 /**
@@ -65,6 +68,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }),
       restCapability({ upstreams, services: restServices, monitor }),
       usageCapability({ database, clock, usage: metering.usage }),
+      ...(config.zklogin.enabled ? [zkloginCapability(createZkLogin({
+        config, database, clock, secret, limiter: metering.limiter, upstreams,
+        ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),
+      }))] : []),
     ],
   });
   monitor.start();

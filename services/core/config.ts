@@ -6,6 +6,9 @@ import { z } from 'zod';
  */
 
 export const NETWORKS = ['mainnet', 'testnet', 'devnet'] as const;
+
+/** The zkLogin issuers the spec accepts, as exact `iss` strings. */
+export const ZKLOGIN_ISSUERS = ['https://accounts.google.com', 'https://appleid.apple.com', 'https://id.twitch.tv/oauth2', 'https://www.facebook.com'] as const;
 export type Network = (typeof NETWORKS)[number];
 
 const optionalString = z
@@ -83,6 +86,20 @@ export const ENV_SCHEMA = z.object({
   SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
   SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
+  // zkLogin (services/zklogin, docs/zklogin.md).
+  SUIGW_ZKLOGIN_ENABLED: z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('true').transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  SUIGW_ZKLOGIN_ISSUER_JWKS: z.string().default('{}').transform((value, ctx) => {
+    try {
+      return z.record(z.enum(ZKLOGIN_ISSUERS), z.url()).parse(JSON.parse(value));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `expected a JSON object {"<issuer>": "<JWKS URL>"}, issuers among ${ZKLOGIN_ISSUERS.join(', ')}` });
+      return z.NEVER;
+    }
+  }),
+  SUIGW_ZKLOGIN_SALT_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  SUIGW_ZKLOGIN_PROVER_URL: optionalString.pipe(z.union([z.literal('local'), z.url()]).optional()),
+  SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SUIGW_ZKLOGIN_PROVER_SLOTS: z.coerce.number().int().min(1).max(1_000).default(8),
 });
 
 export interface NetworkEndpoint {
@@ -152,6 +169,19 @@ export interface Config {
     redisKeyPrefix: string;
     /** A Redis decision slower than this allows the request (fail open). */
     rateLimitTimeoutMs: number;
+  };
+  /** zkLogin (services/zklogin): issuer keys, salt master, prover. */
+  zklogin: {
+    enabled: boolean;
+    /** Issuer → JWKS URL overrides (the real issuers' URLs otherwise). */
+    issuerJwks: Readonly<Partial<Record<(typeof ZKLOGIN_ISSUERS)[number], string>>>;
+    /** Master secret of the user salts; derived from `secret` when unset. */
+    saltSecret: string | undefined;
+    /** Mysten's prover service URL, `local` (the local prover, proofs that do not verify on chain), or unset (no prover). */
+    proverUrl: string | undefined;
+    proverTimeoutMs: number;
+    /** Proofs in flight per process; past it 503 PROVER_BUSY. */
+    proverSlots: number;
   };
 }
 
@@ -226,6 +256,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
       rateLimitTimeoutMs: v.SUIGW_RATE_LIMIT_TIMEOUT_MS,
     }),
+    zklogin: Object.freeze({
+      enabled: v.SUIGW_ZKLOGIN_ENABLED,
+      issuerJwks: Object.freeze({ ...v.SUIGW_ZKLOGIN_ISSUER_JWKS }),
+      saltSecret: v.SUIGW_ZKLOGIN_SALT_SECRET,
+      proverUrl: v.SUIGW_ZKLOGIN_PROVER_URL,
+      proverTimeoutMs: v.SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS,
+      proverSlots: v.SUIGW_ZKLOGIN_PROVER_SLOTS,
+    }),
   });
 }
 
@@ -278,4 +316,10 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
   SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
+  SUIGW_ZKLOGIN_ENABLED: 'Serve the /v1/zklogin endpoints (default true; false: 404 NOT_FOUND).',
+  SUIGW_ZKLOGIN_ISSUER_JWKS: 'JSON {"<issuer>": "<JWKS URL>"} overriding the real issuers\' JWKS URLs (tests, private deployments); issuers must be one of the four the spec names.',
+  SUIGW_ZKLOGIN_SALT_SECRET: 'Master secret of zkLogin user salts (32+ chars). Unset: derived from SUIGW_SECRET. Must never change for seedVersion 1 (it would change every user address); see docs/zklogin.md.',
+  SUIGW_ZKLOGIN_PROVER_URL: 'Mysten prover service URL (POST /v1), or `local` for the local prover whose proofs do not verify on chain. Unset: /prove answers 502 PROVER_FAILED; `suigw dev` uses local.',
+  SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: 'Deadline of one prover call (default 15000 ms); past it 502 PROVER_FAILED.',
+  SUIGW_ZKLOGIN_PROVER_SLOTS: 'Proofs in flight per process (default 8); past it 503 PROVER_BUSY with Retry-After.',
 };
