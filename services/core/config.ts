@@ -90,7 +90,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_ZKLOGIN_ENABLED: z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('true').transform((value) => value === 'true' || value === '1' || value === 'yes'),
   SUIGW_ZKLOGIN_ISSUER_JWKS: z.string().default('{}').transform((value, ctx) => {
     try {
-      return z.record(z.enum(ZKLOGIN_ISSUERS), z.url()).parse(JSON.parse(value));
+      return z.partialRecord(z.enum(ZKLOGIN_ISSUERS), z.url()).parse(JSON.parse(value));
     } catch {
       ctx.addIssue({ code: 'custom', message: `expected a JSON object {"<issuer>": "<JWKS URL>"}, issuers among ${ZKLOGIN_ISSUERS.join(', ')}` });
       return z.NEVER;

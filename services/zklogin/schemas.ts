@@ -39,7 +39,7 @@ const decimal = z.string().regex(/^\d+$/);
 const jwt = z.string().min(1).max(8_192).meta({ description: 'The OAuth id_token (compact JWS).' });
 const extendedEphemeralPublicKey = z.string().min(1).max(200).meta({ description: 'base64 of the scheme flag ‖ ephemeral public key (`getExtendedEphemeralPublicKey`).' });
 /** The circuit takes jwtRandomness as a field element below 2^128 (`generateRandomness` makes 16 bytes). */
-const jwtRandomness = z.string().regex(/^\d{1,39}$/).refine((value) => BigInt(value) < 2n ** 128n, 'must be below 2^128')
+const jwtRandomness = z.string().refine((value) => /^\d{1,39}$/.test(value) && BigInt(value) < 2n ** 128n, 'must be a decimal string below 2^128')
   .meta({ description: 'Decimal string below 2^128, from /v1/zklogin/nonce.' });
 
 // Strict: a misspelt or unknown field is a 400 VALIDATION_FAILED (a salt, say, is never accepted from the caller).
