@@ -1,18 +1,22 @@
 import { z } from 'zod';
 
-/** Example values shown in the OpenAPI document (checked against their schemas in a test). */
+/**
+ * Example values shown in the OpenAPI document (checked against their schemas in a test). They
+ * fit together: the address and seed are the SDK's for the salt and the token's sub/aud, the nonce
+ * is `generateNonce` of the key, maxEpoch and randomness; the signatures are placeholders.
+ */
 export const examples = {
   AddressRequest: { jwt: 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLCJhdWQiOiJteS1jbGllbnQtaWQiLCJzdWIiOiIxMTA0NjM0NTIxNjczMDM1MTI3NzkifQ.c2lnbmF0dXJl' },
   ZkLoginAddress: {
     salt: '129390038577185583942388216820280642146',
-    addressSeed: '8309251037759855865804524144086603991988043161256515070528758422897128118794',
-    address: '0x1f7e4de2e7e3a0b8e0b5e26e2c2e1f6e5a7b7ad5e1c7c3c0a5b0a7f6f5d3c2b1',
+    addressSeed: '6340541077366010313444433726759683852353101639157296354595061981954903195661',
+    address: '0x746b2441c9751cb798b2b7f4834d79986fc296f81417c9e23fb6d1791373e459',
     seedVersion: 1,
   },
   NonceRequest: { extendedEphemeralPublicKey: 'ALj+E1ZGNNR8uUXsrZi0Gd6hUmX7WmB7nE1+YjYkK2G0', epochs: 2 },
-  ZkLoginNonce: { nonce: 'zHRzrVKafFKG9Ytd9v6WG-V_hCY', jwtRandomness: '100681567828351849884072155819400689117', maxEpoch: 914, expiresAt: 1764028800000 },
+  ZkLoginNonce: { nonce: 'Gbux-xP3bOI3aeNnrcf5An2zF9c', jwtRandomness: '100681567828351849884072155819400689117', maxEpoch: 914, expiresAt: 1764028800000 },
   ProveRequest: {
-    jwt: 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLCJhdWQiOiJteS1jbGllbnQtaWQiLCJzdWIiOiIxMTA0NjM0NTIxNjczMDM1MTI3NzkiLCJub25jZSI6InpIUnpyVkthZkZLRzlZdGQ5djZXRy1WX2hDWSJ9.c2lnbmF0dXJl',
+    jwt: 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLCJhdWQiOiJteS1jbGllbnQtaWQiLCJzdWIiOiIxMTA0NjM0NTIxNjczMDM1MTI3NzkiLCJub25jZSI6IkdidXgteFAzYk9JM2FlTm5yY2Y1QW4yekY5YyJ9.c2lnbmF0dXJl',
     extendedEphemeralPublicKey: 'ALj+E1ZGNNR8uUXsrZi0Gd6hUmX7WmB7nE1+YjYkK2G0',
     maxEpoch: 914,
     jwtRandomness: '100681567828351849884072155819400689117',
@@ -29,7 +33,7 @@ export const examples = {
     },
     issBase64Details: { value: 'yJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20iLC', indexMod4: 1 },
     headerBase64: 'eyJhbGciOiJSUzI1NiIsImtpZCI6ImsxIn0',
-    addressSeed: '8309251037759855865804524144086603991988043161256515070528758422897128118794',
+    addressSeed: '6340541077366010313444433726759683852353101639157296354595061981954903195661',
     maxEpoch: 914,
   },
   ZkLoginAudience: { id: 'aud_3Gx7fQhRc8kVn2Lp9TbWs', audience: 'my-client-id.apps.googleusercontent.com', createdAt: '2026-11-22T12:00:00.000Z' },
