@@ -18,6 +18,7 @@ export class ProofRateLimit {
   async take(organizationId: string, plan: Plan): Promise<ProofRateDecision> {
     const perMinute = plan.proofsPerMinute;
     if (perMinute === null) return { allowed: true };
+    // A plan without proofs never gets here (PLAN_REQUIRED first); refusing keeps GCRA from dividing by zero.
     if (perMinute === 0) return { allowed: false, retryAfterSeconds: 60 };
     const decision = await this.#limiter.check({
       caps: [],

@@ -8,7 +8,7 @@ import { caller, requireJson, requirePaidPlan, ZKLOGIN_FIELD_CODES } from './kit
 
 export function registerAddress(app: App, deps: ZkLoginDeps): void {
   app.post('/v1/zklogin/address', {
-    config: { auth: { scope: 'zkLogin' }, cost: ZKLOGIN_COSTS.address, fieldCodes: ZKLOGIN_FIELD_CODES },
+    config: { auth: { scope: 'zkLogin' }, cost: ZKLOGIN_COSTS.address, fieldCodes: ZKLOGIN_FIELD_CODES, protocol: 'zklogin' },
     onRequest: requirePaidPlan,
     preValidation: requireJson,
     schema: {

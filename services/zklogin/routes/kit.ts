@@ -21,7 +21,8 @@ export function caller(request: FastifyRequest): Principal {
 
 /**
  * `onRequest` of the zkLogin endpoints, after authentication and the limit stage: a paid plan
- * (spec: 403 PLAN_REQUIRED on Free; metering prices the refusal at 1 credit).
+ * (spec: 403 PLAN_REQUIRED on Free; metering prices the refusal at 1 credit). A plan "lacks
+ * zkLogin" when the plans file grants it no proofs (Free: 0; every paid plan has some or null).
  */
 export async function requirePaidPlan(request: FastifyRequest): Promise<void> {
   const plan = planOf(caller(request).organization);

@@ -8,7 +8,7 @@ import { requireJson, requirePaidPlan, upstreamOf, watchRequest, ZKLOGIN_FIELD_C
 
 export function registerNonce(app: App, deps: ZkLoginDeps): void {
   app.post('/v1/zklogin/nonce', {
-    config: { auth: { scope: 'zkLogin' }, cost: ZKLOGIN_COSTS.nonce, fieldCodes: ZKLOGIN_FIELD_CODES },
+    config: { auth: { scope: 'zkLogin' }, cost: ZKLOGIN_COSTS.nonce, fieldCodes: ZKLOGIN_FIELD_CODES, protocol: 'zklogin' },
     onRequest: [requirePaidPlan, watchRequest],
     preValidation: requireJson,
     schema: {

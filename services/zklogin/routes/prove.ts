@@ -8,7 +8,7 @@ import { cancelSignal, caller, planOfCaller, requireJson, requirePaidPlan, upstr
 
 export function registerProve(app: App, deps: ZkLoginDeps): void {
   app.post('/v1/zklogin/prove', {
-    config: { auth: { scope: 'zkLogin' }, cost: ZKLOGIN_COSTS.prove, fieldCodes: ZKLOGIN_FIELD_CODES },
+    config: { auth: { scope: 'zkLogin' }, cost: ZKLOGIN_COSTS.prove, fieldCodes: ZKLOGIN_FIELD_CODES, protocol: 'zklogin' },
     onRequest: [requirePaidPlan, watchRequest],
     preValidation: requireJson,
     schema: {
