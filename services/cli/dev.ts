@@ -73,7 +73,11 @@ async function devSecret(dataDir: string): Promise<string> {
 export async function runDev(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { 'state-file': { type: 'string' } } });
   const base = readConfig();
-  const config = base.secret ? base : readConfig({ SUIGW_SECRET: await devSecret(base.dataDir) });
+  // dev has no prover service: the local prover (its proofs do not verify on chain) unless one is configured.
+  const config = readConfig({
+    ...(base.secret ? {} : { SUIGW_SECRET: await devSecret(base.dataDir) }),
+    ...(base.zklogin.proverUrl ? {} : { SUIGW_ZKLOGIN_PROVER_URL: 'local' }),
+  });
   const stateFile = values['state-file'] ?? join(config.dataDir, 'dev.json');
   const previous = await readJson<DevState>(stateFile);
 

@@ -11,6 +11,7 @@ import { createRestServices, restCapability, restConfigFrom } from '../rest/inde
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
+import { createZkLogin, zkloginCapability, type Prover } from '../zklogin/index.js';
 
 export interface GatewayAppOptions {
   config: Readonly<Config>;
@@ -30,6 +31,8 @@ export interface GatewayAppOptions {
   jsonRpcFeeds?: CheckpointFeeds;
   /** Receives every route's declared cost (scripts/cost-table.ts). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
+  /** zkLogin's prover, instead of the one SUIGW_ZKLOGIN_PROVER_URL names (tests). */
+  zkloginProver?: Prover;
 }
 
 /**
@@ -76,6 +79,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }),
       // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
       jsonRpcWebSocketCapability({ upstreams, meter: metering.meter, feeds: jsonRpcFeeds }),
+      ...(config.zklogin.enabled ? [zkloginCapability(createZkLogin({
+        config, database, clock, secret, limiter: metering.limiter, upstreams,
+        ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),
+      }))] : []),
     ],
   });
   monitor.start();

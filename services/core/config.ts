@@ -6,6 +6,9 @@ import { z } from 'zod';
  */
 
 export const NETWORKS = ['mainnet', 'testnet', 'devnet'] as const;
+
+/** The zkLogin issuers the spec accepts, as exact `iss` strings. */
+export const ZKLOGIN_ISSUERS = ['https://accounts.google.com', 'https://appleid.apple.com', 'https://id.twitch.tv/oauth2', 'https://www.facebook.com'] as const;
 export type Network = (typeof NETWORKS)[number];
 
 const optionalString = z
@@ -84,6 +87,20 @@ export const ENV_SCHEMA = z.object({
   SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
   SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
   SUIGW_METERING: z.enum(['on', 'off']).default('on'),
+  // zkLogin (services/zklogin, docs/zklogin.md).
+  SUIGW_ZKLOGIN_ENABLED: z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('true').transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  SUIGW_ZKLOGIN_ISSUER_JWKS: z.string().default('{}').transform((value, ctx) => {
+    try {
+      return z.partialRecord(z.enum(ZKLOGIN_ISSUERS), z.url()).parse(JSON.parse(value));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: `expected a JSON object {"<issuer>": "<JWKS URL>"}, issuers among ${ZKLOGIN_ISSUERS.join(', ')}` });
+      return z.NEVER;
+    }
+  }),
+  SUIGW_ZKLOGIN_SALT_SECRET: optionalString.pipe(z.string().min(32).optional()),
+  SUIGW_ZKLOGIN_PROVER_URL: optionalString.pipe(z.union([z.literal('local'), z.url()]).optional()),
+  SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
+  SUIGW_ZKLOGIN_PROVER_SLOTS: z.coerce.number().int().min(1).max(1_000).default(8),
 });
 
 export interface NetworkEndpoint {
@@ -155,6 +172,19 @@ export interface Config {
     redisKeyPrefix: string;
     /** A Redis decision slower than this allows the request (fail open). */
     rateLimitTimeoutMs: number;
+  };
+  /** zkLogin (services/zklogin): issuer keys, salt master, prover. */
+  zklogin: {
+    enabled: boolean;
+    /** Issuer → JWKS URL overrides (the real issuers' URLs otherwise). */
+    issuerJwks: Readonly<Partial<Record<(typeof ZKLOGIN_ISSUERS)[number], string>>>;
+    /** Master secret of the user salts; derived from `secret` when unset. */
+    saltSecret: string | undefined;
+    /** Mysten's prover service URL, `local` (the local prover, proofs that do not verify on chain), or unset (no prover). */
+    proverUrl: string | undefined;
+    proverTimeoutMs: number;
+    /** Proofs in flight per process; past it 503 PROVER_BUSY. */
+    proverSlots: number;
   };
 }
 
@@ -230,6 +260,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
       rateLimitTimeoutMs: v.SUIGW_RATE_LIMIT_TIMEOUT_MS,
     }),
+    zklogin: Object.freeze({
+      enabled: v.SUIGW_ZKLOGIN_ENABLED,
+      issuerJwks: Object.freeze({ ...v.SUIGW_ZKLOGIN_ISSUER_JWKS }),
+      saltSecret: v.SUIGW_ZKLOGIN_SALT_SECRET,
+      proverUrl: v.SUIGW_ZKLOGIN_PROVER_URL,
+      proverTimeoutMs: v.SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS,
+      proverSlots: v.SUIGW_ZKLOGIN_PROVER_SLOTS,
+    }),
   });
 }
 
@@ -256,7 +294,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUI_TESTNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for testnet; unset in dev: simnet.',
   SUI_DEVNET_GRPC_URL: 'Upstream Sui full node gRPC URL for devnet.',
   SUI_DEVNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for devnet.',
-  SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges and identity headers are derived from it. Required by `suigw gateway`; `suigw dev` persists one.',
+  SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges, identity headers and (unless SUIGW_ZKLOGIN_SALT_SECRET is set) zkLogin salts are derived from it. Required by `suigw gateway`; `suigw dev` persists one.',
   SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',
   SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
@@ -283,4 +321,10 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
   SUIGW_METERING: 'on (default) or off. Off removes the limit and meter stages: no rate limits, no credits, no usage rows, no X-RateLimit-*/X-Svc-Credit-* headers. For private deployments that bill nobody, and to measure metering\'s cost (npm run bench).',
   SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
+  SUIGW_ZKLOGIN_ENABLED: 'Serve the /v1/zklogin endpoints (default true; false: 404 NOT_FOUND).',
+  SUIGW_ZKLOGIN_ISSUER_JWKS: 'JSON {"<issuer>": "<JWKS URL>"} overriding the real issuers\' JWKS URLs (tests, private deployments); issuers must be one of the four the spec names.',
+  SUIGW_ZKLOGIN_SALT_SECRET: 'Master secret of zkLogin user salts (32+ chars). Unset: derived from SUIGW_SECRET. Must never change for seedVersion 1 (it would change every user address); see docs/zklogin.md.',
+  SUIGW_ZKLOGIN_PROVER_URL: 'Mysten prover service URL (POST /v1), or `local` for the local prover whose proofs do not verify on chain. Unset: /prove answers 502 PROVER_FAILED; `suigw dev` uses local.',
+  SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: 'Deadline of one prover call (default 15000 ms); past it 502 PROVER_FAILED.',
+  SUIGW_ZKLOGIN_PROVER_SLOTS: 'Proofs in flight per process (default 8); past it 503 PROVER_BUSY with Retry-After.',
 };

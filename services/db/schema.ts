@@ -96,6 +96,15 @@ export interface UsageMinutesTable {
   credits: BigIntColumn;
 }
 
+/** OAuth client IDs an organization accepts as zkLogin audiences (`005_zklogin.sql`). */
+export interface ZkLoginAudiencesTable {
+  id: string;
+  organization_id: string;
+  audience: string;
+  created_at: Timestamp;
+  created_seq: Generated<string>;
+}
+
 export interface DatabaseSchema {
   organizations: OrganizationsTable;
   projects: ProjectsTable;
@@ -105,4 +114,5 @@ export interface DatabaseSchema {
   schema_migrations: SchemaMigrationsTable;
   rest_transaction_cache: RestTransactionCacheTable;
   usage_minutes: UsageMinutesTable;
+  zklogin_audiences: ZkLoginAudiencesTable;
 }

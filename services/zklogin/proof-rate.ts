@@ -1,0 +1,31 @@
+import type { Plan, RateLimiter } from '../metering/index.js';
+
+export type ProofRateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
+
+/**
+ * Proofs per minute per organization, by plan (spec: Limits; `proofsPerMinute` in the plans
+ * file, null = unlimited). It runs on the metering limiter (Redis when REDIS_URL is set, so the
+ * cap holds across replicas; in memory otherwise): GCRA at the plan's rate per minute with a
+ * burst of one minute's worth, under a key of its own beside the organization's request rate.
+ */
+export class ProofRateLimit {
+  readonly #limiter: RateLimiter;
+
+  constructor(limiter: RateLimiter) {
+    this.#limiter = limiter;
+  }
+
+  async take(organizationId: string, plan: Plan): Promise<ProofRateDecision> {
+    const perMinute = plan.proofsPerMinute;
+    if (perMinute === null) return { allowed: true };
+    // A plan without proofs never gets here (PLAN_REQUIRED first); refusing keeps GCRA from dividing by zero.
+    if (perMinute === 0) return { allowed: false, retryAfterSeconds: 60 };
+    const decision = await this.#limiter.check({
+      caps: [],
+      org: { key: `zklogin-proofs:${organizationId}`, perSecond: perMinute / 60, burst: perMinute },
+      quantity: 1,
+    });
+    if (decision.outcome === 'allowed') return { allowed: true };
+    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
+  }
+}

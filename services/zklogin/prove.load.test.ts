@@ -1,0 +1,156 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { Tier } from '../identity/index.js';
+import { PLANS } from '../metering/index.js';
+import { startZkLoginE2E, type ZkLoginCaller, type ZkLoginE2E } from '../../test/support/zklogin-e2e.js';
+import { LocalProver } from './index.js';
+
+/**
+ * /prove under load against a slow local prover (held in flight until the test lets it answer,
+ * so nothing depends on timing): the slot pool and the plans' proofs per minute hold exactly,
+ * 503 and 429 are not charged, a 4xx costs 2 credits. Settings as shipped (8 slots per process).
+ */
+let e2e: ZkLoginE2E;
+let holding = false;
+let releaseAll: () => void = () => {};
+let held = Promise.resolve();
+const prover = new LocalProver({ hold: () => (holding ? held : Promise.resolve()) });
+
+function hold(): void {
+  holding = true;
+  held = new Promise<void>((resolve) => { releaseAll = resolve; });
+}
+function release(): void {
+  holding = false;
+  releaseAll();
+}
+
+beforeAll(async () => {
+  e2e = await startZkLoginE2E({ prover });
+});
+afterAll(async () => { await e2e.stop(); });
+
+async function proveBodyFor(): Promise<Record<string, unknown>> {
+  const maxEpoch = e2e.currentEpoch() + 2;
+  const session = e2e.session(maxEpoch);
+  const jwt = await e2e.jwt({ nonce: session.nonce });
+  return { jwt, extendedEphemeralPublicKey: session.extendedEphemeralPublicKey, maxEpoch, jwtRandomness: session.randomness };
+}
+
+/** One /prove at the current instant (the clock does not move: the plan's window is the test's to control). */
+async function proveNow(caller: ZkLoginCaller, body: Record<string, unknown>) {
+  const response = await e2e.gateway.app.inject({ method: 'POST', url: '/mainnet/v1/zklogin/prove', headers: { 'x-api-key': caller.key }, payload: body });
+  return { status: response.statusCode, body: response.json(), headers: response.headers };
+}
+
+/** The organization's credits left, read from a free management call (which charges nothing). */
+async function credits(caller: ZkLoginCaller): Promise<number> {
+  const response = await e2e.gateway.app.inject({ url: '/mainnet/v1/account', headers: { 'x-api-key': caller.key } });
+  return Number(response.headers['x-svc-credit-remaining']);
+}
+
+describe('prover slots (8 per process)', () => {
+  it('with every slot held, exactly 8 proofs run and the other 22 get 503 PROVER_BUSY at once; only the 8 are charged', async () => {
+    const caller = await e2e.newCaller({ tier: 'enterprise' });
+    const body = await proveBodyFor();
+    const before = await credits(caller);
+    hold();
+    let answered = 0;
+    const pending = Array.from({ length: 30 }, () => proveNow(caller, body).then((response) => { answered += 1; return response; }));
+    // The refusals do not wait for a slot: they are answered while the 8 proofs are still held.
+    await vi.waitFor(() => expect(answered).toBe(22), { timeout: 20_000, interval: 20 });
+    expect(prover.stats.inFlight).toBe(8);
+    release();
+    const responses = await Promise.all(pending);
+    const ok = responses.filter((r) => r.status === 200);
+    const busy = responses.filter((r) => r.status === 503);
+    expect(ok).toHaveLength(8);
+    expect(busy).toHaveLength(22);
+    for (const refused of busy) {
+      expect(refused.body).toMatchObject({ code: 'PROVER_BUSY', retryAfter: expect.any(Number) });
+      expect(refused.headers['retry-after']).toBe(String(refused.body.retryAfter));
+    }
+    expect(prover.stats.maxInFlight).toBe(8);
+    expect(before - (await credits(caller))).toBe(8 * 50);
+    // The slots are free again.
+    expect((await proveNow(caller, body)).status).toBe(200);
+  });
+});
+
+describe('proofs per minute per plan', () => {
+  it.each<[Tier, number]>([['team', 20], ['growth', 60], ['professional', 120], ['business', 300]])(
+    '%s: exactly %d proofs at once, then 429 PROOF_RATE_LIMITED (Retry-After = retryAfter, not charged); one more per 60/limit seconds',
+    async (tier, limit) => {
+      expect(PLANS[tier].proofsPerMinute).toBe(limit);
+      const caller = await e2e.newCaller({ tier });
+      const body = await proveBodyFor();
+      const before = await credits(caller);
+      const statuses: number[] = [];
+      for (let i = 0; i < limit + 5; i += 1) {
+        const response = await proveNow(caller, body);
+        statuses.push(response.status);
+        if (response.status === 429) {
+          expect(response.body).toMatchObject({ code: 'PROOF_RATE_LIMITED' });
+          expect(response.headers['retry-after']).toBe(String(response.body.retryAfter));
+          expect(response.body.retryAfter).toBe(Math.ceil(60 / limit));
+        }
+      }
+      expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
+      expect(statuses.slice(limit)).toEqual([429, 429, 429, 429, 429]);
+      expect(before - (await credits(caller))).toBe(limit * 50);
+
+      // One emission interval later exactly one more proof is allowed.
+      e2e.gateway.clock.advance(Math.ceil(60_000 / limit));
+      expect((await proveNow(caller, body)).status).toBe(200);
+      expect((await proveNow(caller, body)).status).toBe(429);
+      // A minute later the whole allowance is back.
+      e2e.gateway.clock.advance(60_000);
+      const again: number[] = [];
+      for (let i = 0; i < limit + 1; i += 1) again.push((await proveNow(caller, body)).status);
+      expect(again.filter((s) => s === 200)).toHaveLength(limit);
+      expect(again.at(-1)).toBe(429);
+    },
+  );
+
+  it('enterprise is unlimited', async () => {
+    const caller = await e2e.newCaller({ tier: 'enterprise' });
+    const body = await proveBodyFor();
+    for (let i = 0; i < 310; i += 1) expect((await proveNow(caller, body)).status).toBe(200);
+  });
+
+  it('a proof refused for busy slots does not spend the plan allowance', async () => {
+    const caller = await e2e.newCaller({ tier: 'team' });
+    const body = await proveBodyFor();
+    hold();
+    let answered = 0;
+    const pending = Array.from({ length: 12 }, () => proveNow(caller, body).then((response) => { answered += 1; return response; }));
+    await vi.waitFor(() => expect(answered).toBe(4), { timeout: 20_000, interval: 20 });
+    expect(prover.stats.inFlight).toBe(8);
+    release();
+    const first = await Promise.all(pending);
+    expect(first.filter((r) => r.status === 200)).toHaveLength(8);
+    expect(first.filter((r) => r.status === 503)).toHaveLength(4);
+    const rest: number[] = [];
+    for (let i = 0; i < 13; i += 1) rest.push((await proveNow(caller, body)).status);
+    expect(rest.filter((s) => s === 200)).toHaveLength(12);
+    expect(rest.at(-1)).toBe(429);
+  });
+});
+
+describe('charging of failed proofs', () => {
+  it('a 4xx costs 2 credits and no proof allowance; 503 and 429 cost nothing', async () => {
+    const caller = await e2e.newCaller({ tier: 'team' });
+    const body = await proveBodyFor();
+    const before = await credits(caller);
+    for (let i = 0; i < 10; i += 1) {
+      const response = await proveNow(caller, { ...body, jwtRandomness: String(i) });
+      expect(response.body).toMatchObject({ code: 'NONCE_MISMATCH' });
+    }
+    const afterClientErrors = await credits(caller);
+    expect(before - afterClientErrors).toBe(10 * 2);
+    // The allowance is untouched: all 20 proofs of the minute remain, then 429s are free.
+    const statuses: number[] = [];
+    for (let i = 0; i < 23; i += 1) statuses.push((await proveNow(caller, body)).status);
+    expect(statuses.filter((s) => s === 200)).toHaveLength(20);
+    expect(afterClientErrors - (await credits(caller))).toBe(20 * 50);
+  });
+});

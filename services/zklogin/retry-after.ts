@@ -1,0 +1,5 @@
+/** `Retry-After` and the body's `retryAfter`, the same number of seconds (spec: zkLogin codes). */
+export function retryAfter(seconds: number): { fields: { retryAfter: number }; headers: { 'retry-after': string } } {
+  const whole = Math.max(1, Math.ceil(seconds));
+  return { fields: { retryAfter: whole }, headers: { 'retry-after': String(whole) } };
+}

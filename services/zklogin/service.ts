@@ -1,0 +1,160 @@
+import { genAddressSeed, generateNonce, generateRandomness, jwtToAddress } from '@mysten/sui/zklogin';
+import { ApiError, type Clock, type Network } from '../core/index.js';
+import type { Plan } from '../metering/index.js';
+import type { Upstream } from '../upstream/index.js';
+import type { AudienceStore } from './audiences.js';
+import { parseExtendedEphemeralKey } from './ephemeral-key.js';
+import { readCurrentEpoch } from './epochs.js';
+import type { JwtVerifier, VerifiedJwt } from './jwt-verifier.js';
+import type { ProofRateLimit } from './proof-rate.js';
+import { ProverError, type ProofResponse, type Prover } from './prover.js';
+import type { ProverSlots } from './prover-slots.js';
+import { retryAfter } from './retry-after.js';
+import { SEED_VERSION, type SaltDeriver } from './salt.js';
+
+/** The spec's epoch window: maxEpoch within current..current+30, nonce epochs 0..30. */
+export const MAX_EPOCHS_AHEAD = 30;
+/** A proof takes about 3 seconds (spec): when a slot may be free again. */
+const PROVER_BUSY_RETRY_S = 3;
+
+export interface ZkLoginServiceDeps {
+  verifier: JwtVerifier;
+  salts: SaltDeriver;
+  audiences: AudienceStore;
+  prover: Prover;
+  slots: ProverSlots;
+  proofRate: ProofRateLimit;
+  clock: Clock;
+}
+
+export interface AddressResult {
+  salt: string;
+  addressSeed: string;
+  address: string;
+  seedVersion: number;
+}
+
+export interface NonceResult {
+  nonce: string;
+  jwtRandomness: string;
+  maxEpoch: number;
+  expiresAt: number;
+}
+
+export interface ProveInput {
+  jwt: string;
+  extendedEphemeralPublicKey: string;
+  maxEpoch: number;
+  jwtRandomness: string;
+}
+
+export type ProveResult = ProofResponse & { addressSeed: string; maxEpoch: number };
+
+/** zkLogin's domain: salts and addresses, nonces, proofs. Transport-free; the routes are thin. */
+export class ZkLoginService {
+  readonly #deps: ZkLoginServiceDeps;
+
+  constructor(deps: ZkLoginServiceDeps) {
+    this.#deps = deps;
+  }
+
+  async address(organizationId: string, jwt: string): Promise<AddressResult> {
+    const claims = await this.#deps.verifier.verify(jwt);
+    const salt = await this.#saltFor(organizationId, claims);
+    let address: string;
+    try {
+      // The current scheme (not the legacy address): the SDK's own derivation, with its length checks.
+      address = jwtToAddress(jwt, salt, false);
+    } catch (error) {
+      throw new ApiError('INVALID_JWT', { message: error instanceof Error ? error.message : 'The token cannot make an address.' });
+    }
+    return { salt: salt.toString(), addressSeed: addressSeedOf(salt, claims).toString(), address, seedVersion: SEED_VERSION };
+  }
+
+  async nonce(network: Network, upstream: Upstream | undefined, input: { extendedEphemeralPublicKey: string; epochs: number }): Promise<NonceResult> {
+    supportedNetwork(network);
+    const publicKey = parseExtendedEphemeralKey(input.extendedEphemeralPublicKey);
+    const current = await readCurrentEpoch(requireUpstream(upstream), this.#deps.clock.now());
+    const maxEpoch = current.epoch + input.epochs;
+    const jwtRandomness = generateRandomness();
+    return {
+      nonce: generateNonce(publicKey, maxEpoch, jwtRandomness),
+      jwtRandomness,
+      maxEpoch,
+      // The session lasts until the end of maxEpoch: an estimate from the epoch's start and length.
+      expiresAt: current.startMs + (input.epochs + 1) * current.durationMs,
+    };
+  }
+
+  async prove(organizationId: string, plan: Plan, network: Network, upstream: Upstream | undefined, input: ProveInput, signal?: AbortSignal): Promise<ProveResult> {
+    supportedNetwork(network);
+    const publicKey = parseExtendedEphemeralKey(input.extendedEphemeralPublicKey);
+    const claims = await this.#deps.verifier.verify(input.jwt);
+    if (claims.nonce === undefined || claims.nonce !== generateNonce(publicKey, input.maxEpoch, input.jwtRandomness)) {
+      throw new ApiError('NONCE_MISMATCH', { message: "The token's nonce is not the nonce of this ephemeral key, maxEpoch and jwtRandomness." });
+    }
+    const current = await readCurrentEpoch(requireUpstream(upstream), this.#deps.clock.now());
+    if (input.maxEpoch < current.epoch || input.maxEpoch > current.epoch + MAX_EPOCHS_AHEAD) {
+      throw new ApiError('MAX_EPOCH_OUT_OF_RANGE', { message: `maxEpoch must be within ${current.epoch}..${current.epoch + MAX_EPOCHS_AHEAD} (the current epoch is ${current.epoch}).` });
+    }
+    const salt = await this.#saltFor(organizationId, claims);
+    // A slot first, then the plan's proof budget: a caller refused for a busy prover keeps its budget.
+    const release = this.#deps.slots.tryAcquire();
+    if (!release) throw new ApiError('PROVER_BUSY', { message: 'Every prover slot is busy.', ...retryAfter(PROVER_BUSY_RETRY_S) });
+    try {
+      const rate = await this.#deps.proofRate.take(organizationId, plan);
+      if (!rate.allowed) {
+        throw new ApiError('PROOF_RATE_LIMITED', { message: `The ${plan.id} plan allows ${plan.proofsPerMinute ?? 0} proofs per minute.`, ...retryAfter(rate.retryAfterSeconds) });
+      }
+      const proof = await this.#prove(input, salt, signal);
+      return { ...proof, addressSeed: addressSeedOf(salt, claims).toString(), maxEpoch: input.maxEpoch };
+    } finally {
+      release();
+    }
+  }
+
+  async #prove(input: ProveInput, salt: bigint, signal: AbortSignal | undefined): Promise<ProofResponse> {
+    try {
+      return await this.#deps.prover.prove({
+        jwt: input.jwt,
+        extendedEphemeralPublicKey: input.extendedEphemeralPublicKey,
+        maxEpoch: String(input.maxEpoch),
+        jwtRandomness: input.jwtRandomness,
+        salt: salt.toString(),
+        keyClaimName: 'sub',
+      }, signal);
+    } catch (error) {
+      throw new ApiError('PROVER_FAILED', { message: error instanceof ProverError ? error.message : 'The prover failed.', cause: error });
+    }
+  }
+
+  /** The audience must be on the organization's list; the list is the salt service's state. */
+  async #saltFor(organizationId: string, claims: VerifiedJwt): Promise<bigint> {
+    let allowed: boolean;
+    try {
+      allowed = await this.#deps.audiences.isAllowed(organizationId, claims.aud);
+    } catch (error) {
+      throw new ApiError('SALT_UNAVAILABLE', { message: 'The salt service is unavailable.', ...retryAfter(5), cause: error });
+    }
+    if (!allowed) throw new ApiError('AUDIENCE_NOT_ALLOWED', { message: `The client ID ${JSON.stringify(claims.aud)} is not on the organization's audience list.` });
+    return this.#deps.salts.saltOf({ organizationId, iss: claims.iss, aud: claims.aud, sub: claims.sub });
+  }
+}
+
+function addressSeedOf(salt: bigint, claims: VerifiedJwt): bigint {
+  try {
+    return genAddressSeed(salt, 'sub', claims.sub, claims.aud);
+  } catch (error) {
+    throw new ApiError('INVALID_JWT', { message: error instanceof Error ? error.message : 'The token cannot make an address seed.' });
+  }
+}
+
+/** Spec: "Mainnet and testnet only; devnet is rejected." */
+function supportedNetwork(network: Network): void {
+  if (network !== 'mainnet' && network !== 'testnet') throw new ApiError('NETWORK_NOT_SUPPORTED', { message: 'zkLogin serves mainnet and testnet keys only.' });
+}
+
+function requireUpstream(upstream: Upstream | undefined): Upstream {
+  if (!upstream) throw new ApiError('CHAIN_UNAVAILABLE', { message: 'No upstream is configured for this network.', ...retryAfter(30) });
+  return upstream;
+}
