@@ -6,3 +6,4 @@ export * from './schemas.js';
 export * from './metrics.js';
 export * from './query-key.js';
 export * from './secrets.js';
+export * from './request-id.js';
