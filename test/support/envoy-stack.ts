@@ -199,6 +199,8 @@ export async function startEnvoyStack(options: { env?: Record<string, string> } 
     database,
     fake,
     identity,
+    authzPort: servers[0]!.port,
+    rlsPort: servers[1]!.port,
     inProcess,
     gateway,
     check,
