@@ -7,6 +7,7 @@ import { ManualClock } from '../../services/core/index.js';
 import { createKey, createOrganization, IDENTITY_HEADERS } from '../../services/identity/index.js';
 import { freePort, TEST_SECRET } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { unary } from '../support/envoy-stack.js';
 
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'suigw.js');
 const OBJECT = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
@@ -33,14 +34,6 @@ async function startRole(role: 'authz' | 'ratelimit', port: number, env: Record<
     void exited.then((code) => reject(new Error(`suigw ${role} exited (${code}) before listening:\n${output}`)));
   });
   return { child, exited };
-}
-
-function unary<Response>(client: Client, method: string, request: unknown): Promise<Response> {
-  return new Promise((resolve, reject) => {
-    (client as unknown as Record<string, (r: unknown, cb: (e: Error | null, v: Response) => void) => void>)[method]!(request, (error, value) =>
-      error ? reject(error) : resolve(value),
-    );
-  });
 }
 
 describe('suigw authz and suigw ratelimit as processes, with the shipped defaults', () => {

@@ -234,7 +234,8 @@ function meteringOf(limiter: MemoryRateLimiter, database: TestDatabase['database
   return { meter: new Meter({ limiter, ledger, usage }), limiter, ledger, usage, close: () => usage.close() };
 }
 
-function unary<Response>(client: Client, method: string, request: unknown): Promise<Response> {
+/** One unary call on a grpc-js client made from Envoy's protos. */
+export function unary<Response>(client: Client, method: string, request: unknown): Promise<Response> {
   return new Promise((resolve, reject) => {
     (client as unknown as Record<string, (r: unknown, cb: (e: Error | null, v: Response) => void) => void>)[method]!(request, (error, value) =>
       error ? reject(error) : resolve(value),
