@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { deriveSubkey, Metrics, type Config, type Clock } from '../core/index.js';
 import { AuthzCheck, GatewayRoutes, RateLimitCheck, startEnvoyServices } from '../envoy/index.js';
-import { networkRewriter } from '../http/index.js';
+import { networkRewriter, startMetricsServer } from '../http/index.js';
 import { Authenticator, SignedIdentity } from '../identity/index.js';
 import { createMetering } from '../metering/index.js';
 import { gatewayRouteDeclarations } from './gateway-routes.js';
@@ -46,12 +46,15 @@ export async function runAuthz(argv: string[]): Promise<void> {
     logger,
   });
   const server = await startEnvoyServices({ authz }, { host: config.host, port }, logger);
+  // /metrics (key cache hits and misses) on its own listener, as the gateway's (README: Metrics).
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await server.close();
+    await metricsServer?.close();
     await authenticator.stop();
     await database.close();
   }, logger);
-  logger.info({ port: server.port, routes: declarations.length }, 'authz (ext_authz) listening');
+  logger.info({ port: server.port, routes: declarations.length, metricsUrl: metricsServer?.url }, 'authz (ext_authz) listening');
 }
 
 /** `suigw ratelimit`: Envoy's global rate limit service over the metering limiter and ledger. */
@@ -61,17 +64,21 @@ export async function runRateLimit(argv: string[]): Promise<void> {
   requireSecret(config, 'ratelimit');
   const runtime = await openRuntime(config, { migrate: false });
   const { database, clock, logger } = runtime;
-  const metering = await createMetering({ config, database, clock, logger, metrics: new Metrics() });
+  const metrics = new Metrics();
+  const metering = await createMetering({ config, database, clock, logger, metrics });
   // This process charges only refusals: it re-reads the period's totals on the flush interval,
   // so the credits it checks lag the gateways' charges by at most two intervals (docs/envoy.md).
   const reconcile = setInterval(() => void metering.ledger.reconcile([]), config.metering.usageFlushMs);
   const ratelimit = new RateLimitCheck({ meter: metering.meter, identity: signedIdentityOf(config, config.secret!, clock), clock });
   const server = await startEnvoyServices({ ratelimit }, { host: config.host, port }, logger);
+  // /metrics (429s by kind, credits of refusals, Redis fail-open decisions) on its own listener.
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await server.close();
+    await metricsServer?.close();
     clearInterval(reconcile);
     await metering.close();
     await database.close();
   }, logger);
-  logger.info({ port: server.port, redis: config.redisUrl !== undefined }, 'ratelimit (RLS) listening');
+  logger.info({ port: server.port, redis: config.redisUrl !== undefined, metricsUrl: metricsServer?.url }, 'ratelimit (RLS) listening');
 }

@@ -20,7 +20,7 @@ interface RoleProcess {
 /** `suigw <role> --port N` as shipped (the real entry point); resolves once it logged `listening`. */
 async function startRole(role: 'authz' | 'ratelimit', port: number, env: Record<string, string>): Promise<RoleProcess> {
   const child = spawn(process.execPath, [BIN, role, '--port', String(port)], {
-    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', SUIGW_SECRET: TEST_SECRET, ...env },
+    env: { ...process.env, LOG_LEVEL: 'info', HOST: '127.0.0.1', SUIGW_METRICS_PORT: '0', SUIGW_SECRET: TEST_SECRET, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
