@@ -56,6 +56,15 @@ describe('authz: ext_authz Check answers', () => {
     expect(gateway.body).toMatchObject({ code: 'NETWORK_MISMATCH' });
   });
 
+  it('a host-addressed request reaches the trusting gateway with a token it accepts, answered as by the gateway alone', async () => {
+    const caller = await s.newCaller();
+    const request = { url: PATH, headers: { host: 'mainnet.example', 'x-api-key': caller.key, 'x-request-id': 'auth-host' } };
+    const alone = await s.inProcessAnswer(request);
+    expect(alone.status).toBe(200);
+    // viaEnvoy forwards without the key: a 200 proves the token verified for the path as sent.
+    expect(await s.viaEnvoy(request)).toEqual(alone);
+  });
+
   it('public routes and unknown paths: allowed, with every identity header removed', async () => {
     for (const url of ['/health', '/mainnet/v1/health', '/mainnet/v1/no-such-route']) {
       const answer = await s.check({ url, headers: { [IDENTITY_HEADERS.token]: 'forged.token' } });
