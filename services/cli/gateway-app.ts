@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
-import { Authenticator } from '../identity/index.js';
+import { Authenticator, SignedIdentity } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
 import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
 import { jsonRpcCapability } from '../jsonrpc/index.js';
@@ -63,6 +63,9 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     clock,
     logger,
     authenticator,
+    ...(config.identityHeaders.trusted
+      ? { trustedIdentity: new SignedIdentity({ key: deriveSubkey(secret, 'identity-headers'), clock, maxAgeMs: config.identityHeaders.maxAgeMs }) }
+      : {}),
     meter: config.metering.enabled ? metering.meter : undefined,
     metrics,
     onRouteCost: options.onRouteCost,

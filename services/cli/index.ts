@@ -1,5 +1,6 @@
 import { runAdmin } from './admin.js';
 import { runDev } from './dev.js';
+import { runAuthz, runRateLimit } from './envoy-services.js';
 import { runGateway } from './gateway.js';
 import { runMigrate } from './migrate.js';
 
@@ -14,8 +15,8 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
     run: async (argv) => (await import('../simnet/index.js')).runSimnetCli(argv),
   },
   grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services (not built yet)' },
-  authz: { about: 'Envoy ext_authz service (not built yet)' },
-  ratelimit: { about: 'Envoy global rate limit service (not built yet)' },
+  authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', run: runAuthz },
+  ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: runRateLimit },
   streams: { about: 'checkpoint ingest and Warp stream delivery (not built yet)' },
   billing: { about: 'one pass over due on-chain charges (not built yet)' },
   operator: { about: 'Kubernetes operator and xDS server (not built yet)' },

@@ -101,6 +101,9 @@ export const ENV_SCHEMA = z.object({
   SUIGW_ZKLOGIN_PROVER_URL: optionalString.pipe(z.union([z.literal('local'), z.url()]).optional()),
   SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(15_000),
   SUIGW_ZKLOGIN_PROVER_SLOTS: z.coerce.number().int().min(1).max(1_000).default(8),
+  // Envoy in front (docs/envoy.md): identity headers signed by `suigw authz`.
+  SUIGW_TRUST_IDENTITY_HEADERS: boolean,
+  SUIGW_IDENTITY_HEADER_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
 });
 
 export interface NetworkEndpoint {
@@ -133,6 +136,11 @@ export interface Config {
   devAdminKey: string | undefined;
   walletMinPrepaidMicroUsd: bigint;
   trustProxy: boolean;
+  /**
+   * Envoy in front: identity headers carrying a valid HMAC (from `suigw authz`) stand for the
+   * caller; otherwise they are stripped and the key is checked in-process (docs/envoy.md).
+   */
+  identityHeaders: Readonly<{ trusted: boolean; maxAgeMs: number }>;
   bodyLimitBytes: number;
   /** Deadlines, retries and circuit breaker of every upstream call. */
   upstream: {
@@ -227,6 +235,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     devAdminKey: v.SUIGW_DEV_ADMIN_KEY,
     walletMinPrepaidMicroUsd: BigInt(Math.round(v.SUIGW_WALLET_MIN_PREPAID_USD * 1_000_000)),
     trustProxy: v.SUIGW_TRUST_PROXY,
+    identityHeaders: Object.freeze({ trusted: v.SUIGW_TRUST_IDENTITY_HEADERS, maxAgeMs: v.SUIGW_IDENTITY_HEADER_MAX_AGE_MS }),
     bodyLimitBytes: v.SUIGW_BODY_LIMIT_BYTES,
     upstream: Object.freeze({
       deadlineMs: v.SUIGW_UPSTREAM_DEADLINE_MS,
@@ -299,6 +308,8 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
   SUIGW_TRUST_PROXY: 'Trust X-Forwarded-* headers for client IP and protocol (default false).',
+  SUIGW_TRUST_IDENTITY_HEADERS: 'Envoy is in front: trust identity headers signed by `suigw authz` (HMAC from SUIGW_SECRET) instead of checking the key again (default false: such headers are stripped). See docs/envoy.md.',
+  SUIGW_IDENTITY_HEADER_MAX_AGE_MS: 'Oldest signed identity header accepted (default 30000 ms); older ones are stripped and the key is checked in-process.',
   SUIGW_BODY_LIMIT_BYTES: 'Largest accepted request body (default 1 MiB).',
   SUIGW_UPSTREAM_DEADLINE_MS: 'Time budget of one whole request from its arrival: all its upstream calls, pages, retries and waits for a slot (default 5000 ms); past it: 504 UPSTREAM_TIMEOUT.',
   SUIGW_UPSTREAM_ATTEMPT_TIMEOUT_MS: 'Deadline of one attempt (default 2500 ms, at most the total budget).',

@@ -7,3 +7,4 @@ export * from './metrics.js';
 export * from './query-key.js';
 export * from './secrets.js';
 export * from './cursor.js';
+export * from './request-id.js';

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, redactQueryKey, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, redactQueryKey, requestIdFrom, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import type { Authenticator } from '../identity/index.js';
+import type { Authenticator, SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost, Meter } from '../metering/index.js';
 import type { App, Capability } from '../route-contract/index.js';
 import { authenticationHook } from './authenticate.js';
@@ -27,6 +26,8 @@ export interface HttpAppOptions {
   logger: Logger;
   /** The one authenticator of the process (owned by the caller, which starts and stops it). */
   authenticator: Authenticator;
+  /** Envoy in front: verifies the identity tokens of `suigw authz` (docs/envoy.md); absent: none is trusted. */
+  trustedIdentity?: SignedIdentity;
   /** The limit and meter stages, run right after authentication (services/metering); absent: metering is off. */
   meter: Meter | undefined;
   onRouteCost?: (route: DeclaredRouteCost) => void;
@@ -38,7 +39,6 @@ export interface HttpAppOptions {
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,64}$/;
 
 const routeTables = new WeakMap<object, RouteTable>();
 
@@ -63,10 +63,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
         }),
       },
     }),
-    genReqId: (request) => {
-      const given = request.headers['x-request-id'];
-      return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-    },
+    genReqId: (request) => requestIdFrom(request.headers['x-request-id']),
     // Per-request lines cost more than anything else the gateway adds (docs/benchmarks.md,
     // Profile): only failures, slow requests and a sample are logged, by `logRequest` below.
     logController: new LogController({ disableRequestLogging: true }),
@@ -93,6 +90,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   parseJsonBodies(app);
   app.decorateRequest('network', 'mainnet');
   app.decorateRequest('principal', undefined);
+  app.decorateRequest('limitStage', 'whole');
 
   // Every route declares how it is authenticated, plugin routes included; checked once all are
   // added (a plugin's own onRoute hook may declare its routes after this one has seen them).
@@ -119,7 +117,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   registerCors(app, routes);
   const healthPaths = new Set(['/health', ...config.networks.map((network) => `/${network}/v1/health`)]);
   await registerLoadShedding(app, config.shedding, (request) => healthPaths.has(request.routeOptions.url ?? ''));
-  app.addHook('onRequest', authenticationHook(authenticator, config.networks));
+  app.addHook('onRequest', authenticationHook(authenticator, config.networks, options.trustedIdentity));
 
   await registerOpenApi(app, config);
   const healthOptions = { database, clock, stats, checks: options.healthChecks };

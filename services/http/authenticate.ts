@@ -1,56 +1,65 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError, hasQueryKey, type Network } from '../core/index.js';
-import { readApiKey, type Authenticator } from '../identity/index.js';
+import { hasQueryKey, type Network } from '../core/index.js';
+import {
+  decideAccess,
+  IDENTITY_HEADER_NAMES,
+  IDENTITY_HEADERS,
+  networkOfRoute,
+  pathOf,
+  type Authenticator,
+  type SignedIdentity,
+} from '../identity/index.js';
+import type { AdmissionStage } from '../metering/index.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** `credits` when Envoy's ratelimit service already ran the limits (a trusted identity token). */
+    limitStage: AdmissionStage;
+  }
+}
 
 /**
- * The fastify adapter of the one authenticator, registered on the root so it covers every route
- * (plugin routes included). It reads the key, verifies it and checks network, scope and origin
- * as the route's `auth` declares. Runs in `onRequest`, before the body is read, so an
- * unauthenticated caller learns nothing about body validation. It fails closed:
- * - a route that declares no `auth` is refused (401 without a valid key, 403 with one);
- * - a route outside the `/{network}` scopes cannot check a key's network, so only `'none'` works;
- * - the `api_key` query parameter (any spelling) is refused on network routes unless the route
- *   opts in with `config.queryKey`: the spec allows it on the HTTP gateways only.
+ * The fastify adapter of the one access decision (`decideAccess`, services/identity), registered
+ * on the root so it covers every route (plugin routes included). Runs in `onRequest`, before the
+ * body is read, so an unauthenticated caller learns nothing about body validation.
+ *
+ * Identity headers (docs/envoy.md) are taken off every request first. With `trusted` (Envoy in
+ * front) a token that verifies for this method, path and network stands for the caller, whose
+ * limits Envoy's ratelimit service already ran; any other token is ignored and the key is checked
+ * here, exactly as without Envoy.
  */
-export function authenticationHook(authenticator: Authenticator, networks: readonly Network[]) {
+export function authenticationHook(authenticator: Authenticator, networks: readonly Network[], trusted?: SignedIdentity) {
   return async function authenticate(request: FastifyRequest): Promise<void> {
+    const token = takeIdentityHeaders(request);
     // No route matched: the not-found handler answers 404, with nothing to protect.
     if (request.is404) return;
     const { auth, queryKey } = request.routeOptions.config;
     const network = networkOfRoute(request.routeOptions.url, networks);
     if (network) request.network = network;
-    if (network && queryKey !== true && hasQueryKey(request.url)) {
-      throw new ApiError('API_KEY_INVALID', {
-        message:
-          'The api_key query parameter is accepted only by the JSON-RPC, GraphQL and Warp gateways; ' +
-          'send the key in the x-api-key header (or Authorization: Bearer).',
-      });
+    if (trusted && token !== undefined && auth !== undefined && auth !== 'none') {
+      const claims = trusted.verify(token, { method: request.method, path: pathOf(request.originalUrl) });
+      if (claims && claims.network === network) {
+        request.principal = claims.principal;
+        request.limitStage = 'credits';
+        return;
+      }
     }
-    if (auth === 'none') return;
     const query = request.query as Record<string, unknown> | undefined;
-    const apiKey = readApiKey({
-      xApiKey: request.headers['x-api-key'],
-      authorization: request.headers.authorization,
-      queryApiKey: queryKey === true ? query?.['api_key'] : undefined,
-    });
-    if (auth === undefined) {
-      await authenticator.verify(apiKey);
-      throw new ApiError('INSUFFICIENT_SCOPE', { message: 'This route declares no access rule; no key may call it.' });
-    }
-    if (network === undefined) {
-      await authenticator.verify(apiKey);
-      throw new ApiError('NETWORK_MISMATCH', { message: 'This route is served on no network; no key may call it.' });
-    }
-    request.principal = await authenticator.authenticate(apiKey, {
+    request.principal = await decideAccess(authenticator, {
+      rule: auth,
+      queryKeyAllowed: queryKey === true,
       network,
-      scope: auth === 'key' ? null : auth.scope,
+      queryKeyPresent: hasQueryKey(request.url),
+      headers: { xApiKey: request.headers['x-api-key'], authorization: request.headers.authorization },
+      queryApiKey: queryKey === true ? query?.['api_key'] : undefined,
       origin: request.headers.origin,
     });
   };
 }
 
-/** Routes of a network live under `/{network}`; the first path segment names it. */
-function networkOfRoute(url: string | undefined, networks: readonly Network[]): Network | undefined {
-  const segment = url?.split('/')[1];
-  return networks.find((network) => network === segment);
+/** Removes every identity header from the request; returns the token if there was one. */
+function takeIdentityHeaders(request: FastifyRequest): string | undefined {
+  const token = request.headers[IDENTITY_HEADERS.token];
+  for (const name of IDENTITY_HEADER_NAMES) delete request.headers[name];
+  return typeof token === 'string' ? token : undefined;
 }

@@ -1,5 +1,5 @@
-export { buildHttpApp, type HttpAppOptions } from './app.js';
+export { buildHttpApp, registeredRoutes, type HttpAppOptions } from './app.js';
 export type { HealthCheck } from './health.js';
-export { networkBaseUrl } from './networks.js';
+export { networkBaseUrl, networkRewriter } from './networks.js';
 export { sendError, toApiError } from './error-handler.js';
 export { startMetricsServer, type MetricsServer } from './metrics-server.js';

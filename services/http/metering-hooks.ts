@@ -38,7 +38,7 @@ export function registerMetering(scope: App, network: string, options: MeteringA
       network,
       route: `${request.method} ${routePath(request.routeOptions.url ?? request.url, network)}`,
       cost,
-    });
+    }, request.limitStage);
     request.meterTicket = admission.ticket;
     if (admission.error) throw admission.error;
   });

@@ -1,12 +1,12 @@
-import type { IncomingMessage } from 'node:http';
 import { withoutQueryKey, type Config, type Network } from '../core/index.js';
 
 /**
  * A request's network comes from the address it was sent to: a configured host per network
  * (production), or the `/{network}` path prefix that works on any host (dev default). Routes
- * live under `/{network}/v1/...`; a host-selected request is rewritten to that form.
+ * live under `/{network}/v1/...`; a host-selected request is rewritten to that form. Envoy's
+ * ext_authz service maps its check requests with the same function.
  */
-export function networkRewriter(config: Config): (request: IncomingMessage) => string {
+export function networkRewriter(config: Config): (request: RequestAddress) => string {
   const byHost = new Map<string, Network>();
   for (const network of config.networks) {
     const host = config.endpoints[network].host;
@@ -19,6 +19,12 @@ export function networkRewriter(config: Config): (request: IncomingMessage) => s
     const network = host ? byHost.get(host) : undefined;
     return network ? `/${network}${url}` : url;
   };
+}
+
+/** What the rewrite reads of a request (Node's IncomingMessage, or an ext_authz check request). */
+export interface RequestAddress {
+  url?: string | undefined;
+  headers: { host?: string | undefined };
 }
 
 function hostName(hostHeader: string | undefined): string | undefined {

@@ -11,3 +11,5 @@ export * from './projects.js';
 export * from './keys.js';
 export * from './wallet.js';
 export { slugify } from './slug.js';
+export * from './request-access.js';
+export * from './signed-identity.js';

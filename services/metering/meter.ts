@@ -41,6 +41,14 @@ export interface Admission {
   error: ApiError | undefined;
 }
 
+/**
+ * Who runs the limit stage. `whole`: one process does all (no Envoy). Behind Envoy it is split:
+ * `limits` is Envoy's ratelimit service (caps and organization rate consumed, credits checked but
+ * not reserved; a refusal is settled there), `credits` is the service that answers (it reads the
+ * organization's state for headers, reserves the price and settles it with the answer).
+ */
+export type AdmissionStage = 'whole' | 'limits' | 'credits';
+
 export interface MeterDeps {
   limiter: RateLimiter;
   ledger: CreditLedger;
@@ -80,14 +88,17 @@ export class Meter {
   /**
    * Per-key and per-IP caps, then the organization's plan rate, then its credits. Free routes
    * (management) are not limited and work at zero balance: they only read the state for headers.
+   * `stage` says who runs which part when Envoy is in front (see `AdmissionStage`).
    */
-  async admit(request: MeteredRequest): Promise<Admission> {
+  async admit(request: MeteredRequest, stage: AdmissionStage = 'whole'): Promise<Admission> {
     const plan = planOf(request.principal.organization);
     const free = isFree(request.cost);
+    // Behind Envoy the service only reads the organization's state: the ratelimit service consumed it.
+    const limited = !free && stage !== 'credits';
     const decision = await this.#deps.limiter.check({
-      caps: free ? [] : capsOf(request),
+      caps: limited ? capsOf(request) : [],
       org: { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps },
-      quantity: free ? 0 : 1,
+      quantity: limited ? 1 : 0,
     });
     const credits = admissionCredits(request.cost);
     const ticketOf = (refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance): MeterTicket => {
@@ -108,6 +119,11 @@ export class Meter {
         ticket: ticketOf('org-rate', credits, reservation.balance),
         error: new ApiError('ORG_RATE_LIMITED', { fields: { retryAfter: seconds }, headers: { 'retry-after': String(seconds) } }),
       };
+    }
+    if (stage === 'limits') {
+      // The service behind Envoy reserves and charges an admitted request; here it was only a check.
+      const balance = this.#deps.ledger.adjust(request.principal.organization.id, -credits) ?? reservation.balance;
+      return { ticket: ticketOf(undefined, 0, balance), error: undefined };
     }
     return { ticket: ticketOf(undefined, credits, reservation.balance), error: undefined };
   }

@@ -1,0 +1,128 @@
+import { ApiError, errorBody, hasQueryKey, isApiError, requestIdFrom, type Logger } from '../../core/index.js';
+import { decideAccess, IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Authenticator, type Principal, type SignedIdentity } from '../../identity/index.js';
+import { planOf } from '../../metering/index.js';
+import type { GatewayRoutes, MatchedRoute } from '../gateway-routes.js';
+import {
+  OVERWRITE_IF_EXISTS_OR_ADD,
+  RPC_OK,
+  RPC_PERMISSION_DENIED,
+  type CheckHttpRequest,
+  type CheckRequest,
+  type CheckResponse,
+  type HeaderValueOption,
+} from '../envoy-types.js';
+
+export interface AuthzCheckOptions {
+  authenticator: Authenticator;
+  routes: GatewayRoutes;
+  /** The gateway's own mapping of host and path to the `/{network}`-prefixed path (http/networks.ts). */
+  networkPath: (request: { url: string; headers: { host?: string } }) => string;
+  identity: SignedIdentity;
+  logger: Logger;
+}
+
+/**
+ * Envoy's ext_authz check over the gateway's one access decision: the same route table, the same
+ * network mapping, the same `decideAccess`. Allowed → the request goes on with signed identity
+ * headers (and without any the client sent); denied → the spec's status, code and JSON body,
+ * with `grpc-status` and `grpc-message` for gRPC requests.
+ */
+export class AuthzCheck {
+  readonly #options: AuthzCheckOptions;
+
+  constructor(options: AuthzCheckOptions) {
+    this.#options = options;
+  }
+
+  async check(request: CheckRequest): Promise<CheckResponse> {
+    const http = request.attributes?.request?.http;
+    if (!http) throw new ApiError('VALIDATION_FAILED', { message: 'The check request carries no HTTP request attributes.' });
+    const headers = http.headers ?? {};
+    const requestId = requestIdFrom(headers['x-request-id']);
+    const target = http.path ?? headers[':path'] ?? '/';
+    const method = (http.method ?? headers[':method'] ?? 'GET').toUpperCase();
+    const url = this.#options.networkPath({ url: target, headers: { host: http.host ?? headers[':authority'] ?? headers.host } });
+    const route = this.#options.routes.match(method, pathOf(url));
+    try {
+      // No route: the gateway answers 404 or 405 itself, with nothing to protect.
+      const principal = route ? await this.#decide(route, url, headers) : undefined;
+      if (!principal || !route?.network) return allow([], IDENTITY_HEADER_NAMES);
+      const token = this.#options.identity.sign({
+        method,
+        path: pathOf(target),
+        network: route.network,
+        requestId,
+        route: route.name,
+        cost: route.declaration.cost,
+        principal,
+      });
+      return allow(identityHeaders(token, principal, route.network), []);
+    } catch (error) {
+      return deny(this.#asApiError(error, requestId), requestId, isGrpc(headers));
+    }
+  }
+
+  async #decide(route: MatchedRoute, url: string, headers: Record<string, string>): Promise<Principal | undefined> {
+    const { declaration } = route;
+    const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
+    const apiKeys = query.getAll('api_key');
+    return decideAccess(this.#options.authenticator, {
+      rule: declaration.auth,
+      queryKeyAllowed: declaration.queryKey,
+      network: route.network,
+      queryKeyPresent: hasQueryKey(url),
+      headers: { xApiKey: headers['x-api-key'], authorization: headers.authorization },
+      queryApiKey: apiKeys.length > 1 ? apiKeys : apiKeys[0],
+      origin: headers.origin,
+    });
+  }
+
+  #asApiError(error: unknown, requestId: string): ApiError {
+    if (isApiError(error)) return error;
+    // The gateway's error handler answers an unexpected failure (the database down) the same way.
+    this.#options.logger.error({ err: error, requestId }, 'ext_authz check failed');
+    return new ApiError('INTERNAL_ERROR', { cause: error });
+  }
+}
+
+function identityHeaders(token: string, principal: Principal, network: string): HeaderValueOption[] {
+  const values: Record<keyof typeof IDENTITY_HEADERS, string> = {
+    token,
+    organization: principal.organization.id,
+    project: principal.project?.id ?? '',
+    keyId: principal.keyId,
+    network,
+    scopes: principal.scopes.join(','),
+    plan: planOf(principal.organization).id,
+  };
+  return Object.entries(values).map(([name, value]) => header(IDENTITY_HEADERS[name as keyof typeof IDENTITY_HEADERS], value));
+}
+
+function header(key: string, value: string): HeaderValueOption {
+  // Overwrite: a client's own copy of an identity header must never survive next to ours.
+  return { header: { key, value }, append_action: OVERWRITE_IF_EXISTS_OR_ADD };
+}
+
+function allow(headers: HeaderValueOption[], remove: readonly string[]): CheckResponse {
+  return { status: { code: RPC_OK }, ok_response: { headers, headers_to_remove: [...remove] } };
+}
+
+function deny(error: ApiError, requestId: string, grpc: boolean): CheckResponse {
+  const headers: HeaderValueOption[] = [
+    header('content-type', 'application/json; charset=utf-8'),
+    header('x-request-id', requestId),
+    ...Object.entries(error.headers ?? {}).map(([key, value]) => header(key, value)),
+  ];
+  if (grpc) {
+    headers.push(header('grpc-status', String(error.definition.grpc)), header('grpc-message', encodeURIComponent(error.message)));
+  }
+  return {
+    status: { code: RPC_PERMISSION_DENIED, message: error.code },
+    denied_response: { status: { code: error.status }, headers, body: JSON.stringify(errorBody(error, requestId)) },
+  };
+}
+
+/** gRPC and gRPC-Web requests: Envoy answers them with the status in `grpc-status`. */
+function isGrpc(headers: CheckHttpRequest['headers'] & object): boolean {
+  return headers['content-type']?.startsWith('application/grpc') === true;
+}

@@ -1,0 +1,7 @@
+export { AuthzCheck, type AuthzCheckOptions } from './authz/check.js';
+export { RateLimitCheck, type ShouldRateLimitOptions } from './ratelimit/should-rate-limit.js';
+export { DESCRIPTOR_KEYS, readDescriptors } from './ratelimit/descriptors.js';
+export { GatewayRoutes, type MatchedRoute, type RouteDeclaration } from './gateway-routes.js';
+export { startEnvoyServices, type EnvoyServiceServer, type EnvoyServices } from './server.js';
+export { authorizationService, rateLimitService, ENVOY_PROTO_OPTIONS } from './protos.js';
+export type * from './envoy-types.js';

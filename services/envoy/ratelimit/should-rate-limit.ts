@@ -1,0 +1,65 @@
+import { errorBody, type Clock } from '../../core/index.js';
+import type { SignedIdentity } from '../../identity/index.js';
+import { isFree, type Meter, type RouteCost } from '../../metering/index.js';
+import { RLS_OK, RLS_OVER_LIMIT, UNIT_SECOND, type HeaderValue, type RateLimitRequest, type RateLimitResponse } from '../envoy-types.js';
+import { readDescriptors } from './descriptors.js';
+
+export interface ShouldRateLimitOptions {
+  meter: Meter;
+  identity: SignedIdentity;
+  clock: Clock;
+}
+
+/**
+ * Envoy's global rate limit over the metering limit stage (`Meter.admit(…, 'limits')`): per-key
+ * and per-IP caps and the organization's plan rate consumed in the shared limiter, credits
+ * checked against the ledger. A refusal is answered and settled here (its charge and usage, as the
+ * gateway would): OVER_LIMIT with the spec's 429 body in `raw_body` and its headers. An admitted
+ * request is reserved and charged by the service behind Envoy, which sets the rate-limit and
+ * credit headers on its answer. Requests without a valid identity token (public routes) are
+ * not limited here: the service checks such a request's key itself and runs the whole stage.
+ */
+export class RateLimitCheck {
+  readonly #options: ShouldRateLimitOptions;
+
+  constructor(options: ShouldRateLimitOptions) {
+    this.#options = options;
+  }
+
+  async shouldRateLimit(request: RateLimitRequest): Promise<RateLimitResponse> {
+    const descriptors = request.descriptors ?? [];
+    const values = readDescriptors(descriptors);
+    const claims = this.#options.identity.verify(values.identity);
+    const cost = claims?.cost as RouteCost | undefined;
+    if (!claims || cost === undefined || isFree(cost)) return { overall_code: RLS_OK, statuses: descriptors.map(() => ({ code: RLS_OK })), response_headers_to_add: [] };
+    const { meter } = this.#options;
+    const admission = await meter.admit(
+      { principal: claims.principal, clientIp: values.remoteAddress ?? '', network: claims.network, route: claims.route, cost },
+      'limits',
+    );
+    const { ticket, error } = admission;
+    const org = ticket.org;
+    const status = {
+      current_limit: { requests_per_unit: org.limit, unit: UNIT_SECOND },
+      limit_remaining: org.remaining,
+      duration_until_reset: durationOf(Math.max(0, org.resetAtMs - this.#options.clock.now())),
+    };
+    if (!error) return { overall_code: RLS_OK, statuses: descriptors.map(() => ({ code: RLS_OK, ...status })), response_headers_to_add: [] };
+    const headers = { ...meter.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
+    const response: HeaderValue[] = [
+      { key: 'content-type', value: 'application/json; charset=utf-8' },
+      { key: 'x-request-id', value: claims.requestId },
+      ...Object.entries(headers).map(([key, value]) => ({ key, value })),
+    ];
+    return {
+      overall_code: RLS_OVER_LIMIT,
+      statuses: descriptors.map(() => ({ code: RLS_OVER_LIMIT, ...status })),
+      response_headers_to_add: response,
+      raw_body: Buffer.from(JSON.stringify(errorBody(error, claims.requestId))),
+    };
+  }
+}
+
+function durationOf(ms: number): { seconds: string; nanos: number } {
+  return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };
+}
