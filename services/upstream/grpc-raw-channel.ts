@@ -1,4 +1,5 @@
 import http2 from 'node:http2';
+import net from 'node:net';
 
 /**
  * One HTTP/2 session to the upstream's gRPC endpoint, for callers that forward gRPC frames as
@@ -37,10 +38,12 @@ export class RawGrpcChannel {
   #current(): http2.ClientHttp2Session {
     const existing = this.#session;
     if (existing && !existing.closed && !existing.destroyed) return existing;
+    const url = new URL(this.#origin);
     const session = http2.connect(this.#origin, {
       settings: { enablePush: false },
-      // Keep a session usable across idle periods (grpc-js's keepalive does the same for the SDK client).
       peerMaxConcurrentStreams: 1_000,
+      // Plaintext (h2c): small gRPC frames must not wait for Nagle's algorithm. TLS uses node's default connection.
+      ...(url.protocol === 'http:' ? { createConnection: () => net.connect({ host: url.hostname.replace(/^\[|\]$/g, ''), port: Number(url.port), noDelay: true }) } : {}),
     });
     // Errors surface on the streams; an errored session is replaced on the next call.
     session.on('error', () => session.destroy());
@@ -48,7 +51,6 @@ export class RawGrpcChannel {
     session.once('close', () => {
       if (this.#session === session) this.#session = undefined;
     });
-    session.socket?.setNoDelay?.(true);
     session.unref();
     this.#session = session;
     return session;
