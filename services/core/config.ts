@@ -83,6 +83,10 @@ export const ENV_SCHEMA = z.object({
   SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
   SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
+  SUIGW_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(9090),
+  SUIGW_MAINNET_GRPC_HOST: optionalString,
+  SUIGW_TESTNET_GRPC_HOST: optionalString,
+  SUIGW_DEVNET_GRPC_HOST: optionalString,
   SUIGW_GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(256).max(1024 * 1024).default(16 * 1024),
   SUIGW_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1_000).default(20),
   SUIGW_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(50),
@@ -120,6 +124,11 @@ export interface Config {
   walletMinPrepaidMicroUsd: bigint;
   trustProxy: boolean;
   bodyLimitBytes: number;
+  /**
+   * The gRPC proxy: its port (`suigw grpc`; the first of one port per network in `suigw dev`)
+   * and the host name that selects each network (the authority a client dials).
+   */
+  grpc: Readonly<{ port: number; hosts: Readonly<Record<Network, string | undefined>> }>;
   /** Guard rails of the GraphQL pass-through, checked before a query is forwarded. */
   graphql: Readonly<{ maxQueryBytes: number; maxDepth: number; maxAliases: number; maxComplexity: number }>;
   /** Deadlines, retries and circuit breaker of every upstream call. */
@@ -201,6 +210,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     walletMinPrepaidMicroUsd: BigInt(Math.round(v.SUIGW_WALLET_MIN_PREPAID_USD * 1_000_000)),
     trustProxy: v.SUIGW_TRUST_PROXY,
     bodyLimitBytes: v.SUIGW_BODY_LIMIT_BYTES,
+    grpc: Object.freeze({
+      port: v.SUIGW_GRPC_PORT,
+      hosts: Object.freeze({ mainnet: v.SUIGW_MAINNET_GRPC_HOST, testnet: v.SUIGW_TESTNET_GRPC_HOST, devnet: v.SUIGW_DEVNET_GRPC_HOST }),
+    }),
     graphql: Object.freeze({
       maxQueryBytes: v.SUIGW_GRAPHQL_MAX_QUERY_BYTES,
       maxDepth: v.SUIGW_GRAPHQL_MAX_DEPTH,
@@ -289,6 +302,10 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_SHED_MAX_HEAP_PERCENT: "Heap use, in percent of V8's heap limit, past which requests are shed with 503 SERVICE_OVERLOADED (default 90; 0 off).",
   SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
+  SUIGW_GRPC_PORT: 'Port of the gRPC / gRPC-Web proxy (`suigw grpc`, default 9090); `suigw dev` serves one network per port from here up (0: free ports).',
+  SUIGW_MAINNET_GRPC_HOST: 'Host name (the authority gRPC clients dial) that selects mainnet on the gRPC proxy; any other host is mainnet too (legacy rule).',
+  SUIGW_TESTNET_GRPC_HOST: 'Host name that selects testnet on the gRPC proxy.',
+  SUIGW_DEVNET_GRPC_HOST: 'Host name that selects devnet on the gRPC proxy.',
   SUIGW_GRAPHQL_MAX_QUERY_BYTES: 'Largest GraphQL query text accepted by POST /v1/graphql (default 16384 bytes); larger: 400 GRAPHQL_QUERY_TOO_LARGE.',
   SUIGW_GRAPHQL_MAX_DEPTH: 'Deepest selection nesting of a GraphQL query, fragments expanded (default 20, as Sui); deeper: 400 GRAPHQL_QUERY_TOO_DEEP.',
   SUIGW_GRAPHQL_MAX_ALIASES: 'Most aliased fields in a GraphQL query (default 50); more: 400 GRAPHQL_TOO_MANY_ALIASES.',

@@ -79,3 +79,4 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     },
   };
 }
+export { networkByAuthority } from './networks.js';
