@@ -206,7 +206,9 @@ class ForwardedCall {
     this.#cancel.abort();
     const up = this.#call?.stream;
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
-    const metering = this.#ticket ? this.#meter.settle(this.#ticket, { kind: 'answered', status: chargeStatusOf(status.code) }) : {};
+    // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
+    const charged = this.#messages > 0 ? 200 : chargeStatusOf(status.code);
+    const metering = this.#ticket ? this.#meter.settle(this.#ticket, { kind: 'answered', status: charged }) : {};
     const client = this.#client;
     if (client.destroyed || client.closed) return;
     const trailers = { ...upstreamTrailers, ...metering, ...trailerFields(status) };
