@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import { chromium, type Browser } from 'playwright-core';
+import { chromium, type Browser, type Page } from 'playwright-core';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../support/grpc-proxy-e2e.js';
@@ -35,7 +35,7 @@ interface PageCall {
  * A unary gRPC-Web call from inside the page, as a web app's transport makes it: a fetch POST of
  * one length-prefixed frame (GetServiceInfoRequest is empty), `x-api-key` as metadata.
  */
-function callFromPage(page: import('playwright-core').Page, url: string, key: string): Promise<PageCall> {
+function callFromPage(page: Page, url: string, key: string): Promise<PageCall> {
   return page.evaluate(async ({ url, key }) => {
     try {
       const response = await fetch(url, {
