@@ -3,6 +3,9 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Metrics, type Config, type Network } from '../core/index.js';
+import { createGrpcProxy, type GrpcProxy } from '../grpc/proxy/index.js';
+import { Authenticator } from '../identity/index.js';
+import { createMetering } from '../metering/index.js';
 import { networkBaseUrl, startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
@@ -14,7 +17,8 @@ export interface DevState {
   gatewayUrl: string;
   adminKey: string;
   organizationId: string;
-  networks: Record<string, { baseUrl: string }>;
+  /** `grpcUrl`: the network's gRPC / gRPC-Web proxy (one port per network). */
+  networks: Record<string, { baseUrl: string; grpcUrl?: string }>;
   /** Prometheus `/metrics` on its own port; absent when SUIGW_METRICS_PORT=off. */
   metricsUrl?: string;
   /** The in-process simulated network, when some network has no upstream URLs configured. */
@@ -98,10 +102,18 @@ export async function runDev(argv: string[]): Promise<void> {
     process.exit(1);
   }
   const metrics = new Metrics();
-  const app = await buildGatewayApp({ ...runtime, upstreams, metrics });
+  // One key cache and one meter for the HTTP gateway and the gRPC proxies of this process.
+  const authenticator = new Authenticator({ database: runtime.database, clock: runtime.clock, ttlMs: config.keyCacheTtlMs, logger: runtime.logger, cacheLookups: metrics.keyCacheLookups });
+  await authenticator.start();
+  const metering = await createMetering({ ...runtime, metrics });
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, authenticator, metering });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
+  const grpcProxies = await startDevGrpcProxies(config, { authenticator, meter: metering.meter, upstreams });
   onShutdown(async () => {
+    for (const { proxy } of grpcProxies.values()) await proxy.close();
     await app.close();
+    await metering.close();
+    await authenticator.stop();
     await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await upstreamSetup.simnet?.stop();
@@ -116,7 +128,10 @@ export async function runDev(argv: string[]): Promise<void> {
     gatewayUrl,
     adminKey: seed.adminKey,
     organizationId: seed.organizationId,
-    networks: Object.fromEntries(config.networks.map((n) => [n, { baseUrl: networkBaseUrl(config, n, gatewayUrl) }])),
+    networks: Object.fromEntries(config.networks.map((n) => [n, {
+      baseUrl: networkBaseUrl(config, n, gatewayUrl),
+      ...(grpcProxies.has(n) ? { grpcUrl: grpcProxies.get(n)!.url } : {}),
+    }])),
     ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     ...(upstreamSetup.simnet
       ? { simnet: { grpcUrl: upstreamSetup.simnet.grpcUrl, graphqlUrl: upstreamSetup.simnet.graphqlUrl, faucetUrl: upstreamSetup.simnet.faucetUrl } }
@@ -125,6 +140,20 @@ export async function runDev(argv: string[]): Promise<void> {
   await mkdir(dirname(stateFile), { recursive: true });
   await writeFile(stateFile, `${JSON.stringify(state, null, 2)}\n`, { mode: 0o600 });
   printWelcome(state, stateFile, seed.created, runtime.database.kind);
+}
+
+/**
+ * One gRPC proxy per network, each on its own port (SUIGW_GRPC_PORT, +1, ...; 0: free ports):
+ * locally the port, not a host name, tells the networks apart.
+ */
+async function startDevGrpcProxies(config: Readonly<Config>, deps: Omit<Parameters<typeof createGrpcProxy>[0], 'networkOf'>): Promise<Map<Network, { proxy: GrpcProxy; url: string }>> {
+  const proxies = new Map<Network, { proxy: GrpcProxy; url: string }>();
+  for (const [index, network] of config.networks.entries()) {
+    const proxy = createGrpcProxy({ ...deps, networkOf: () => network });
+    const address = await proxy.listen(config.grpc.port === 0 ? 0 : config.grpc.port + index, config.host);
+    proxies.set(network, { proxy, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}` });
+  }
+  return proxies;
 }
 
 function unusableKeyHelp(error: UnusableDevAdminKeyError, fromEnvironment: boolean, stateFile: string): string {
@@ -150,7 +179,7 @@ function printWelcome(state: DevState, stateFile: string, created: boolean, data
   const lines = [
     '',
     `suigw dev is up at ${state.gatewayUrl} (database: ${databaseKind === 'pglite' ? 'embedded PGlite' : 'PostgreSQL'})`,
-    ...Object.entries(state.networks).map(([network, { baseUrl }]) => `  ${network.padEnd(8)} ${baseUrl}/v1`),
+    ...Object.entries(state.networks).map(([network, { baseUrl, grpcUrl }]) => `  ${network.padEnd(8)} ${baseUrl}/v1${grpcUrl ? `   gRPC ${grpcUrl}` : ''}`),
     ...(state.metricsUrl ? [`  metrics  ${state.metricsUrl} (Prometheus, own port)`] : []),
     ...(state.simnet ? [`  upstream: simnet (gRPC ${state.simnet.grpcUrl}, GraphQL ${state.simnet.graphqlUrl}, faucet ${state.simnet.faucetUrl})`] : []),
     '',

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
+import { graphqlCapability } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { Authenticator, SignedIdentity } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
@@ -86,6 +87,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
         config, database, clock, secret, limiter: metering.limiter, upstreams,
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),
       }))] : []),
+      graphqlCapability({ upstreams, limits: config.graphql }),
     ],
   });
   monitor.start();

@@ -2,6 +2,7 @@ import { runAdmin } from './admin.js';
 import { runDev } from './dev.js';
 import { runAuthz, runRateLimit } from './envoy-services.js';
 import { runGateway } from './gateway.js';
+import { runGrpc } from './grpc.js';
 import { runMigrate } from './migrate.js';
 
 const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
@@ -14,7 +15,7 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
     // Loaded on demand: the production roles never load the simulated network.
     run: async (argv) => (await import('../simnet/index.js')).runSimnetCli(argv),
   },
-  grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services (not built yet)' },
+  grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services, one port (SUIGW_GRPC_PORT), network by host', run: runGrpc },
   authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', run: runAuthz },
   ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: runRateLimit },
   streams: { about: 'checkpoint ingest and Warp stream delivery (not built yet)' },

@@ -104,6 +104,14 @@ export const ENV_SCHEMA = z.object({
   // Envoy in front (docs/envoy.md): identity headers signed by `suigw authz`.
   SUIGW_TRUST_IDENTITY_HEADERS: boolean,
   SUIGW_IDENTITY_HEADER_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
+  SUIGW_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(9090),
+  SUIGW_MAINNET_GRPC_HOST: optionalString,
+  SUIGW_TESTNET_GRPC_HOST: optionalString,
+  SUIGW_DEVNET_GRPC_HOST: optionalString,
+  SUIGW_GRAPHQL_MAX_QUERY_BYTES: z.coerce.number().int().min(256).max(1024 * 1024).default(16 * 1024),
+  SUIGW_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1_000).default(20),
+  SUIGW_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(50),
+  SUIGW_GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
 });
 
 export interface NetworkEndpoint {
@@ -142,6 +150,13 @@ export interface Config {
    */
   identityHeaders: Readonly<{ trusted: boolean; maxAgeMs: number }>;
   bodyLimitBytes: number;
+  /**
+   * The gRPC proxy: its port (`suigw grpc`; the first of one port per network in `suigw dev`)
+   * and the host name that selects each network (the authority a client dials).
+   */
+  grpc: Readonly<{ port: number; hosts: Readonly<Record<Network, string | undefined>> }>;
+  /** Guard rails of the GraphQL pass-through, checked before a query is forwarded. */
+  graphql: Readonly<{ maxQueryBytes: number; maxDepth: number; maxAliases: number; maxComplexity: number }>;
   /** Deadlines, retries and circuit breaker of every upstream call. */
   upstream: {
     deadlineMs: number;
@@ -237,6 +252,16 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     trustProxy: v.SUIGW_TRUST_PROXY,
     identityHeaders: Object.freeze({ trusted: v.SUIGW_TRUST_IDENTITY_HEADERS, maxAgeMs: v.SUIGW_IDENTITY_HEADER_MAX_AGE_MS }),
     bodyLimitBytes: v.SUIGW_BODY_LIMIT_BYTES,
+    grpc: Object.freeze({
+      port: v.SUIGW_GRPC_PORT,
+      hosts: Object.freeze({ mainnet: v.SUIGW_MAINNET_GRPC_HOST, testnet: v.SUIGW_TESTNET_GRPC_HOST, devnet: v.SUIGW_DEVNET_GRPC_HOST }),
+    }),
+    graphql: Object.freeze({
+      maxQueryBytes: v.SUIGW_GRAPHQL_MAX_QUERY_BYTES,
+      maxDepth: v.SUIGW_GRAPHQL_MAX_DEPTH,
+      maxAliases: v.SUIGW_GRAPHQL_MAX_ALIASES,
+      maxComplexity: v.SUIGW_GRAPHQL_MAX_COMPLEXITY,
+    }),
     upstream: Object.freeze({
       deadlineMs: v.SUIGW_UPSTREAM_DEADLINE_MS,
       attemptTimeoutMs: Math.min(v.SUIGW_UPSTREAM_ATTEMPT_TIMEOUT_MS, v.SUIGW_UPSTREAM_DEADLINE_MS),
@@ -331,6 +356,14 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
   SUIGW_METERING: 'on (default) or off. Off removes the limit and meter stages: no rate limits, no credits, no usage rows, no X-RateLimit-*/X-Svc-Credit-* headers. For private deployments that bill nobody, and to measure metering\'s cost (npm run bench).',
+  SUIGW_GRPC_PORT: 'Port of the gRPC / gRPC-Web proxy (`suigw grpc`, default 9090); `suigw dev` serves one network per port from here up (0: free ports).',
+  SUIGW_MAINNET_GRPC_HOST: 'Host name (the authority gRPC clients dial) that selects mainnet on the gRPC proxy; any other host is mainnet too (legacy rule).',
+  SUIGW_TESTNET_GRPC_HOST: 'Host name that selects testnet on the gRPC proxy.',
+  SUIGW_DEVNET_GRPC_HOST: 'Host name that selects devnet on the gRPC proxy.',
+  SUIGW_GRAPHQL_MAX_QUERY_BYTES: 'Largest GraphQL query text accepted by POST /v1/graphql (default 16384 bytes); larger: 400 GRAPHQL_QUERY_TOO_LARGE.',
+  SUIGW_GRAPHQL_MAX_DEPTH: 'Deepest selection nesting of a GraphQL query, fragments expanded (default 20, as Sui); deeper: 400 GRAPHQL_QUERY_TOO_DEEP.',
+  SUIGW_GRAPHQL_MAX_ALIASES: 'Most aliased fields in a GraphQL query (default 50); more: 400 GRAPHQL_TOO_MANY_ALIASES.',
+  SUIGW_GRAPHQL_MAX_COMPLEXITY: 'Most fields a GraphQL query selects, counted each time a fragment is spread (default 1000); more: 400 GRAPHQL_QUERY_TOO_COMPLEX.',
   SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
   SUIGW_ZKLOGIN_ENABLED: 'Serve the /v1/zklogin endpoints (default true; false: 404 NOT_FOUND).',
   SUIGW_ZKLOGIN_ISSUER_JWKS: 'JSON {"<issuer>": "<JWKS URL>"} overriding the real issuers\' JWKS URLs (tests, private deployments); issuers must be one of the four the spec names.',

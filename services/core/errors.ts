@@ -174,6 +174,14 @@ export const ERRORS = {
   UPSTREAM_UNAVAILABLE: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Upstream unavailable'),
   UPSTREAM_TIMEOUT: e(504, G.DEADLINE_EXCEEDED, W.TRY_AGAIN_LATER, 'Upstream timeout'),
 
+  // GraphQL gateway: guard rails checked before a query is forwarded (docs/graphql.md).
+  GRAPHQL_QUERY_TOO_LARGE: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'GraphQL query too large'),
+  GRAPHQL_PARSE_FAILED: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'GraphQL query does not parse'),
+  GRAPHQL_QUERY_TOO_DEEP: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'GraphQL query too deep'),
+  GRAPHQL_TOO_MANY_ALIASES: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'GraphQL query has too many aliases'),
+  GRAPHQL_QUERY_TOO_COMPLEX: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'GraphQL query too complex'),
+  GRAPHQL_PERSISTED_QUERY_MISMATCH: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Persisted query hash mismatch'),
+
   // Streams (spec: Stream connection, Events).
   STREAM_ALREADY_CONNECTED: e(409, G.ALREADY_EXISTS, W.CONFLICT, 'Stream already connected'),
   STREAM_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Stream not found'),

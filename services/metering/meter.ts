@@ -30,6 +30,8 @@ export interface MeterTicket {
   units: number;
   /** Set when the limit stage refused the request. */
   readonly refusal: 'key-cap' | 'org-rate' | 'quota' | undefined;
+  /** Credits taken after admission for what the call delivered (streamed messages); always charged. */
+  extended: number;
   org: OrgRateState;
   credit: CreditBalance;
   settled: boolean;
@@ -103,7 +105,7 @@ export class Meter {
     const credits = admissionCredits(request.cost);
     const ticketOf = (refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance): MeterTicket => {
       if (refusal) this.#deps.instruments?.rateLimitRejections.inc({ kind: REJECTION_KIND[refusal] });
-      return { request, plan, reserved, units: 1, refusal, org: decision.org, credit, settled: false };
+      return { request, plan, reserved, units: 1, refusal, org: decision.org, credit, settled: false, extended: 0 };
     };
     if (decision.outcome === 'cap-exceeded') {
       const credit = await this.#deps.ledger.balance(request.principal.organization.id, plan);
@@ -148,6 +150,21 @@ export class Meter {
   }
 
   /**
+   * Takes `credits` more for an admitted call that keeps delivering (a streamed gRPC message):
+   * not rate limited (an open stream's messages are metered, not limited), only bounded by the
+   * balance. False when the balance cannot cover them: the caller ends the stream with
+   * CU_QUOTA_EXCEEDED. What was taken is charged at settlement whatever the call's outcome.
+   */
+  async extend(ticket: MeterTicket, credits: number): Promise<boolean> {
+    const { organization } = ticket.request.principal;
+    const reservation = await this.#deps.ledger.reserve(organization.id, ticket.plan, credits);
+    ticket.credit = reservation.balance;
+    if (!reservation.ok) return false;
+    ticket.extended += credits;
+    return true;
+  }
+
+  /**
    * Charges the request by the spec's rules, records its usage and returns the response headers.
    * Idempotent per ticket (an adapter may reach it twice on an error path).
    */
@@ -155,11 +172,11 @@ export class Meter {
     if (!ticket.settled) {
       ticket.settled = true;
       const outcome: ChargeOutcome = ticket.refusal ? { kind: ticket.refusal } : answered;
-      // An answered request is charged per unit (see `reserveUnits`); flat prices stay flat.
+      // An answered request is charged per unit (see `reserveUnits`); flat prices stay flat; streamed messages (`extend`) are always charged.
       const perUnit = creditsCharged(ticket.request.cost, outcome);
-      const charged = outcome.kind === 'answered' ? perUnit * ticket.units : perUnit;
+      const charged = (outcome.kind === 'answered' ? perUnit * ticket.units : perUnit) + ticket.extended;
       const { principal, network, route, cost } = ticket.request;
-      ticket.credit = this.#deps.ledger.adjust(principal.organization.id, charged - ticket.reserved) ?? ticket.credit;
+      ticket.credit = this.#deps.ledger.adjust(principal.organization.id, charged - ticket.reserved - ticket.extended) ?? ticket.credit;
       if (charged > 0) this.#deps.instruments?.creditsConsumed.inc({ organization: principal.organization.id, plan: ticket.plan.id }, charged);
       if (!isFree(cost)) {
         this.#deps.usage.record({ organizationId: principal.organization.id, keyId: principal.keyId, network, route, credits: charged });

@@ -2,8 +2,9 @@ import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { BreakerState } from './circuit-breaker.js';
 import { Bulkhead, refusalError } from './bulkhead.js';
+import type { GraphQLPassThroughResponse } from './graphql-pass-through.js';
 import type {
-  CallOptions, GraphQLVariables, Network, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth,
+  CallOptions, GraphQLVariables, Network, RawGrpcAttempt, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth,
 } from './types.js';
 
 const MAX_TIMER_MS = 2 ** 31 - 1;
@@ -34,6 +35,14 @@ export class RequestUpstream implements Upstream {
 
   graphql<T>(query: string, variables?: GraphQLVariables, options: CallOptions & { operation?: string } = {}): Promise<T> {
     return this.#inTurn(`${this.network}/graphql`, options.operation ?? 'graphql', () => this.#inner.graphql<T>(query, variables, this.#within(options)));
+  }
+
+  graphqlPassThrough(body: string, options: CallOptions = {}): Promise<GraphQLPassThroughResponse> {
+    return this.#inTurn(`${this.network}/graphql`, 'pass-through', () => this.#inner.graphqlPassThrough(body, this.#within(options)));
+  }
+
+  rawGrpc<T>(operation: string, attempt: RawGrpcAttempt<T>, options: CallOptions = {}): Promise<T> {
+    return this.#inTurn(`${this.network}/grpc`, operation, () => this.#inner.rawGrpc(operation, attempt, this.#within(options)));
   }
 
   health(): Promise<UpstreamHealth> { return this.#inner.health(); }

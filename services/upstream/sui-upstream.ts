@@ -5,12 +5,14 @@ import { Bulkhead, refusalError } from './bulkhead.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 import { fromGrpcError, UpstreamError } from './errors.js';
 import { postGraphQL } from './graphql.js';
+import { passGraphQL, type GraphQLPassThroughResponse } from './graphql-pass-through.js';
 import { createGrpcTransport } from './grpc-channel.js';
+import { RawGrpcChannel } from './grpc-raw-channel.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
 import { BREAKER_STATE_VALUE } from '../core/index.js';
 import type {
-  CallOptions, GraphQLVariables, Network, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
+  CallOptions, GraphQLVariables, Network, RawGrpcAttempt, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
 } from './types.js';
 
 export interface SuiUpstreamOptions {
@@ -40,6 +42,7 @@ export class SuiUpstream implements Upstream {
   readonly endpoints: UpstreamEndpoints;
   readonly grpc: SuiGrpcClient;
   readonly #transport: ReturnType<typeof createGrpcTransport>;
+  #raw: RawGrpcChannel | undefined;
   readonly #policy: UpstreamPolicy;
   readonly #env: RetryEnv;
   readonly #breakers = new Map<string, CircuitBreaker>();
@@ -73,6 +76,18 @@ export class SuiUpstream implements Upstream {
     const operation = options.operation ?? 'graphql';
     return this.#guarded(options.group ?? 'graphql', 'graphql', operation, options, (timeoutMs, signal) =>
       postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signal));
+  }
+
+  graphqlPassThrough(body: string, options: CallOptions = {}): Promise<GraphQLPassThroughResponse> {
+    const name = `${this.network}/graphql`;
+    return this.#guarded(options.group ?? 'graphql', 'graphql', 'pass-through', options, (timeoutMs, signal) =>
+      passGraphQL(this.endpoints.graphqlUrl, name, body, timeoutMs, signal));
+  }
+
+  rawGrpc<T>(operation: string, attempt: RawGrpcAttempt<T>, options: CallOptions = {}): Promise<T> {
+    this.#raw ??= new RawGrpcChannel(this.endpoints.grpcUrl);
+    const channel = this.#raw;
+    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, (timeoutMs, signal) => attempt(channel, timeoutMs, signal));
   }
 
   budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget {
@@ -114,6 +129,7 @@ export class SuiUpstream implements Upstream {
 
   async close(): Promise<void> {
     this.#transport.close();
+    this.#raw?.close();
   }
 
   #breaker(group: string): CircuitBreaker {

@@ -3,6 +3,8 @@ import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { BreakerState } from './circuit-breaker.js';
 import type { StatusClassifier } from './errors.js';
 import type { Metrics } from '../core/index.js';
+import type { GraphQLPassThroughResponse } from './graphql-pass-through.js';
+import type { RawGrpcChannel } from './grpc-raw-channel.js';
 
 export type Network = 'mainnet' | 'testnet' | 'devnet';
 
@@ -85,6 +87,9 @@ export interface UpstreamHealth {
 
 export type GraphQLVariables = Record<string, unknown>;
 
+/** One attempt on the raw channel: `timeoutMs` is what is left of its deadline; `signal` is the caller's cancel. */
+export type RawGrpcAttempt<T> = (channel: RawGrpcChannel, timeoutMs: number, signal: AbortSignal | undefined) => Promise<T>;
+
 /**
  * One network's upstream: Sui gRPC v2 (native HTTP/2) and GraphQL. Every call goes through
  * `call`/`graphql`, which add the deadline, bounded jittered retries (idempotent reads only), the
@@ -96,6 +101,17 @@ export interface Upstream {
   readonly grpc: SuiGrpcClient;
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options?: CallOptions): Promise<T>;
   graphql<T>(query: string, variables?: GraphQLVariables, options?: CallOptions & { operation?: string }): Promise<T>;
+  /**
+   * A caller's GraphQL body, answered as the node answered (status, data and errors): only
+   * transport failures throw (and count toward the breaker), GraphQL errors never do.
+   */
+  graphqlPassThrough(body: string, options?: CallOptions): Promise<GraphQLPassThroughResponse>;
+  /**
+   * One call on the raw gRPC channel (the byte-level proxy), under the same bulkhead, breaker,
+   * deadline and metrics as `call`. The attempt throws an UpstreamError only for what it judges
+   * a failure of the transport; an answer with any gRPC status is a success.
+   */
+  rawGrpc<T>(operation: string, attempt: RawGrpcAttempt<T>, options?: CallOptions): Promise<T>;
   health(): Promise<UpstreamHealth>;
   /** Each breaker group's state (groups appear once used). */
   breakers(): Record<string, BreakerState>;

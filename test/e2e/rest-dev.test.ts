@@ -27,7 +27,7 @@ describe('suigw dev serves the REST data plane from its in-process simnet', () =
   let state: DevState;
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'suigw-dev-'));
-    const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', SUIGW_METRICS_PORT: '0', LOG_LEVEL: 'warn' };
+    const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', SUIGW_METRICS_PORT: '0', SUIGW_GRPC_PORT: '0', LOG_LEVEL: 'warn' };
     for (const key of Object.keys(env)) if (/^(DATABASE_URL|SUI_(MAINNET|TESTNET|DEVNET)_)/.test(key)) delete env[key];
     child = spawn(process.execPath, ['bin/suigw.js', 'dev'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
     state = await waitForJson<DevState>(join(dir, 'dev.json'), 45_000);
@@ -44,6 +44,18 @@ describe('suigw dev serves the REST data plane from its in-process simnet', () =
     const response = await fetch(`${state.networks[network]!.baseUrl}/v1${path}`, { headers: { 'x-api-key': state.adminKey } });
     return { status: response.status, body: (await response.json()) as { data?: unknown; code?: string } };
   };
+
+  it("dev.json names each network's gRPC proxy; SuiGrpcClient reads through it over gRPC-Web, and a key of the other network is refused", async () => {
+    const { SuiGrpcClient } = await import('@mysten/sui/grpc');
+    const mainnet = state.networks['mainnet']!.grpcUrl!;
+    const testnet = state.networks['testnet']!.grpcUrl!;
+    expect(new URL(mainnet).port).not.toBe(new URL(testnet).port);
+    const client = new SuiGrpcClient({ network: 'mainnet', baseUrl: mainnet, meta: { 'x-api-key': state.adminKey } });
+    const { chainIdentifier } = await client.core.getChainIdentifier();
+    expect(chainIdentifier).toMatch(/^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
+    const wrongNetwork = new SuiGrpcClient({ network: 'testnet', baseUrl: testnet, meta: { 'x-api-key': state.adminKey } });
+    await expect(wrongNetwork.core.getChainIdentifier()).rejects.toMatchObject({ code: 'PERMISSION_DENIED', message: expect.stringMatching(/^NETWORK_MISMATCH: /) });
+  });
 
   it('dev.json names the simnet upstream', () => {
     expect(state.simnet).toEqual({ grpcUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), graphqlUrl: expect.stringMatching(/\/graphql$/), faucetUrl: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/) });

@@ -28,6 +28,8 @@ const STATUS: Partial<Record<FakeBehaviour, string>> = {
 export async function startFakeUpstream() {
   /** `cancelled` counts calls the client cancelled (gRPC cancel or a dropped GraphQL request) before the answer. */
   const state = { behaviour: 'ok' as FakeBehaviour, calls: 0, cancelled: 0, inFlight: 0, maxInFlight: 0, slowMs: 10_000, delayMs: 100 };
+  /** Every GraphQL body received, in order (a test tells its own queries from the health probes'). */
+  const graphqlBodies: string[] = [];
   /**
    * The same counts for one gRPC method alone, so a test can tell its own call from the gateway's
    * background health probes (GetServiceInfo and a GraphQL query on a timer).
@@ -74,7 +76,9 @@ export async function startFakeUpstream() {
   const timers = new Set<NodeJS.Timeout>();
   const graphql = http.createServer((req, res) => {
     state.calls += 1;
-    req.resume();
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => graphqlBodies.push(Buffer.concat(chunks).toString('utf8')));
     if (state.behaviour === 'slow') {
       const t = setTimeout(() => { timers.delete(t); res.end('{}'); }, state.slowMs);
       timers.add(t);
@@ -101,6 +105,7 @@ export async function startFakeUpstream() {
 
   return {
     state,
+    graphqlBodies,
     /** Calls and cancellations of one gRPC method (its protobuf name, e.g. `GetObject`). */
     method: (name: string) => ({ ...countOf(name) }),
     grpcUrl: `http://127.0.0.1:${grpcPort}`,

@@ -17,9 +17,26 @@ import type { Server as GrpcServer, ServerCredentials as GrpcServerCredentials }
 import { duplexPair, replayingSocket } from './duplex-pair.js';
 import { FrameSplitter, decodeTextBody, encodeTrailerFrame } from './grpc-web-framing.js';
 
+/** Whatever serves the HTTP/2 connections (a grpc-js server's injector, or a node:http2 server). */
+export { FrameSplitter } from './grpc-web-framing.js';
+
+export interface Http2ConnectionTarget {
+  injectConnection(connection: Duplex): void;
+  destroy(): void;
+}
+
 export interface GrpcWebMuxOptions {
-  /** The grpc-js server holding the services (it need not be bound to a port). */
-  readonly grpcServer: GrpcServer;
+  /** The grpc-js server holding the services (it need not be bound to a port); or give `target`. */
+  readonly grpcServer?: GrpcServer;
+  /** Serves HTTP/2 connections instead of a grpc-js server (the gRPC proxy's node:http2 server). */
+  readonly target?: Http2ConnectionTarget;
+  /**
+   * Headers added to each translated gRPC-Web call (e.g. a mark that the call came from a
+   * browser, with its Origin, which is otherwise not forwarded as metadata).
+   */
+  readonly translatedHeaders?: (req: http.IncomingMessage) => Record<string, string>;
+  /** Response metadata a browser may read besides the grpc-* headers (CORS expose list). */
+  readonly exposeHeaders?: readonly string[];
   /** Credentials for injected connections (default insecure; TLS is terminated in front). */
   readonly credentials?: GrpcServerCredentials;
   /** HTTP/1.1 requests that are not gRPC-Web (default: 404). */
@@ -56,7 +73,10 @@ const GRPC_WEB_TYPES = new Set(['application/grpc-web', 'application/grpc-web+pr
 const EXPOSED_HEADERS = 'grpc-status,grpc-message,grpc-status-details-bin,grpc-encoding,grpc-accept-encoding';
 
 export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
-  const injector = options.grpcServer.createConnectionInjector(options.credentials ?? ServerCredentials.createInsecure());
+  const target = options.target ?? options.grpcServer?.createConnectionInjector(options.credentials ?? ServerCredentials.createInsecure());
+  if (!target) throw new Error('createGrpcWebMux needs a grpcServer or a target');
+  const injector: Http2ConnectionTarget = target;
+  const exposed = [EXPOSED_HEADERS, ...(options.exposeHeaders ?? [])].join(',');
   const sockets = new Set<Duplex>();
   const maxRequestBytes = options.maxRequestBytes ?? 16 * 1024 * 1024;
   let session: http2.ClientHttp2Session | undefined;
@@ -83,7 +103,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     if (options.allowOrigin && options.allowOrigin !== '*' && !options.allowOrigin(origin)) return {};
     return {
       'access-control-allow-origin': options.allowOrigin === undefined || options.allowOrigin === '*' ? '*' : origin,
-      'access-control-expose-headers': EXPOSED_HEADERS,
+      'access-control-expose-headers': exposed,
       vary: 'Origin',
     };
   }
@@ -145,6 +165,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       if (value === undefined || NOT_METADATA.has(name) || name.startsWith('sec-') || name.startsWith('access-control-')) continue;
       headers[name] = value;
     }
+    Object.assign(headers, options.translatedHeaders?.(req));
     let stream: http2.ClientHttp2Stream;
     try {
       stream = internalSession().request(headers);

@@ -1,0 +1,101 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { defaultUpstreamPolicy, SuiUpstream } from '../upstream/index.js';
+import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { startFakeUpstream } from '../../test/support/fake-upstream.js';
+
+type Fake = Awaited<ReturnType<typeof startFakeUpstream>>;
+
+describe('POST /v1/graphql: guard rails and upstream failures', () => {
+  let fake: Fake;
+  let upstream: SuiUpstream;
+  let gateway: TestApp;
+  const post = async (payload: unknown) => {
+    gateway.clock.advance(25);
+    const response = await gateway.app.inject({ method: 'POST', url: '/mainnet/v1/graphql', headers: { 'x-api-key': gateway.adminKey, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
+    return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+  };
+
+  beforeAll(async () => {
+    fake = await startFakeUpstream();
+    upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy: { ...defaultUpstreamPolicy, attemptTimeoutMs: 300, deadlineMs: 600 } });
+    gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) } });
+  });
+  afterEach(() => { fake.state.behaviour = 'ok'; });
+  afterAll(async () => {
+    await gateway.close();
+    await upstream.close();
+    await fake.stop();
+  });
+
+  it.each([
+    ['GRAPHQL_QUERY_TOO_LARGE', `{ a } #${'x'.repeat(16 * 1024)}`, 'GraphQL query too large', 'The query is 16391 bytes; at most 16384 are accepted.'],
+    ['GRAPHQL_PARSE_FAILED', '{ a', 'GraphQL query does not parse', 'Syntax Error: Expected Name, found <EOF>.'],
+    ['GRAPHQL_QUERY_TOO_DEEP', `{ ${'a { '.repeat(21)}b${' }'.repeat(21)} }`, 'GraphQL query too deep', 'The query nests deeper than 20 levels.'],
+    ['GRAPHQL_TOO_MANY_ALIASES', `{ ${Array.from({ length: 51 }, (_, i) => `a${i}: chainIdentifier`).join(' ')} }`, 'GraphQL query has too many aliases', 'The query has 51 aliases; at most 50 are accepted.'],
+    ['GRAPHQL_QUERY_TOO_COMPLEX', `{ ${'chainIdentifier '.repeat(1_001)}}`, 'GraphQL query too complex', 'The query selects more than 1000 fields (fragments counted where spread).'],
+  ])('%s: 400 before any upstream call', async (code, query, error, message) => {
+    const answer = await post({ query });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toEqual({ error, message, code, requestId: expect.any(String) });
+    expect(fake.graphqlBodies.filter((body) => body.includes(query.slice(0, 40)))).toEqual([]);
+  });
+
+  it('a body without a query is 400 VALIDATION_FAILED; a body that is not JSON is 400 INVALID_BODY', async () => {
+    const missing = await post({ variables: {} });
+    expect([missing.status, missing.body.code]).toEqual([400, 'VALIDATION_FAILED']);
+    gateway.clock.advance(25);
+    const garbage = await gateway.app.inject({ method: 'POST', url: '/mainnet/v1/graphql', headers: { 'x-api-key': gateway.adminKey, 'content-type': 'application/json' }, payload: '{"query":' });
+    expect([garbage.statusCode, garbage.json().code]).toEqual([400, 'INVALID_BODY']);
+  });
+
+  it("an upstream 500 with GraphQL errors is the caller's answer, passed through", async () => {
+    fake.state.behaviour = 'error';
+    const answer = await post({ query: '{ chainIdentifier }' });
+    expect(answer).toEqual({ status: 500, body: { errors: [{ message: 'boom' }] } });
+  });
+
+  it('GraphQL errors never open the breaker; transport failures do', async () => {
+    const threshold = defaultUpstreamPolicy.breakerFailureThreshold;
+    fake.state.behaviour = 'graphql_error_beside_data';
+    for (let i = 0; i < threshold * 3; i += 1) {
+      const answer = await post({ query: '{ chainIdentifier }' });
+      expect(answer).toEqual({ status: 200, body: { data: { chainIdentifier: null }, errors: [{ message: 'field failed', path: ['chainIdentifier'] }] } });
+    }
+    fake.state.behaviour = 'error';
+    for (let i = 0; i < threshold * 3; i += 1) expect((await post({ query: '{ chainIdentifier }' })).status).toBe(500);
+    expect(upstream.breakers()['graphql']).toBe('closed');
+
+    fake.state.behaviour = 'http_503';
+    for (let i = 0; i < threshold; i += 1) {
+      const answer = await post({ query: '{ chainIdentifier }' });
+      expect([answer.status, answer.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    }
+    expect(upstream.breakers()['graphql']).toBe('open');
+    fake.state.behaviour = 'ok';
+    const refused = await post({ query: '{ refusedWhileOpen }' });
+    expect([refused.status, refused.body.code]).toEqual([503, 'UPSTREAM_UNAVAILABLE']);
+    expect(fake.graphqlBodies.filter((body) => body.includes('refusedWhileOpen'))).toEqual([]);
+  });
+});
+
+describe('POST /v1/graphql: upstream down or slow', () => {
+  it('an unreachable upstream is 503 UPSTREAM_UNAVAILABLE; a silent one 504 UPSTREAM_TIMEOUT', async () => {
+    const fake = await startFakeUpstream();
+    const down = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: 'http://127.0.0.1:1', graphqlUrl: 'http://127.0.0.1:1/graphql' }, policy: defaultUpstreamPolicy });
+    const slow = new SuiUpstream({ network: 'testnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy: { ...defaultUpstreamPolicy, attemptTimeoutMs: 200, deadlineMs: 300 } });
+    const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', down], ['testnet', slow]]) } });
+    try {
+      const testnetKey = (await import('../identity/index.js')).createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, { organizationId: gateway.organizationId, projectId: gateway.projects.testnet, name: 't', scopes: ['data'] });
+      const unreachable = await gateway.app.inject({ method: 'POST', url: '/mainnet/v1/graphql', headers: { 'x-api-key': gateway.adminKey }, payload: { query: '{ chainIdentifier }' } });
+      expect([unreachable.statusCode, unreachable.json().code, unreachable.headers['retry-after']]).toEqual([503, 'UPSTREAM_UNAVAILABLE', '1']);
+      fake.state.behaviour = 'slow';
+      const silent = await gateway.app.inject({ method: 'POST', url: '/testnet/v1/graphql', headers: { 'x-api-key': (await testnetKey).apiKey }, payload: { query: '{ chainIdentifier }' } });
+      expect([silent.statusCode, silent.json().code]).toEqual([504, 'UPSTREAM_TIMEOUT']);
+    } finally {
+      await gateway.close();
+      await down.close();
+      await slow.close();
+      await fake.stop();
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { setMaxListeners } from 'node:events';
+import type { FastifyReply } from 'fastify';
+import { z } from 'zod';
+import { ApiError, errorResponses } from '../core/index.js';
+import type { App } from '../route-contract/index.js';
+import { upstreamApiError, type UpstreamSet } from '../upstream/index.js';
+import type { PersistedQueries } from './persisted-queries.js';
+import { checkQuery, type QueryLimits } from './query-guard.js';
+
+export interface GraphQLDeps {
+  upstreams: UpstreamSet;
+  limits: QueryLimits;
+  persisted: PersistedQueries;
+}
+
+const GraphQLRequest = z.object({
+  query: z.string().optional(),
+  variables: z.record(z.string(), z.unknown()).nullable().optional(),
+  operationName: z.string().nullable().optional(),
+  extensions: z.object({
+    persistedQuery: z.object({ version: z.literal(1), sha256Hash: z.string().regex(/^[0-9a-fA-F]{64}$/) }).optional(),
+  }).passthrough().optional(),
+});
+
+/** Apollo's answer to an unknown hash: clients then resend the hash with the query. */
+const PERSISTED_QUERY_NOT_FOUND = JSON.stringify({
+  errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }],
+});
+
+/**
+ * POST /v1/graphql: the network's upstream GraphQL service, passed through. The guard rails run
+ * before any upstream call; what the upstream answers (status, data, errors) is the answer. Only
+ * an unreachable upstream is ours to report (502/503/504 with the upstream codes).
+ */
+export function registerGraphQL(app: App, deps: GraphQLDeps): void {
+  app.post('/graphql', {
+    config: { auth: { scope: 'data' }, cost: 1, protocol: 'graphql', queryKey: true },
+    schema: {
+      tags: ['gateways'],
+      summary: 'GraphQL pass-through',
+      description:
+        "Forwards `{query, variables, operationName}` to the network's Sui GraphQL service and returns its response as is. " +
+        'Refused before forwarding (400): query text over the byte limit, unparsable, too deep, too many aliases, too many fields. ' +
+        'Automatic persisted queries: `extensions.persistedQuery.sha256Hash`.',
+      body: GraphQLRequest,
+      response: {
+        200: z.object({ data: z.unknown().optional(), errors: z.array(z.unknown()).optional() }).passthrough().describe('The upstream GraphQL response'),
+        ...errorResponses(400, 500, 502, 503, 504),
+      },
+    },
+  }, async (request, reply) => {
+    const body = request.body;
+    const upstream = deps.upstreams.get(request.network);
+    if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${request.network}` });
+    const query = deps.persisted.resolve(body.query, body.extensions?.persistedQuery?.sha256Hash);
+    if (query === undefined) {
+      if (body.extensions?.persistedQuery) return untyped(reply).type('application/json').send(Buffer.from(PERSISTED_QUERY_NOT_FOUND));
+      throw new ApiError('VALIDATION_FAILED', { message: 'body.query: a query string is required' });
+    }
+    checkQuery(query, deps.limits);
+    const cancel = new AbortController();
+    setMaxListeners(16, cancel.signal);
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) cancel.abort();
+    });
+    const forwarded = JSON.stringify({ query, variables: body.variables ?? undefined, operationName: body.operationName ?? undefined });
+    const budget = upstream.budget(Date.now(), cancel.signal, request.principal?.organization.id);
+    let answer;
+    try {
+      answer = await upstream.forRequest(budget).graphqlPassThrough(forwarded);
+    } catch (error) {
+      throw upstreamApiError(error);
+    }
+    return untyped(reply).status(answer.status).type(answer.contentType).send(answer.body);
+  });
+}
+
+/**
+ * The reply without the route's typed schema: the upstream's bytes (any status, any body) go out
+ * as a Buffer, which fastify sends as is, never through the response serializer.
+ */
+function untyped(reply: unknown): FastifyReply {
+  return reply as FastifyReply;
+}

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError } from '../core/index.js';
+import { checkQuery, DEFAULT_QUERY_LIMITS, type QueryLimits } from './query-guard.js';
+
+const limits: QueryLimits = { maxQueryBytes: 2_000, maxDepth: 4, maxAliases: 2, maxComplexity: 12 };
+
+function refusal(query: string, with_: QueryLimits = limits): { code: string; message: string } {
+  try {
+    checkQuery(query, with_);
+  } catch (error) {
+    if (error instanceof ApiError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error('the query passed');
+}
+
+describe('GraphQL guard rails', () => {
+  it('measures a query that fits', () => {
+    expect(checkQuery('query Q { a { b { c } } x: d }', limits)).toEqual({ depth: 3, aliases: 1, complexity: 4 });
+  });
+
+  it('refuses query text over the byte limit, counting UTF-8 bytes', () => {
+    expect(refusal(`{ a } # ${'é'.repeat(1_000)}`)).toEqual({ code: 'GRAPHQL_QUERY_TOO_LARGE', message: 'The query is 2008 bytes; at most 2000 are accepted.' });
+  });
+
+  it('refuses a query that does not parse, with the parser\'s message', () => {
+    expect(refusal('{ a { b }')).toEqual({ code: 'GRAPHQL_PARSE_FAILED', message: 'Syntax Error: Expected Name, found <EOF>.' });
+  });
+
+  it('counts depth through fragments and inline fragments', () => {
+    expect(refusal('{ a { ...F } } fragment F on T { b { ... on U { c { d { e } } } } }')).toEqual({ code: 'GRAPHQL_QUERY_TOO_DEEP', message: 'The query nests deeper than 4 levels.' });
+    expect(checkQuery('{ a { ...F } } fragment F on T { b { ... on U { c } } }', limits).depth).toBe(3);
+  });
+
+  it('refuses too many aliases, wherever they are', () => {
+    expect(refusal('{ x: a y: a ...F } fragment F on Query { z: a }')).toEqual({ code: 'GRAPHQL_TOO_MANY_ALIASES', message: 'The query has 3 aliases; at most 2 are accepted.' });
+  });
+
+  it('refuses a fragment bomb by complexity, in bounded work', () => {
+    const bomb = '{ ...F0 } ' + Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ') + ' fragment F30 on Query { a }';
+    expect(refusal(bomb, { ...DEFAULT_QUERY_LIMITS })).toEqual({ code: 'GRAPHQL_QUERY_TOO_COMPLEX', message: 'The query selects more than 1000 fields (fragments counted where spread).' });
+  });
+
+  it('does not loop on a fragment cycle (the upstream rejects it)', () => {
+    expect(checkQuery('{ ...A } fragment A on Query { a ...B } fragment B on Query { b ...A }', limits)).toEqual({ depth: 1, aliases: 0, complexity: 2 });
+  });
+});

@@ -1,0 +1,72 @@
+import { GrpcStatus, isApiError, type ApiError } from '../../core/index.js';
+import { upstreamApiError } from '../../upstream/index.js';
+
+/** A call's end as gRPC sees it: status and message (percent-encoded on the wire). */
+export interface CallStatus {
+  code: number;
+  message: string;
+}
+
+/**
+ * An ApiError as a gRPC status, with the spec's code in the message ("CU_QUOTA_EXCEEDED:
+ * Monthly credits spent") so clients branch on it as REST clients branch on `code`. Codes the
+ * spec answers without one (a missing or invalid key) say only what went wrong.
+ */
+export function statusOfApiError(error: ApiError): CallStatus {
+  const detail = error.detail ?? error.definition.title;
+  return { code: error.definition.grpc, message: error.definition.wire === false ? detail : `${error.code}: ${detail}` };
+}
+
+/** Whatever a stage threw, as a status: API errors by the table, upstream failures by their code, the rest INTERNAL. */
+export function statusOf(error: unknown): CallStatus {
+  const mapped = upstreamApiError(error);
+  if (isApiError(mapped)) return statusOfApiError(mapped);
+  return { code: GrpcStatus.INTERNAL, message: 'INTERNAL_ERROR: Internal error' };
+}
+
+export function trailerFields(status: CallStatus): Record<string, string> {
+  return { 'grpc-status': String(status.code), 'grpc-message': encodeGrpcMessage(status.message) };
+}
+
+/**
+ * gRPC's percent-encoding of `grpc-message` (PROTOCOL-HTTP2.md): printable ASCII other than `%`
+ * stays as is, every other byte of the UTF-8 form is `%XX`. (encodeURIComponent would also
+ * escape `:` and `/`, which clients do not decode.)
+ */
+export function encodeGrpcMessage(message: string): string {
+  let out = '';
+  for (const byte of Buffer.from(message, 'utf8')) {
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+const CLIENT_ERRORS = new Set<number>([
+  GrpcStatus.INVALID_ARGUMENT, GrpcStatus.NOT_FOUND, GrpcStatus.ALREADY_EXISTS, GrpcStatus.PERMISSION_DENIED,
+  GrpcStatus.FAILED_PRECONDITION, GrpcStatus.OUT_OF_RANGE, GrpcStatus.UNAUTHENTICATED, GrpcStatus.ABORTED,
+]);
+
+/**
+ * The HTTP status a call's gRPC status stands for, for the charging rules of the spec (written
+ * for HTTP): OK and the caller's mistakes are charged like a 200 or a 4xx; RESOURCE_EXHAUSTED like
+ * a 429 and server-side failures like a 5xx are not; a call the client cancelled is charged (499).
+ */
+export function chargeStatusOf(code: number): number {
+  if (code === GrpcStatus.OK) return 200;
+  if (code === GrpcStatus.CANCELLED) return 499;
+  if (code === GrpcStatus.RESOURCE_EXHAUSTED) return 429;
+  if (CLIENT_ERRORS.has(code)) return 400;
+  if (code === GrpcStatus.DEADLINE_EXCEEDED) return 504;
+  if (code === GrpcStatus.UNAVAILABLE) return 503;
+  return 500;
+}
+
+/** `grpc-timeout` (an integer and a unit, gRPC's HTTP/2 protocol) in milliseconds; undefined when absent or malformed. */
+export function parseGrpcTimeout(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  const match = text ? /^(\d{1,8})([HMSmun])$/.exec(text) : null;
+  if (!match) return undefined;
+  const amount = Number(match[1]);
+  const factor = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 0.001, n: 0.000_001 }[match[2] as 'H' | 'M' | 'S' | 'm' | 'u' | 'n'];
+  return amount * factor;
+}

@@ -1,0 +1,82 @@
+/**
+ * The gRPC and gRPC-Web proxy to a network's Sui `sui.rpc.v2` services (`suigw grpc`, and one
+ * port per network inside `suigw dev`).
+ *
+ * Why a node:http2 proxy that forwards frames, not grpc-js with pass-through serializers: the
+ * proxy never needs to know a method. Any path the upstream serves (every v2 service, reflection,
+ * a method added next month) works unchanged; request and response messages, metadata,
+ * trailers and `grpc-status-details-bin` pass as bytes; `grpc-timeout` goes upstream as sent; a
+ * reset on either side is a reset on the other. grpc-js would need each method registered (from
+ * reflection at start-up, going stale when the node upgrades), would decode the status details
+ * and rebuild metadata, and runs two full call stacks per call.
+ *
+ * Native gRPC (HTTP/2, h2c) and gRPC-Web (HTTP/1.1, translated by services/grpc/web-mux) share
+ * one port: the mux peeks at each connection and hands HTTP/2 ones to this proxy's server.
+ */
+import http2 from 'node:http2';
+import { randomBytes } from 'node:crypto';
+import type net from 'node:net';
+import type { Duplex } from 'node:stream';
+import type { Network } from '../../core/index.js';
+import { createGrpcWebMux, type GrpcWebMux } from '../web-mux/index.js';
+import { RATE_LIMIT_HEADERS } from '../../metering/index.js';
+import { proxyCall, type ProxyCallDeps } from './proxy-call.js';
+
+export { parseGrpcTimeout, chargeStatusOf, statusOfApiError } from './grpc-status.js';
+
+export interface GrpcProxyOptions extends ProxyCallDeps {
+  /** The network a call is for, from the authority the client dialled (a fixed one per port in dev). */
+  networkOf(authority: string | undefined): Network;
+}
+
+export interface GrpcProxy {
+  listen(port: number, host?: string): Promise<net.AddressInfo>;
+  close(): Promise<void>;
+}
+
+/** Headers by which the gRPC-Web translation tells the proxy a call came from a browser. */
+const WEB_MARK = 'x-suigw-grpc-web';
+const WEB_ORIGIN = 'x-suigw-web-origin';
+const WEB_CLIENT_IP = 'x-suigw-web-client-ip';
+
+export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
+  // A per-process secret: a native client cannot claim to be a browser (and so borrow an
+  // origin-restricted key) by sending the mark itself.
+  const webToken = randomBytes(16).toString('hex');
+  const server = http2.createServer({ settings: { maxConcurrentStreams: 1_000 } });
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (session) => {
+    sessions.add(session);
+    session.once('close', () => sessions.delete(session));
+    session.on('error', () => session.destroy());
+  });
+  server.on('stream', (stream, headers) => {
+    const web = headers[WEB_MARK] === webToken;
+    const origin = web ? String(headers[WEB_ORIGIN] ?? '') || undefined : undefined;
+    const clientIp = (web ? String(headers[WEB_CLIENT_IP] ?? '') : stream.session?.socket?.remoteAddress) || 'unknown';
+    const authority = headers[':authority'] ?? headers.host;
+    void proxyCall(stream, headers, options.networkOf(authority), { origin, clientIp }, options);
+  });
+  const mux: GrpcWebMux = createGrpcWebMux({
+    target: {
+      injectConnection: (connection: Duplex) => server.emit('connection', connection),
+      destroy: () => {
+        for (const session of sessions) session.destroy();
+      },
+    },
+    translatedHeaders: (req) => ({
+      [WEB_MARK]: webToken,
+      [WEB_ORIGIN]: req.headers.origin ?? '',
+      [WEB_CLIENT_IP]: req.socket.remoteAddress ?? '',
+    }),
+    exposeHeaders: Object.values(RATE_LIMIT_HEADERS),
+  });
+  return {
+    listen: (port, host) => mux.listen(port, host),
+    async close() {
+      await mux.close();
+      server.close();
+    },
+  };
+}
+export { networkByAuthority } from './networks.js';

@@ -1,0 +1,244 @@
+import http2 from 'node:http2';
+import { ApiError, GrpcStatus, type Network } from '../../core/index.js';
+import { readApiKey, type Authenticator, type Principal } from '../../identity/index.js';
+import type { Meter, MeterTicket } from '../../metering/index.js';
+import type { Upstream, UpstreamSet } from '../../upstream/index.js';
+import { FrameSplitter } from '../web-mux/index.js';
+import { chargeStatusOf, parseGrpcTimeout, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
+import { openUpstreamCall, type OpenedCall } from './upstream-call.js';
+
+/** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
+export interface CallOrigin {
+  /** The browser's Origin for a gRPC-Web call; native gRPC has none, whatever its metadata says. */
+  origin: string | undefined;
+  clientIp: string;
+}
+
+export interface ProxyCallDeps {
+  authenticator: Authenticator;
+  meter: Meter;
+  upstreams: UpstreamSet;
+}
+
+/** Per-call price (spec: Limits): 1 credit per call, which covers its first response message; 1 per further streamed message. */
+const CALL_CREDITS = 1;
+const MESSAGE_CREDITS = 1;
+/** Reflection describes the API; it needs a key but is not metered. */
+const FREE_SERVICES = ['/grpc.reflection.v1.ServerReflection/', '/grpc.reflection.v1alpha.ServerReflection/'];
+
+/** Request headers that are transport plumbing or the caller's credentials: never sent upstream. */
+const NOT_FORWARDED = new Set([
+  'x-api-key', 'authorization', 'connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'host', 'http2-settings',
+]);
+/** Response headers the proxy sets itself or that belong to one hop. */
+const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'server']);
+
+/**
+ * One call through the proxy, in the pipeline's order (services/metering/pipeline.ts):
+ * authenticate (key from `x-api-key` or `authorization: Bearer`; network, `data` scope, origin) →
+ * limit (the Meter's admission: caps, plan rate, credits) → handle (frames forwarded as bytes to
+ * the network's upstream; deadline and cancellation both ways) → meter (settle by the final
+ * status; 1 more credit per streamed message past the first). Refusals are trailers-only
+ * answers with the table's gRPC status and the spec's code in the message; the rate-limit and
+ * credit headers go out as trailing metadata.
+ */
+export async function proxyCall(
+  stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, network: Network, from: CallOrigin, deps: ProxyCallDeps,
+): Promise<void> {
+  const path = String(headers[':path'] ?? '');
+  const contentType = String(headers['content-type'] ?? '');
+  if (headers[':method'] !== 'POST' || !contentType.startsWith('application/grpc')) {
+    if (!stream.destroyed) stream.respond({ ':status': 415, 'content-type': 'text/plain' }, { endStream: true });
+    return;
+  }
+  let principal: Principal;
+  let ticket: MeterTicket | undefined;
+  try {
+    principal = await deps.authenticator.authenticate(readApiKey({ xApiKey: headers['x-api-key'], authorization: headers.authorization }), {
+      network, scope: 'data', origin: from.origin,
+    });
+    const upstream = deps.upstreams.get(network);
+    if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
+    if (!FREE_SERVICES.some((prefix) => path.startsWith(prefix))) {
+      const admission = await deps.meter.admit({ principal, clientIp: from.clientIp, network, route: `gRPC ${path}`, cost: CALL_CREDITS });
+      ticket = admission.ticket;
+      if (admission.error) {
+        const refused = statusOfApiError(admission.error);
+        answerTrailersOnly(stream, refused, deps.meter.settle(ticket, { kind: 'answered', status: chargeStatusOf(refused.code) }));
+        return;
+      }
+    }
+    await new ForwardedCall(stream, headers, path, upstream, principal, ticket, deps.meter).run();
+  } catch (error) {
+    const status = statusOf(error);
+    answerTrailersOnly(stream, status, ticket ? deps.meter.settle(ticket, { kind: 'answered', status: chargeStatusOf(status.code) }) : {});
+  }
+}
+
+function answerTrailersOnly(stream: http2.ServerHttp2Stream, status: CallStatus, metadata: Record<string, string>): void {
+  if (stream.destroyed || stream.closed) return;
+  if (stream.headersSent) {
+    stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+    return;
+  }
+  stream.respond({ ':status': 200, 'content-type': 'application/grpc', ...metadata, ...trailerFields(status) }, { endStream: true });
+}
+
+/** The handle and meter stages of one admitted call. */
+class ForwardedCall {
+  readonly #client: http2.ServerHttp2Stream;
+  readonly #headers: http2.IncomingHttpHeaders;
+  readonly #path: string;
+  readonly #upstream: Upstream;
+  readonly #principal: Principal;
+  readonly #ticket: MeterTicket | undefined;
+  readonly #meter: Meter;
+  readonly #cancel = new AbortController();
+  #call: OpenedCall | undefined;
+  #messages = 0;
+  #finished = false;
+  #deadline: NodeJS.Timeout | undefined;
+
+  constructor(client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal, ticket: MeterTicket | undefined, meter: Meter) {
+    this.#client = client;
+    this.#headers = headers;
+    this.#path = path;
+    this.#upstream = upstream;
+    this.#principal = principal;
+    this.#ticket = ticket;
+    this.#meter = meter;
+  }
+
+  async run(): Promise<void> {
+    const client = this.#client;
+    if (client.closed || client.destroyed) return;
+    client.on('error', () => undefined);
+    // The caller went away (RST_STREAM, connection lost): cancel upstream, charge what was delivered.
+    client.once('close', () => {
+      if (!this.#finished) this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
+    });
+    const deadlineMs = parseGrpcTimeout(this.#headers['grpc-timeout']);
+    if (deadlineMs !== undefined) {
+      // The upstream gets the same grpc-timeout and normally ends the call itself; this bounds a node that does not.
+      this.#deadline = setTimeout(() => this.#end({ code: GrpcStatus.DEADLINE_EXCEEDED, message: 'deadline exceeded' }, true), deadlineMs);
+    }
+    const budget = this.#upstream.budget(Date.now(), this.#cancel.signal, this.#principal.organization.id);
+    const upstream = this.#upstream.forRequest(deadlineMs === undefined ? budget : { ...budget, deadlineAt: Date.now() + deadlineMs });
+    const name = `${this.#upstream.network}/grpc`;
+    this.#call = await upstream.rawGrpc(this.#path, (channel, timeoutMs, signal) =>
+      openUpstreamCall(channel, name, this.#path, this.#forwardedHeaders(channel.authority), client, timeoutMs, signal), {
+      ...(deadlineMs === undefined ? {} : { deadlineMs }),
+    });
+    if (this.#finished) {
+      this.#call.stream.close(http2.constants.NGHTTP2_CANCEL);
+      return;
+    }
+    this.#relay(this.#call);
+  }
+
+  #forwardedHeaders(authority: string): http2.OutgoingHttpHeaders {
+    const out: http2.OutgoingHttpHeaders = { ':method': 'POST', ':scheme': 'http', ':path': this.#path, ':authority': authority };
+    for (const [name, value] of Object.entries(this.#headers)) {
+      if (value === undefined || name.startsWith(':') || NOT_FORWARDED.has(name) || name.startsWith('x-suigw-')) continue;
+      out[name] = value;
+    }
+    return out;
+  }
+
+  #relay(call: OpenedCall): void {
+    const { stream: up, headers } = call;
+    if (call.trailersOnly) {
+      up.resume();
+      this.#end(statusOfHeaders(headers), false, returnedMetadata(headers));
+      return;
+    }
+    this.#client.respond({ ...returnedMetadata(headers), ':status': 200 }, { waitForTrailers: true });
+    const splitter = new FrameSplitter();
+    let trailers: http2.IncomingHttpHeaders | undefined;
+    let pending = Promise.resolve();
+    up.on('data', (chunk: Buffer) => {
+      const frames = splitter.push(chunk);
+      if (frames.length === 0) return;
+      const first = this.#messages;
+      this.#messages += frames.length;
+      const extra = this.#ticket ? Math.max(0, this.#messages - Math.max(first, 1)) : 0;
+      if (extra === 0) {
+        this.#write(frames);
+        return;
+      }
+      // Streamed messages past the first are paid for before they are sent: the stream waits for the ledger.
+      up.pause();
+      pending = pending.then(async () => {
+        const paid = await this.#meter.extend(this.#ticket!, extra * MESSAGE_CREDITS);
+        if (!paid) {
+          const quota = new ApiError('CU_QUOTA_EXCEEDED');
+          this.#write(frames.slice(0, frames.length - extra));
+          this.#end(statusOfApiError(quota), true);
+          return;
+        }
+        this.#write(frames);
+        if (!this.#finished) up.resume();
+      });
+    });
+    up.on('trailers', (received) => { trailers = received; });
+    up.once('close', () => {
+      void pending.then(() => {
+        if (this.#finished) return;
+        if (trailers?.['grpc-status'] !== undefined) {
+          this.#end(statusOfHeaders(trailers), false, returnedMetadata(trailers));
+          return;
+        }
+        this.#end({ code: GrpcStatus.UNAVAILABLE, message: `UPSTREAM_UNAVAILABLE: the upstream ended the call without a status (code ${up.rstCode})` }, false);
+      });
+    });
+  }
+
+  #write(frames: Buffer[]): void {
+    if (this.#finished || this.#client.destroyed) return;
+    for (const frame of frames) this.#client.write(frame);
+  }
+
+  /** Ends the call once: settles the meter, sends the status (and metadata) to the client, and cancels upstream when asked. */
+  #end(status: CallStatus, cancelUpstream: boolean, upstreamTrailers: Record<string, string> = {}): void {
+    if (this.#finished) return;
+    this.#finished = true;
+    clearTimeout(this.#deadline);
+    this.#cancel.abort();
+    const up = this.#call?.stream;
+    if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
+    // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
+    const charged = this.#messages > 0 ? 200 : chargeStatusOf(status.code);
+    const metering = this.#ticket ? this.#meter.settle(this.#ticket, { kind: 'answered', status: charged }) : {};
+    const client = this.#client;
+    if (client.destroyed || client.closed) return;
+    const trailers = { ...upstreamTrailers, ...metering, ...trailerFields(status) };
+    if (!client.headersSent) {
+      client.respond({ ':status': 200, 'content-type': 'application/grpc', ...trailers }, { endStream: true });
+      return;
+    }
+    client.once('wantTrailers', () => client.sendTrailers(trailers));
+    client.end();
+  }
+}
+
+function statusOfHeaders(headers: http2.IncomingHttpHeaders): CallStatus {
+  const code = Number(headers['grpc-status'] ?? GrpcStatus.UNKNOWN);
+  const raw = String(headers['grpc-message'] ?? '');
+  let message = raw;
+  try {
+    message = decodeURIComponent(raw);
+  } catch {
+    // Not percent-encoded as the protocol says: passed on as sent.
+  }
+  return { code: Number.isInteger(code) ? code : GrpcStatus.UNKNOWN, message };
+}
+
+/** The upstream's metadata for the client: everything but pseudo-headers, hop headers and the status (set by `#end`). */
+function returnedMetadata(headers: http2.IncomingHttpHeaders): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined || name.startsWith(':') || NOT_RETURNED.has(name) || name === 'grpc-status' || name === 'grpc-message') continue;
+    out[name] = Array.isArray(value) ? value.join(', ') : String(value);
+  }
+  return out;
+}

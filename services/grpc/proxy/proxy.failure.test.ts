@@ -1,0 +1,124 @@
+import * as grpc from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { defaultUpstreamPolicy } from '../../upstream/index.js';
+import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
+
+const bytes = (value: Buffer) => value;
+
+/**
+ * An upstream with methods no Sui service has (the proxy must forward them unchanged), each
+ * showing one behaviour: echo with trailing metadata, a failure with status details, a hang that
+ * records the deadline it was given and its cancellation.
+ */
+async function startOddUpstream() {
+  const seen = { hangDeadlines: [] as number[], hangCancelled: 0 };
+  const server = new grpc.Server();
+  const unary = (path: string, handle: grpc.handleUnaryCall<Buffer, Buffer>) => server.register(path, handle, bytes, bytes, 'unary');
+  unary('/sui.rpc.v2.FutureService/Echo', (call, callback) => {
+    const trailer = new grpc.Metadata();
+    trailer.set('x-upstream-trailer', `got ${call.metadata.get('x-custom')[0]}`);
+    callback(null, Buffer.concat([Buffer.from('echo:'), call.request]), trailer);
+  });
+  unary('/sui.rpc.v2.FutureService/Fail', (_call, callback) => {
+    const metadata = new grpc.Metadata();
+    metadata.set('grpc-status-details-bin', Buffer.from([8, 9, 18, 4, 110, 111, 112, 101]));
+    callback({ code: grpc.status.FAILED_PRECONDITION, details: 'no: not now', metadata });
+  });
+  unary('/sui.rpc.v2.FutureService/Internal', (_call, callback) => callback({ code: grpc.status.INTERNAL, details: 'boom' }));
+  unary('/sui.rpc.v2.FutureService/Hang', (call) => {
+    const deadline = call.getDeadline();
+    seen.hangDeadlines.push(deadline instanceof Date ? deadline.getTime() - Date.now() : Number(deadline) - Date.now());
+    call.on('cancelled', () => { seen.hangCancelled += 1; });
+  });
+  const port = await new Promise<number>((resolve, reject) => server.bindAsync('127.0.0.1:0', grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+  return { seen, url: `http://127.0.0.1:${port}`, stop: () => server.forceShutdown() };
+}
+
+describe('gRPC proxy: transparency, deadlines, cancellation and the breaker', () => {
+  let odd: Awaited<ReturnType<typeof startOddUpstream>>;
+  let e2e: GrpcProxyE2E;
+  let client: grpc.Client;
+  const call = (method: string, request: Buffer, options: { deadlineMs?: number; metadata?: Record<string, string>; signal?: AbortSignal } = {}) =>
+    new Promise<{ error?: grpc.ServiceError; response?: Buffer; trailers?: grpc.Metadata }>((resolve) => {
+      const metadata = new grpc.Metadata();
+      metadata.set('x-api-key', e2e.gateway.adminKey);
+      for (const [name, value] of Object.entries(options.metadata ?? {})) metadata.set(name, value);
+      let trailers: grpc.Metadata | undefined;
+      const pending = client.makeUnaryRequest(`/sui.rpc.v2.FutureService/${method}`, bytes, bytes, request, metadata,
+        options.deadlineMs ? { deadline: Date.now() + options.deadlineMs } : {},
+        (error, response) => setImmediate(() => resolve({ ...(error ? { error } : {}), ...(response ? { response } : {}), ...(trailers ? { trailers } : {}) })));
+      pending.on('status', (status) => { trailers = status.metadata; });
+      options.signal?.addEventListener('abort', () => pending.cancel());
+    });
+
+  beforeAll(async () => {
+    odd = await startOddUpstream();
+    e2e = await startGrpcProxyE2E({ upstreamUrl: odd.url });
+    client = new grpc.Client(e2e.host, grpc.credentials.createInsecure());
+  });
+  afterAll(async () => {
+    client.close();
+    await e2e.stop();
+    odd.stop();
+  });
+
+  it('forwards a method the proxy has never heard of: body, request metadata and trailing metadata as sent', async () => {
+    const answer = await call('Echo', Buffer.from([0, 1, 2, 255]), { metadata: { 'x-custom': 'hello' } });
+    expect(answer.response).toEqual(Buffer.from([...Buffer.from('echo:'), 0, 1, 2, 255]));
+    expect(answer.trailers?.get('x-upstream-trailer')).toEqual(['got hello']);
+    expect(answer.trailers?.get('x-svc-credit-remaining')).toHaveLength(1);
+  });
+
+  it('passes an application status with its message and grpc-status-details-bin through unchanged', async () => {
+    const { error } = await call('Fail', Buffer.alloc(0));
+    expect(error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(error?.details).toBe('no: not now');
+    expect(error?.metadata.get('grpc-status-details-bin')).toEqual([Buffer.from([8, 9, 18, 4, 110, 111, 112, 101])]);
+  });
+
+  it("application statuses (INTERNAL, FAILED_PRECONDITION) never open the breaker", async () => {
+    for (let i = 0; i < defaultUpstreamPolicy.breakerFailureThreshold * 2; i += 1) {
+      expect((await call('Internal', Buffer.alloc(0))).error?.code).toBe(grpc.status.INTERNAL);
+      expect((await call('Fail', Buffer.alloc(0))).error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    }
+    expect(e2e.upstream.breakers()['grpc']).toBe('closed');
+  });
+
+  it("propagates the client's deadline upstream (grpc-timeout) and ends the call with DEADLINE_EXCEEDED", async () => {
+    const before = odd.seen.hangCancelled;
+    const { error } = await call('Hang', Buffer.alloc(0), { deadlineMs: 400 });
+    expect(error?.code).toBe(grpc.status.DEADLINE_EXCEEDED);
+    const given = odd.seen.hangDeadlines.at(-1)!;
+    expect(given).toBeGreaterThan(0);
+    expect(given).toBeLessThanOrEqual(400);
+    await vi.waitFor(() => expect(odd.seen.hangCancelled).toBe(before + 1));
+    expect(e2e.upstream.breakers()['grpc']).toBe('closed');
+  });
+
+  it('propagates a client cancellation to the upstream', async () => {
+    const before = odd.seen.hangCancelled;
+    const arrived = odd.seen.hangDeadlines.length;
+    const abort = new AbortController();
+    const pending = call('Hang', Buffer.alloc(0), { signal: abort.signal });
+    await vi.waitFor(() => expect(odd.seen.hangDeadlines).toHaveLength(arrived + 1));
+    abort.abort();
+    expect((await pending).error?.code).toBe(grpc.status.CANCELLED);
+    await vi.waitFor(() => expect(odd.seen.hangCancelled).toBe(before + 1));
+  });
+});
+
+describe('gRPC proxy: an unreachable upstream', () => {
+  it('is UNAVAILABLE with UPSTREAM_UNAVAILABLE; transport failures open the breaker, then calls fail fast', async () => {
+    const e2e = await startGrpcProxyE2E({ upstreamUrl: 'http://127.0.0.1:1' });
+    try {
+      const client = e2e.native(e2e.gateway.adminKey);
+      for (let i = 0; i < defaultUpstreamPolicy.breakerFailureThreshold; i += 1) {
+        await expect(client.ledgerService.getServiceInfo({}).response).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/^UPSTREAM_UNAVAILABLE: mainnet\/grpc: /) });
+      }
+      expect(e2e.upstream.breakers()['grpc']).toBe('open');
+      await expect(client.ledgerService.getServiceInfo({}).response).rejects.toMatchObject({ code: 'UNAVAILABLE', message: expect.stringMatching(/circuit open/) });
+    } finally {
+      await e2e.stop();
+    }
+  });
+});

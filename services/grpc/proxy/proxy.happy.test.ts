@@ -1,0 +1,56 @@
+import * as grpc from '@grpc/grpc-js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PLANS } from '../../metering/index.js';
+import { reflectionTypes } from '../reflection/index.js';
+import type { ServerReflectionResponse } from '../reflection/reflection-types.js';
+import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
+
+describe('gRPC proxy: the official SuiGrpcClient through it', () => {
+  let e2e: GrpcProxyE2E;
+  beforeAll(async () => {
+    e2e = await startGrpcProxyE2E();
+    e2e.simnet!.seal();
+  });
+  afterAll(async () => { await e2e.stop(); });
+
+  it('over native gRPC (GrpcTransport)', async () => {
+    const client = e2e.native(e2e.gateway.adminKey);
+    expect((await client.core.getChainIdentifier()).chainIdentifier).toBe(e2e.simnet!.chainId);
+    const alice = e2e.simnet!.accounts[0]!.address;
+    const { balance } = await client.core.getBalance({ owner: alice });
+    expect(balance.balance).toBe(e2e.simnet!.ledger.getBalance(alice, '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI').balance.toString());
+  });
+
+  it.each(['grpc.reflection.v1', 'grpc.reflection.v1alpha'] as const)('server reflection (%s) lists the services through the proxy, with a key, free of charge', async (pkg) => {
+    const types = reflectionTypes(pkg);
+    await e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({}).response;
+    const balance = async () => (await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining;
+    const before = await balance();
+    const client = new grpc.Client(e2e.host, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set('x-api-key', e2e.gateway.adminKey);
+    const call = client.makeBidiStreamRequest(`/${pkg}.ServerReflection/ServerReflectionInfo`,
+      (request: Parameters<typeof types.Request.toBinary>[0]) => Buffer.from(types.Request.toBinary(request)),
+      (bytes: Buffer) => types.Response.fromBinary(bytes), metadata);
+    const responses: ServerReflectionResponse[] = [];
+    const done = new Promise<void>((resolve, reject) => {
+      call.on('data', (response: ServerReflectionResponse) => responses.push(response));
+      call.on('end', resolve);
+      call.on('error', reject);
+    });
+    call.write({ host: '', messageRequest: { oneofKind: 'listServices', listServices: '' } });
+    call.end();
+    await done;
+    client.close();
+    const message = responses[0]!.messageResponse;
+    expect(message.oneofKind).toBe('listServicesResponse');
+    const names = message.oneofKind === 'listServicesResponse' ? message.listServicesResponse.service.map((service) => service.name) : [];
+    expect(await balance()).toBe(before);
+    expect(names).toEqual(expect.arrayContaining(['sui.rpc.v2.LedgerService', 'sui.rpc.v2.StateService', 'sui.rpc.v2.SubscriptionService', 'sui.rpc.v2.TransactionExecutionService']));
+  });
+
+  it('over gRPC-Web (the SDK default fetch transport)', async () => {
+    const client = e2e.web(e2e.gateway.adminKey);
+    expect((await client.core.getChainIdentifier()).chainIdentifier).toBe(e2e.simnet!.chainId);
+  });
+});

@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { PLANS } from '../../metering/index.js';
+import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
+
+describe('gRPC proxy: metering per call and per streamed message', () => {
+  let e2e: GrpcProxyE2E;
+  const remaining = async () => (await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining;
+  /** Leaves the organization exactly `credits` credits this period. */
+  const leave = async (credits: number) => { e2e.metering.ledger.adjust(e2e.gateway.organizationId, (await remaining()) - credits); };
+
+  beforeAll(async () => {
+    e2e = await startGrpcProxyE2E();
+    await e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({});
+  });
+  afterAll(async () => { await e2e.stop(); });
+
+  it('a unary call costs 1 credit and returns the rate-limit and credit headers as trailing metadata', async () => {
+    const before = await remaining();
+    const call = e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({});
+    expect((await call.response).chainId).toBe(e2e.simnet!.chainId);
+    const trailers = await call.trailers;
+    expect(await remaining()).toBe(before - 1);
+    expect(trailers['x-svc-credit-remaining']).toBe(String(before - 1));
+    expect(Number(trailers['x-ratelimit-limit'])).toBe(PLANS.team.orgRps);
+    expect(trailers['x-svc-credit-replenish-date']).toMatch(/^\d{4}-\d\d-\d\dT/);
+  });
+
+  it('a call the upstream answers with a caller error (NOT_FOUND) costs 1 credit; its status passes through', async () => {
+    const before = await remaining();
+    await expect(e2e.native(e2e.gateway.adminKey).ledgerService.getObject({ objectId: `0x${'ab'.repeat(32)}` }).response).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    expect(await remaining()).toBe(before - 1);
+  });
+
+  it('a stream costs 1 credit per message received', async () => {
+    const before = await remaining();
+    const abort = new AbortController();
+    const call = e2e.native(e2e.gateway.adminKey).subscriptionService.subscribeCheckpoints({ readMask: { paths: ['sequence_number'] } }, { abort: abort.signal });
+    const received: bigint[] = [];
+    await expect((async () => {
+      for await (const message of call.responses) {
+        received.push(message.cursor!);
+        if (received.length === 4) abort.abort();
+      }
+    })()).rejects.toMatchObject({ code: 'CANCELLED' });
+    expect(received).toHaveLength(4);
+    expect(received[3]! - received[0]!).toBe(3n);
+    // The proxy settles when the cancellation reaches it.
+    await vi.waitFor(async () => expect(await remaining()).toBe(before - 4));
+  });
+
+  it('quota exhaustion mid-stream ends it with RESOURCE_EXHAUSTED and CU_QUOTA_EXCEEDED after the paid messages', async () => {
+    await leave(3);
+    const call = e2e.native(e2e.gateway.adminKey).subscriptionService.subscribeCheckpoints({ readMask: { paths: ['sequence_number'] } });
+    let received = 0;
+    await expect((async () => {
+      for await (const _ of call.responses) received += 1;
+    })()).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', message: 'CU_QUOTA_EXCEEDED: Monthly credits spent' });
+    expect(received).toBe(3);
+    expect(await remaining()).toBe(0);
+    // With nothing left, the next call is refused at admission, not charged.
+    await expect(e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({}).response).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', message: 'CU_QUOTA_EXCEEDED: Monthly credits spent' });
+    await leave(100);
+  });
+
+  it('the per-key cap refuses a call with RESOURCE_EXHAUSTED and RATE_LIMIT_EXCEEDED, uncharged', async () => {
+    const key = await e2e.key({ perKeyRps: 1 });
+    await e2e.native(key).ledgerService.getServiceInfo({}).response;
+    const before = await remaining();
+    await expect(e2e.native(key).ledgerService.getServiceInfo({}).response).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', message: 'RATE_LIMIT_EXCEEDED: Rate limit exceeded' });
+    expect(await remaining()).toBe(before);
+  });
+});

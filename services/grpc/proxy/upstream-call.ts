@@ -1,0 +1,61 @@
+import http2 from 'node:http2';
+import type { Readable } from 'node:stream';
+import { UpstreamError, type RawGrpcChannel } from '../../upstream/index.js';
+
+export interface OpenedCall {
+  stream: http2.ClientHttp2Stream;
+  headers: http2.IncomingHttpHeaders & http2.IncomingHttpStatusHeader;
+  /** Set when the response headers already carried the status (a trailers-only answer). */
+  trailersOnly: boolean;
+}
+
+/**
+ * Opens one call on the upstream's raw channel, sends the caller's request body as it arrives,
+ * and resolves once the upstream answers (its response headers): from then on the call is the
+ * node's answer, whatever its gRPC status. Before that, a refused stream, a session error, a
+ * reset, or silence past `timeoutMs` is a transport failure (the breaker counts it); the caller
+ * going away is `cancelled` (never counted).
+ */
+export function openUpstreamCall(
+  channel: RawGrpcChannel, upstream: string, operation: string, headers: http2.OutgoingHttpHeaders,
+  body: Readable, timeoutMs: number, signal: AbortSignal | undefined,
+): Promise<OpenedCall> {
+  return new Promise((resolve, reject) => {
+    let stream: http2.ClientHttp2Stream;
+    try {
+      stream = channel.request(headers);
+    } catch (error) {
+      reject(new UpstreamError('unavailable', upstream, operation, `${operation}: ${(error as Error).message}`, { cause: error }));
+      return;
+    }
+    let settled = false;
+    const fail = (error: UpstreamError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      body.unpipe(stream);
+      if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
+      reject(error);
+    };
+    const onAbort = () => fail(new UpstreamError('cancelled', upstream, operation, `${operation}: cancelled by the caller`, { local: true }));
+    const timer = setTimeout(() => fail(new UpstreamError('timeout', upstream, operation, `${operation}: no answer within ${Math.round(timeoutMs)} ms`)), timeoutMs);
+    if (signal?.aborted) {
+      onAbort();
+      return;
+    }
+    signal?.addEventListener('abort', onAbort, { once: true });
+    // Errors after the answer are handled by the forwarder, through 'close' and its rstCode.
+    stream.on('error', (error) => fail(new UpstreamError('unavailable', upstream, operation, `${operation}: ${error.message}`, { cause: error })));
+    stream.once('close', () => fail(new UpstreamError('unavailable', upstream, operation, `${operation}: stream closed before an answer (code ${stream.rstCode})`)));
+    stream.once('response', (responseHeaders, flags) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+      const endStream = (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0;
+      resolve({ stream, headers: responseHeaders, trailersOnly: endStream || responseHeaders['grpc-status'] !== undefined });
+    });
+    body.pipe(stream);
+  });
+}

@@ -1,0 +1,76 @@
+import { credentials } from '@grpc/grpc-js';
+import { GrpcTransport } from '@protobuf-ts/grpc-transport';
+import { SuiGrpcClient } from '@mysten/sui/grpc';
+import { createLogger } from '../../services/core/index.js';
+import { Authenticator, createKey, type Scope } from '../../services/identity/index.js';
+import { createMetering, type Metering } from '../../services/metering/index.js';
+import { createGrpcProxy, type GrpcProxy } from '../../services/grpc/proxy/index.js';
+import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
+import { createTestApp, type TestApp } from './test-app.js';
+import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
+import type { Tier } from '../../services/identity/index.js';
+
+export interface GrpcProxyE2E {
+  gateway: TestApp;
+  /** The upstream: simnet unless `upstreamUrl` was given. */
+  simnet: TestSimnet | undefined;
+  upstream: Upstream;
+  metering: Metering;
+  proxy: GrpcProxy;
+  /** `127.0.0.1:port` of the proxy. */
+  host: string;
+  /** SuiGrpcClient over native gRPC (grpc-js), sending `key`. */
+  native(key: string | undefined): SuiGrpcClient;
+  /** SuiGrpcClient over gRPC-Web (the SDK's default fetch transport), sending `key`. */
+  web(key: string | undefined): SuiGrpcClient;
+  key(options?: { scopes?: Scope[]; network?: 'mainnet' | 'testnet'; allowedOrigins?: string[]; perKeyRps?: number }): Promise<string>;
+  stop(): Promise<void>;
+}
+
+/**
+ * The gRPC proxy as `suigw dev` runs it for mainnet (one port, fixed network), with the shipped
+ * authenticator and metering on a real PostgreSQL database and a manual clock, in front of simnet
+ * (or of `upstreamUrl`, e.g. a fake upstream for failure tests).
+ */
+export async function startGrpcProxyE2E(options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string } = {}): Promise<GrpcProxyE2E> {
+  const simnet = options.upstreamUrl ? undefined : await startTestSimnet();
+  const grpcUrl = options.upstreamUrl ?? simnet!.grpcUrl;
+  const upstream = new SuiUpstream({
+    network: 'mainnet', endpoints: { grpcUrl, graphqlUrl: simnet?.graphqlUrl ?? 'http://127.0.0.1:1/graphql' }, policy: { ...defaultUpstreamPolicy, ...options.policy },
+  });
+  const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}) });
+  const logger = createLogger('silent');
+  const authenticator = new Authenticator({ database: gateway.db.database, clock: gateway.clock, ttlMs: gateway.config.keyCacheTtlMs, logger });
+  await authenticator.start();
+  const metering = await createMetering({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
+  const proxy = createGrpcProxy({ authenticator, meter: metering.meter, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet' });
+  const address = await proxy.listen(0, '127.0.0.1');
+  const host = `127.0.0.1:${address.port}`;
+  return {
+    gateway, simnet, upstream, metering, proxy, host,
+    native: (key) => new SuiGrpcClient({
+      network: 'mainnet',
+      transport: new GrpcTransport({ host, channelCredentials: credentials.createInsecure(), ...(key ? { meta: { 'x-api-key': key } } : {}) }),
+    }),
+    web: (key) => new SuiGrpcClient({ network: 'mainnet', baseUrl: `http://${host}`, ...(key ? { meta: { 'x-api-key': key } } : {}) }),
+    async key(wanted = {}) {
+      const created = await createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, {
+        organizationId: gateway.organizationId,
+        projectId: wanted.network === 'testnet' ? gateway.projects.testnet : gateway.projects.mainnet,
+        name: 'grpc test',
+        scopes: wanted.scopes ?? ['data'],
+        ...(wanted.allowedOrigins ? { allowedOrigins: wanted.allowedOrigins } : {}),
+        ...(wanted.perKeyRps ? { rateLimit: { perKeyRps: wanted.perKeyRps } } : {}),
+      });
+      return created.apiKey;
+    },
+    async stop() {
+      await proxy.close();
+      await metering.close();
+      await authenticator.stop();
+      await gateway.close();
+      await upstream.close();
+      await simnet?.stop();
+    },
+  };
+}
