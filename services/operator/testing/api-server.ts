@@ -58,6 +58,7 @@ export class KubeApiDouble {
   readonly #server: Server;
   readonly #watches = new Set<ServerResponse>();
   #failures: { count: number; status: number } = { count: 0, status: 500 };
+  #hooks: { matches: (method: string, path: string) => boolean; run: () => void }[] = [];
 
   constructor(types: ResourceType[], now: () => number = Date.now) {
     this.store = new ObjectStore([...BUILTIN_TYPES, ...types], now);
@@ -88,6 +89,11 @@ export class KubeApiDouble {
     this.#failures = { count, status };
   }
 
+  /** Runs `run` once, just before the first request that `matches` is served (to stage races). */
+  beforeNext(matches: (method: string, path: string) => boolean, run: () => void): void {
+    this.#hooks.push({ matches, run });
+  }
+
   type(plural: string): ResourceType {
     const type = this.store.types.find((t) => t.plural === plural);
     if (!type) throw new Error(`unknown resource ${plural}`);
@@ -116,6 +122,11 @@ export class KubeApiDouble {
       return sendStatus(res, this.#failures.status, 'InternalError', 'injected failure');
     }
     const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
+    const hook = this.#hooks.find((h) => h.matches(method, url.pathname));
+    if (hook) {
+      this.#hooks.splice(this.#hooks.indexOf(hook), 1);
+      hook.run();
+    }
     try {
       await this.#serveResource(method, route, url, req, res, body);
     } catch (error) {
@@ -280,11 +291,18 @@ function table(type: ResourceType, items: KubeObject[], resourceVersion: string)
   };
 }
 
+/** The JSONPath subset printer columns use: `.a.b` and `.a[?(@.k=="v")].b`. */
 function jsonPath(object: KubeObject, path: string): unknown {
   let current: unknown = object;
-  for (const part of path.replace(/^\./, '').split('.')) {
+  for (const part of path.replace(/^\./, '').split(/\.(?![^[]*\])/)) {
     if (typeof current !== 'object' || current === null) return undefined;
-    current = (current as KubeObject)[part];
+    const filtered = /^(\w+)\[\?\(@\.(\w+)=="([^"]*)"\)\]$/.exec(part);
+    if (filtered) {
+      const list = (current as KubeObject)[filtered[1]!];
+      current = Array.isArray(list) ? list.find((item: KubeObject) => item?.[filtered[2]!] === filtered[3]) : undefined;
+    } else {
+      current = (current as KubeObject)[part];
+    }
   }
   return current;
 }

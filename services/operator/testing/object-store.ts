@@ -319,13 +319,16 @@ export class ObjectStore {
     const existing = entries.find((entry) => entry.manager === manager && entry.operation === operation);
     const before = existing && !replace ? fromFieldsV1(existing.fieldsV1 ?? {}) : [];
     const merged = [...before, ...paths.filter((path) => !before.some((p) => JSON.stringify(p) === JSON.stringify(path)))];
+    const fieldsV1 = toFieldsV1(merged);
+    // A no-op write leaves the entry (and so the object's resourceVersion) as it was.
+    if (existing && JSON.stringify(existing.fieldsV1) === JSON.stringify(fieldsV1)) return;
     const entry = {
       manager,
       operation,
       apiVersion: object.apiVersion,
       time: new Date(this.now()).toISOString().replace(/\.\d{3}Z$/, 'Z'),
       fieldsType: 'FieldsV1',
-      fieldsV1: toFieldsV1(merged),
+      fieldsV1,
     };
     if (existing) entries.splice(entries.indexOf(existing), 1, entry);
     else entries.push(entry);
