@@ -37,6 +37,7 @@ export class Informer {
   readonly #listWatch: ListWatch<KubernetesObject>;
   #attempt = 0;
   #stopped = false;
+  #listed = false;
 
   constructor(
     readonly type: WatchedType,
@@ -46,7 +47,11 @@ export class Informer {
     private readonly logger: Logger,
   ) {
     const objects = KubernetesObjectApi.makeApiClient(kubeConfig);
-    const list = () => objects.list(type.apiVersion, type.kind, undefined, undefined, undefined, undefined, undefined, type.labelSelector);
+    const list = async () => {
+      const result = await objects.list(type.apiVersion, type.kind, undefined, undefined, undefined, undefined, undefined, type.labelSelector);
+      this.#listed = true;
+      return result;
+    };
     this.#listWatch = new ListWatch(type.path, new Watch(kubeConfig), list, false, type.labelSelector);
     this.#listWatch.on('add', () => this.#changed());
     this.#listWatch.on('update', () => this.#changed());
@@ -70,7 +75,7 @@ export class Informer {
 
   /** Whether the first list has arrived (an empty cache before it means "unknown", not "none"). */
   get synced(): boolean {
-    return this.#listWatch.latestResourceVersion() !== '';
+    return this.#listed;
   }
 
   #changed(): void {

@@ -27,6 +27,7 @@ export class LeaseElector {
   #leader = false;
   #lastRenewal = 0;
   #timer: unknown;
+  #stopped = false;
   readonly #listeners: ((leader: boolean) => void)[] = [];
 
   constructor(
@@ -48,6 +49,7 @@ export class LeaseElector {
   }
 
   start(): void {
+    this.#stopped = false;
     const loop = (): void => {
       void this.tick().finally(() => {
         if (this.#timer !== undefined) this.#timer = this.timers.setTimeout(loop, this.settings.retryMs);
@@ -58,6 +60,7 @@ export class LeaseElector {
 
   /** Stops campaigning; a leader hands the lease over at once by expiring it. */
   async stop(): Promise<void> {
+    this.#stopped = true;
     if (this.#timer !== undefined) this.timers.clearTimeout(this.#timer);
     this.#timer = undefined;
     if (!this.#leader) return;
@@ -120,6 +123,7 @@ export class LeaseElector {
   }
 
   #renewed(now: number): void {
+    if (this.#stopped) return;
     this.#lastRenewal = now;
     this.#set(true);
   }

@@ -108,7 +108,11 @@ export class Operator {
 
   /** One full rebuild from the caches. Public for the role's first pass and for tests. */
   async rebuild(): Promise<void> {
-    if (this.#stopped || ![...this.#informers.values()].every((informer) => informer.synced)) return;
+    const unsynced = [...this.#informers.values()].filter((informer) => !informer.synced).map((informer) => informer.type.kind);
+    if (this.#stopped || unsynced.length > 0) {
+      this.options.logger.debug({ unsynced }, 'rebuild waits for the first lists');
+      return;
+    }
     try {
       const cluster = this.#clusterState();
       const organizations = cluster.resources

@@ -55,6 +55,8 @@ interface Route {
 export class KubeApiDouble {
   readonly store: ObjectStore;
   readonly requests: RecordedRequest[] = [];
+  /** Watches answered 410 Gone (their resourceVersion was compacted away). */
+  goneAnswers = 0;
   readonly #server: Server;
   readonly #watches = new Set<ServerResponse>();
   #failures: { count: number; status: number } = { count: 0, status: 500 };
@@ -82,6 +84,10 @@ export class KubeApiDouble {
   closeWatches(): void {
     for (const res of this.#watches) res.end();
     this.#watches.clear();
+  }
+
+  get pendingFailures(): number {
+    return this.#failures.count;
   }
 
   /** The next `count` resource requests (not discovery) answer `status`. */
@@ -177,7 +183,7 @@ export class KubeApiDouble {
     const matches = (object: KubeObject): boolean =>
       (route.namespace === undefined || object.metadata.namespace === route.namespace) && filter([object], url).length > 0;
     const write = (event: Pick<WatchEvent, 'type' | 'object'>): void => {
-      if (matches(event.object)) res.write(`${JSON.stringify({ type: event.type, object: event.object })}\n`);
+      if (!res.writableEnded && matches(event.object)) res.write(`${JSON.stringify({ type: event.type, object: event.object })}\n`);
     };
     const since = url.searchParams.get('resourceVersion');
     try {
@@ -188,6 +194,7 @@ export class KubeApiDouble {
       }
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
+      if (error.code === 410) this.goneAnswers += 1;
       res.end(`${JSON.stringify({ type: 'ERROR', object: statusBody(error.code, error.reason, error.message) })}\n`);
       return;
     }
