@@ -83,6 +83,7 @@ describe('two operators', () => {
     expect(await db.database.db.selectFrom('api_keys').select('id').execute()).toHaveLength(1);
 
     await first.stop();
+    expect(api.store.get(api.type('leases'), 'suigw', 'suigw-operator').spec.holderIdentity).toBeUndefined();
     await eventually(() => second.isLeader, 'op-2 takes over');
     api.store.create(api.type('apikeys'), 'ns', { metadata: { name: 'k2' }, spec: { project: 'p' } });
     await eventually(() => api.store.get(api.type('apikeys'), 'ns', 'k2').status?.keyId, 'k2 reconciled by op-2');

@@ -28,6 +28,7 @@ export class LeaseElector {
   #lastRenewal = 0;
   #timer: unknown;
   #stopped = false;
+  #inFlight: Promise<void> = Promise.resolve();
   readonly #listeners: ((leader: boolean) => void)[] = [];
 
   constructor(
@@ -51,7 +52,8 @@ export class LeaseElector {
   start(): void {
     this.#stopped = false;
     const loop = (): void => {
-      void this.tick().finally(() => {
+      this.#inFlight = this.tick();
+      void this.#inFlight.finally(() => {
         if (this.#timer !== undefined) this.#timer = this.timers.setTimeout(loop, this.settings.retryMs);
       });
     };
@@ -63,6 +65,8 @@ export class LeaseElector {
     this.#stopped = true;
     if (this.#timer !== undefined) this.timers.clearTimeout(this.#timer);
     this.#timer = undefined;
+    // A round still running could renew after our release and hold the lease for a full term.
+    await this.#inFlight;
     if (!this.#leader) return;
     this.#set(false);
     try {

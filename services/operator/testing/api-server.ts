@@ -34,6 +34,7 @@ export function typesFromCrd(crd: KubeObject): ResourceType[] {
       statusSubresource: version.subresources?.status !== undefined,
       shortNames: spec.names.shortNames,
       printerColumns: version.additionalPrinterColumns,
+      schema: version.schema?.openAPIV3Schema,
     }));
 }
 

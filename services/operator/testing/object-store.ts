@@ -20,6 +20,17 @@ export interface ResourceType {
   statusSubresource: boolean;
   shortNames?: string[];
   printerColumns?: { name: string; type: string; jsonPath: string; description?: string }[];
+  /** The CRD's structural schema: its `default`s are applied on every write, as the API server does. */
+  schema?: KubeObject;
+}
+
+/** Structural defaulting: a missing property with a `default` gets it, in objects that exist. */
+export function applyDefaults(schema: KubeObject | undefined, value: unknown): void {
+  if (!schema || !isPlainObject(value)) return;
+  for (const [name, property] of Object.entries((schema.properties ?? {}) as Record<string, KubeObject>)) {
+    if (value[name] === undefined && property.default !== undefined) value[name] = clone(property.default);
+    applyDefaults(property, value[name]);
+  }
 }
 
 export interface WatchEvent {
@@ -81,8 +92,8 @@ function deletePath(target: KubeObject, path: string[]): void {
 /** The paths server-side apply tracks: everything but identity and server-owned metadata. */
 function ownedPaths(object: KubeObject): string[][] {
   const { metadata, apiVersion: _a, kind: _k, ...rest } = object;
-  const meta = isPlainObject(metadata) ? { labels: metadata.labels, annotations: metadata.annotations } : {};
-  return leafPaths({ ...rest, metadata: JSON.parse(JSON.stringify(meta)) as KubeObject });
+  const meta = JSON.parse(JSON.stringify(isPlainObject(metadata) ? { labels: metadata.labels, annotations: metadata.annotations } : {})) as KubeObject;
+  return leafPaths(Object.keys(meta).length > 0 ? { ...rest, metadata: meta } : rest);
 }
 
 /** FieldsV1 (`f:spec: {f:replicas: {}}`) from leaf paths, as the real server records it. */
@@ -172,6 +183,7 @@ export class ObjectStore {
     if (this.#objects.has(key)) throw new StoreError(409, 'AlreadyExists', `${type.plural}.${type.group} "${name}" already exists`);
     const object = clone(body);
     if (type.statusSubresource) delete object.status;
+    applyDefaults(type.schema, object);
     object.apiVersion = type.group === '' ? type.version : `${type.group}/${type.version}`;
     object.kind = type.kind;
     object.metadata = {
@@ -267,6 +279,7 @@ export class ObjectStore {
     if (options.status) {
       next.status = clone(body.status);
     } else {
+      applyDefaults(type.schema, body);
       for (const [field, value] of Object.entries(body)) {
         if (field === 'metadata' || (field === 'status' && type.statusSubresource)) continue;
         next[field] = clone(value);
