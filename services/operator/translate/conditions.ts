@@ -1,0 +1,50 @@
+import type { Condition } from '../crds/schemas.js';
+import type { CustomResource, StatusUpdate } from './types.js';
+
+export interface Outcome {
+  ready: boolean;
+  reason: string;
+  message: string;
+}
+
+export const READY: Outcome = { ready: true, reason: 'Reconciled', message: '' };
+
+function previous(resource: CustomResource, type: Condition['type']): Condition | undefined {
+  const conditions = resource.status?.['conditions'];
+  return Array.isArray(conditions) ? (conditions as Condition[]).find((c) => c.type === type) : undefined;
+}
+
+function condition(resource: CustomResource, type: Condition['type'], status: Condition['status'], reason: string, message: string, now: string): Condition {
+  const generation = resource.metadata.generation ?? 1;
+  const before = previous(resource, type);
+  // lastTransitionTime moves only when the status does (Kubernetes API conventions).
+  const lastTransitionTime = before && before.status === status ? before.lastTransitionTime : now;
+  return { type, status, reason, message, observedGeneration: generation, lastTransitionTime };
+}
+
+/**
+ * Ready says whether the resource does its job; Reconciled whether the operator has acted on its
+ * latest generation (false while row changes are still pending).
+ */
+export function statusFor(
+  resource: CustomResource,
+  outcome: Outcome,
+  pending: boolean,
+  now: string,
+  fields: Record<string, unknown> = {},
+): StatusUpdate {
+  const generation = resource.metadata.generation ?? 1;
+  return {
+    ref: { kind: resource.kind, namespace: resource.metadata.namespace, name: resource.metadata.name, uid: resource.metadata.uid },
+    status: {
+      ...fields,
+      observedGeneration: generation,
+      conditions: [
+        condition(resource, 'Ready', outcome.ready ? 'True' : 'False', outcome.reason, outcome.message, now),
+        pending
+          ? condition(resource, 'Reconciled', 'False', 'Pending', 'changes are being applied', now)
+          : condition(resource, 'Reconciled', 'True', 'Reconciled', '', now),
+      ],
+    },
+  };
+}
