@@ -90,13 +90,16 @@ export class AdsServer {
     return bound;
   }
 
-  async close(): Promise<void> {
+  /**
+   * Ends every stream and stops its own server. ADS streams never finish by themselves, so a
+   * graceful shutdown would wait forever: clients reconnect to another replica.
+   */
+  close(): void {
     for (const call of this.streams.keys()) call.end();
     this.streams.clear();
     this.metrics.streams.set(0);
-    const server = this.server;
+    this.server?.forceShutdown();
     this.server = undefined;
-    if (server) await new Promise<void>((resolve) => server.tryShutdown(() => resolve()));
   }
 
   private serve(call: AdsCall): void {
