@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Document, parse, parseAllDocuments } from 'yaml';
+import { roundTripLosses } from '../../services/envoy/xds/envoy-codec.js';
 import { CHART_DIR, helm } from '../support/helm.js';
 import { schemaErrors, type KubeObject } from './kubernetes-schemas.js';
 
@@ -164,6 +165,13 @@ describe('charts/suigw with the real helm binary', () => {
     });
   });
 
+  it("writes a bootstrap that survives Envoy's own Bootstrap proto without loss or unknown fields", () => {
+    const text = (find(rendered.default!, 'ConfigMap', 'suigw-envoy')!.data as Record<string, string>)['envoy.yaml']!;
+    const bootstrap = durationsAsMessages(parse(text)) as Record<string, unknown>;
+    expect(roundTripLosses('type.googleapis.com/envoy.config.bootstrap.v3.Bootstrap', bootstrap)).toEqual([]);
+    expect(roundTripLosses('type.googleapis.com/envoy.config.bootstrap.v3.Bootstrap', { ...bootstrap, admin_port: 9901 })).toEqual(['$.admin_port']);
+  });
+
   it('ships the Grafana dashboard as is, and ServiceMonitors only where prometheus-operator exists', () => {
     const dashboard = find(rendered.default!, 'ConfigMap', 'suigw-dashboard')!;
     expect((dashboard.data as Record<string, string>)['suigw.json']).toBe(fs.readFileSync(path.join(CHART_DIR, 'dashboards/suigw.json'), 'utf8'));
@@ -183,6 +191,17 @@ describe('charts/suigw with the real helm binary', () => {
     expect(rendered.default!.filter((o) => o.kind === 'CustomResourceDefinition')).toHaveLength(inChart.length);
   });
 });
+
+/** Envoy's YAML writes Durations as proto3 JSON strings (`0.25s`); protobufjs wants `{seconds, nanos}`. */
+function durationsAsMessages(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const match = /^(\d+)(?:\.(\d{1,9}))?s$/.exec(value);
+    return match ? { seconds: Number(match[1]), nanos: Number((match[2] ?? '').padEnd(9, '0')) } : value;
+  }
+  if (Array.isArray(value)) return value.map(durationsAsMessages);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, durationsAsMessages(item)]));
+  return value;
+}
 
 function toYaml(object: KubeObject): string {
   return new Document(object).toString({ lineWidth: 0 });

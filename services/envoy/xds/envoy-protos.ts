@@ -16,7 +16,7 @@ export const PROTO_INCLUDE_DIRS: readonly string[] = [
   path.dirname(require.resolve('protobufjs/package.json')),
 ];
 
-/** The files that define every message we emit or serve. */
+/** The files that define every message we emit or serve, and Envoy's bootstrap (the chart's is checked against it). */
 export const ENVOY_PROTO_FILES: readonly string[] = [
   'envoy/config/listener/v3/listener.proto',
   'envoy/config/route/v3/route.proto',
@@ -30,6 +30,7 @@ export const ENVOY_PROTO_FILES: readonly string[] = [
   'envoy/extensions/filters/http/router/v3/router.proto',
   'envoy/extensions/upstreams/http/v3/http_protocol_options.proto',
   'envoy/service/discovery/v3/ads.proto',
+  'envoy/config/bootstrap/v3/bootstrap.proto',
 ];
 
 let root: protobuf.Root | undefined;
