@@ -11,7 +11,7 @@ import { Registry } from 'prom-client';
 import { createLogger } from '../services/core/index.js';
 import { AdsServer, translateToEnvoy } from '../services/envoy/xds/index.js';
 import { encodeSnapshot } from '../services/envoy/xds/encoded-snapshot.js';
-import { readCase } from '../services/envoy/xds/testdata/cases.js';
+import { readCase } from '../test/support/xds-golden-cases.js';
 import { startSimnet } from '../services/simnet/index.js';
 
 const ROUNDS = 30;

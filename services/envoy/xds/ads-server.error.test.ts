@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
 import { createLogger } from '../../core/index.js';
 import { AdsServer } from './ads-server.js';
-import { readCase } from './testdata/cases.js';
+import { readCase } from '../../../test/support/xds-golden-cases.js';
 import { translateToEnvoy } from './translate.js';
 
 describe('ADS server: what it refuses to serve', () => {

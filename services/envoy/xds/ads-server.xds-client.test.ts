@@ -8,7 +8,7 @@ import type { GatewayIR } from '../../operator/ir.js';
 import { startSimnet, type RunningSimnet } from '../../simnet/index.js';
 import { AdsServer } from './ads-server.js';
 import type { XdsNack } from './ads-stream.js';
-import { readCase } from './testdata/cases.js';
+import { readCase } from '../../../test/support/xds-golden-cases.js';
 import { translateToEnvoy } from './translate.js';
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AdsStreamState } from './ads-stream.js';
 import { encodeSnapshot } from './encoded-snapshot.js';
-import { readCase } from './testdata/cases.js';
+import { readCase } from '../../../test/support/xds-golden-cases.js';
 import { translateToEnvoy } from './translate.js';
 import { TYPE_URL } from './type-urls.js';
 

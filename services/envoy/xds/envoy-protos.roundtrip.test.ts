@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { decodeResource, encodeResource, lossesOf, roundTripLosses } from './envoy-codec.js';
-import { goldenCases, readCase } from './testdata/cases.js';
+import { goldenCases, readCase } from '../../../test/support/xds-golden-cases.js';
 import { translateToEnvoy } from './translate.js';
 import { TYPE_URL, type ResourceKind } from './type-urls.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { PIPELINE } from '../../metering/pipeline.js';
 import { HTTP_FILTER_CHAIN, httpFilters } from './http-filters.js';
-import { readCase } from './testdata/cases.js';
+import { readCase } from '../../../test/support/xds-golden-cases.js';
 
 const context = { backends: readCase('two-networks').backends, ratelimitDomain: 'suigw' };
 

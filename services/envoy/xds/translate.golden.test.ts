@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { stringify } from 'yaml';
-import { goldenCases, readCase, TESTDATA } from './testdata/cases.js';
+import { goldenCases, readCase, TESTDATA } from '../../../test/support/xds-golden-cases.js';
 import { translateToEnvoy } from './translate.js';
 
 // A reviewer reads the golden diff, not the code: `UPDATE_GOLDEN=1 npx vitest run services/envoy/xds` rewrites them.
