@@ -180,6 +180,28 @@ describe('charts/suigw with the real helm binary', () => {
     expect(rendered.production!.filter((o) => o.kind === 'ServiceMonitor').map((o) => o.metadata.name)).toEqual(['suigw', 'suigw-envoy']);
   });
 
+  it("documents every value of values.yaml in the chart's README", () => {
+    const values = parse(fs.readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as Record<string, unknown>;
+    const readme = fs.readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
+    // Maps keyed by the user's own names (roles, networks) and free-form maps are documented by pattern.
+    const byPattern = new Set(['roles', 'networks', 'resources', 'labels', 'env', 'matchLabels', 'requests', 'limits', 'capabilities', 'seccompProfile']);
+    const paths: string[] = [];
+    const walk = (value: unknown, prefix: string) => {
+      if (!value || typeof value !== 'object' || Array.isArray(value)) return paths.push(prefix);
+      const key = prefix.split('.').at(-1)!;
+      if (byPattern.has(key) || prefix === 'podSecurityContext' || prefix === 'securityContext' || prefix.endsWith('metricsNamespaceSelector')) return paths.push(prefix);
+      for (const [child, item] of Object.entries(value)) walk(item, prefix ? `${prefix}.${child}` : child);
+    };
+    walk(values, '');
+    const undocumented = paths.filter((entry) => {
+      const last = entry.split('.').at(-1)!;
+      const parent = entry.split('.').slice(0, -1).join('.');
+      const written = readme.includes(`\`${entry}\``) || readme.includes(`\`${entry}.`);
+      return !written && !(readme.includes(`\`.${last}\``) && readme.includes(`\`${parent}.`));
+    });
+    expect(undocumented).toEqual([]);
+  });
+
   it('holds in crds/ exactly the CRDs the operator generates (when it has generated them)', () => {
     const generated = path.join(CHART_DIR, '../../crds/generated');
     const manifests = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((file) => /\.ya?ml$/.test(file)).sort() : []);
