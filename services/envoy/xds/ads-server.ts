@@ -130,7 +130,12 @@ export class AdsServer {
       case 'nack':
         this.metrics.nacks.inc({ type: outcome.nack.kind });
         this.options.logger.warn({ nack: outcome.nack }, 'xDS client rejected a response');
-        this.options.onNack?.(outcome.nack);
+        try {
+          this.options.onNack?.(outcome.nack);
+        } catch (error) {
+          // A failing status write must not take the stream (and every client on it) down.
+          this.options.logger.error({ err: error }, 'xDS NACK callback failed');
+        }
         return;
       case 'ignore':
         return;

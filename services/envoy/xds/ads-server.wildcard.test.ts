@@ -101,4 +101,35 @@ describe('ADS over the wire, subscribed the way Envoy subscribes', () => {
       client.close();
     }
   });
+
+  it('reports a NACK through a callback that throws without losing the stream', async () => {
+    const reported: string[] = [];
+    let nacked = () => undefined as void;
+    const nackSeen = new Promise<void>((resolve) => (nacked = resolve));
+    const own = new AdsServer({
+      logger: createLogger('silent'),
+      registry: new Registry(),
+      onNack: (nack) => {
+        reported.push(`${nack.nodeId} ${nack.kind} ${nack.rejectedVersion} ${nack.message}`);
+        nacked();
+        throw new Error('status write failed');
+      },
+    });
+    const ownPort = await own.listen(0, '127.0.0.1');
+    own.publish(readCase('two-networks'));
+    const client = adsClient(ownPort);
+    try {
+      client.stream.write({ node: { id: 'envoy-2' }, type_url: TYPE_URL.cluster });
+      const first = await client.next();
+      client.stream.write({ type_url: TYPE_URL.cluster, response_nonce: first.nonce, error_detail: { code: 3, message: 'cluster suigw-grpc: bad' } });
+      // Publish only after the NACK is in: a NACK arriving after a newer response is stale and ignored.
+      await nackSeen;
+      own.publish({ ...readCase('two-networks'), version: 'after-nack' });
+      expect((await client.next()).version_info).toBe('after-nack');
+      expect(reported).toEqual(['envoy-2 cluster 3f2a9c0d1e7b4a55 cluster suigw-grpc: bad']);
+    } finally {
+      client.close();
+      own.close();
+    }
+  });
 });
