@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NPM_INSTALL_STAMP := node_modules/.install-stamp
 
-.PHONY: dev test install node-version services chromium typecheck lint unit bench clean
+.PHONY: dev test install node-version services chromium typecheck lint unit bench clean e2e-kind
 
 # First of all: a Node.js too old for the project says so, before npm or a test fails obscurely.
 node-version:
@@ -38,6 +38,11 @@ test: node-version typecheck lint unit
 
 bench: install
 	npm run bench
+
+# The Helm chart in a real cluster (kind): needs docker, kind, kubectl, helm and SUIGW_IMAGE; it
+# cannot run on the development machines (no Docker engine). Steps: scripts/e2e-kind.sh.
+e2e-kind:
+	scripts/e2e-kind.sh
 
 clean:
 	rm -rf .suigw node_modules

@@ -1,0 +1,230 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { Document, parse, parseAllDocuments } from 'yaml';
+import { roundTripLosses } from '../../services/envoy/xds/envoy-codec.js';
+import { CHART_DIR, helm } from '../support/helm.js';
+import { schemaErrors, type KubeObject } from './kubernetes-schemas.js';
+
+/**
+ * charts/suigw through the real helm binary: lint, render, golden files
+ * (`UPDATE_GOLDEN=1` rewrites test/helm/testdata/<case>.out.yaml), Kubernetes' schemas, and
+ * the properties the chart promises (only Envoy reaches the roles, RBAC limited to what the
+ * operator touches, probes and resources everywhere).
+ */
+const TESTDATA = new URL('./testdata/', import.meta.url);
+const UPDATE = process.env.UPDATE_GOLDEN === '1';
+const CASES: Record<string, string[]> = {
+  default: [],
+  production: ['-f', 'test/helm/testdata/production.values.yaml', '--api-versions', 'monitoring.coreos.com/v1/ServiceMonitor'],
+};
+const ROLES = ['authz', 'gateway', 'grpc', 'ratelimit', 'streams'];
+
+/** Generated secrets differ on every render: the golden shows their place, not their value. */
+function maskGenerated(objects: KubeObject[]): KubeObject[] {
+  return objects.map((object) => {
+    if (object.kind !== 'Secret') return object;
+    const data = { ...(object.stringData as Record<string, string>) };
+    for (const key of ['SUIGW_SECRET', 'POSTGRES_PASSWORD']) if (data[key]) data[key] = `<generated ${data[key].length} characters>`;
+    if (data.DATABASE_URL) data.DATABASE_URL = data.DATABASE_URL.replace(/:\/\/suigw:[^@]+@/, '://suigw:<POSTGRES_PASSWORD>@');
+    return { ...object, stringData: data };
+  });
+}
+
+async function render(name: string): Promise<{ text: string; objects: KubeObject[] }> {
+  const { stdout } = await helm(['template', 'suigw', CHART_DIR, '--namespace', 'suigw', '--include-crds', ...CASES[name]!]);
+  const objects = parseAllDocuments(stdout)
+    .map((document) => document.toJS() as KubeObject | null)
+    .filter((object): object is KubeObject => object !== null);
+  return { text: stdout, objects };
+}
+
+const find = (objects: KubeObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+
+describe('charts/suigw with the real helm binary', () => {
+  const rendered: Record<string, KubeObject[]> = {};
+
+  beforeAll(async () => {
+    for (const name of Object.keys(CASES)) rendered[name] = (await render(name)).objects;
+  }, 120_000);
+
+  it('passes helm lint --strict with the defaults and with the production values', async () => {
+    const defaults = await helm(['lint', '--strict', CHART_DIR]);
+    expect(defaults.stdout).toContain('1 chart(s) linted, 0 chart(s) failed');
+    const production = await helm(['lint', '--strict', CHART_DIR, '-f', 'test/helm/testdata/production.values.yaml']);
+    expect(production.stdout).toContain('0 chart(s) failed');
+  });
+
+  for (const name of Object.keys(CASES)) {
+    it(`${name}: the rendered objects equal ${name}.out.yaml`, () => {
+      const actual = maskGenerated(rendered[name]!)
+        .map((object) => `---\n${JSON.stringify(object) === '{}' ? '' : toYaml(object)}`)
+        .join('');
+      const file = new URL(`${name}.out.yaml`, TESTDATA);
+      if (UPDATE) fs.writeFileSync(file, actual);
+      expect(actual).toBe(fs.readFileSync(file, 'utf8'));
+    });
+
+    it(`${name}: every rendered object is valid against Kubernetes' schemas`, () => {
+      expect(rendered[name]!.length).toBeGreaterThan(20);
+      expect(rendered[name]!.map(schemaErrors).filter(Boolean)).toEqual([]);
+    });
+  }
+
+  it('the schema check can fail: a wrong type is reported', () => {
+    const deployment = structuredClone(find(rendered.default!, 'Deployment', 'suigw-gateway')!);
+    (deployment.spec as { replicas: unknown }).replicas = 'two';
+    expect(schemaErrors(deployment)).toContain('replicas must be integer');
+  });
+
+  it('installs as is: a generated secret, bundled PostgreSQL and Redis, the migrations hook', () => {
+    const objects = rendered.default!;
+    const secret = find(objects, 'Secret', 'suigw-config')!.stringData as Record<string, string>;
+    expect(secret.SUIGW_SECRET).toMatch(/^[A-Za-z0-9]{48}$/);
+    expect(secret.DATABASE_URL).toBe(`postgres://suigw:${secret.POSTGRES_PASSWORD}@suigw-postgresql:5432/suigw`);
+    expect(secret.REDIS_URL).toBe('redis://suigw-redis:6379');
+    expect(find(objects, 'StatefulSet', 'suigw-postgresql')).toBeDefined();
+    const job = find(objects, 'Job', 'suigw-migrate')!;
+    expect(job.metadata.annotations!['helm.sh/hook']).toBe('post-install,pre-upgrade');
+    expect(JSON.stringify(job.spec)).toContain('"args":["migrate"]');
+  });
+
+  it('refuses to render without a database when the bundled one is off', async () => {
+    await expect(helm(['template', 'suigw', CHART_DIR, '--set', 'postgresql.enabled=false'])).rejects.toThrow(
+      'secret.databaseUrl (or secret.existingSecret) is required when postgresql.enabled is false',
+    );
+  });
+
+  it('gives every container resources and readiness and liveness probes, and every multi-replica Deployment a PDB', () => {
+    for (const name of Object.keys(CASES)) {
+      const objects = rendered[name]!;
+      const workloads = objects.filter((o) => o.kind === 'Deployment' || o.kind === 'StatefulSet');
+      for (const workload of workloads) {
+        const spec = workload.spec as { replicas: number; template: { spec: { containers: Record<string, unknown>[] } } };
+        for (const container of spec.template.spec.containers) {
+          expect([workload.metadata.name, Object.keys(container)]).toEqual([
+            workload.metadata.name,
+            expect.arrayContaining(['resources', 'readinessProbe', 'livenessProbe']),
+          ]);
+        }
+        if (spec.replicas > 1) expect(find(objects, 'PodDisruptionBudget', workload.metadata.name)).toBeDefined();
+      }
+      for (const role of ROLES) expect(find(objects, 'Deployment', `suigw-${role}`)).toBeDefined();
+    }
+  });
+
+  it('lets only Envoy reach the roles (and Prometheus their metrics port), and only Envoy reach xDS', () => {
+    const objects = rendered.default!;
+    const policy = find(objects, 'NetworkPolicy', 'suigw-behind-envoy')!.spec as {
+      podSelector: { matchLabels: Record<string, string> };
+      ingress: { from: Record<string, unknown>[]; ports?: { port: string }[] }[];
+    };
+    expect(policy.ingress).toEqual([
+      { from: [{ podSelector: { matchLabels: { 'app.kubernetes.io/name': 'suigw', 'app.kubernetes.io/instance': 'suigw', 'app.kubernetes.io/component': 'envoy' } } }] },
+      { from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics' }] },
+    ]);
+    for (const role of ROLES) {
+      const labels = (find(objects, 'Deployment', `suigw-${role}`)!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+      expect(labels).toMatchObject(policy.podSelector.matchLabels);
+    }
+    const operator = find(objects, 'NetworkPolicy', 'suigw-operator')!.spec as { ingress: { ports: { port: string }[] }[] };
+    expect(operator.ingress[0]!.ports).toEqual([{ port: 'xds' }]);
+  });
+
+  it("limits the operator's RBAC to its resources, workloads, Secrets, Leases and read-only EndpointSlices, in its namespace", () => {
+    const objects = rendered.default!;
+    expect(objects.filter((o) => o.kind === 'ClusterRole' || o.kind === 'ClusterRoleBinding')).toEqual([]);
+    const rules = find(objects, 'Role', 'suigw-operator')!.rules as { apiGroups: string[]; resources: string[]; verbs: string[] }[];
+    expect(rules.map((rule) => `${rule.apiGroups.join()}:${rule.resources.join()}`)).toEqual([
+      'suigw.io:projects,apikeys,warpstreams,onchainplans',
+      'suigw.io:projects/status,apikeys/status,warpstreams/status,onchainplans/status',
+      'suigw.io:projects/finalizers,apikeys/finalizers,warpstreams/finalizers,onchainplans/finalizers',
+      'apps:deployments',
+      'batch:cronjobs',
+      ':secrets',
+      'coordination.k8s.io:leases',
+      'discovery.k8s.io:endpointslices',
+    ]);
+    expect(rules.at(-1)!.verbs).toEqual(['get', 'list', 'watch']);
+    expect(rules.flatMap((rule) => rule.verbs)).not.toContain('*');
+  });
+
+  it("points Envoy's bootstrap at the operator's ADS and gets everything else over xDS", () => {
+    const bootstrap = parse((find(rendered.default!, 'ConfigMap', 'suigw-envoy')!.data as Record<string, string>)['envoy.yaml']!) as {
+      dynamic_resources: Record<string, unknown>;
+      static_resources: { clusters: { name: string; load_assignment: { endpoints: { lb_endpoints: { endpoint: { address: unknown } }[] }[] } }[] };
+    };
+    expect(bootstrap.dynamic_resources).toEqual({
+      ads_config: { api_type: 'GRPC', transport_api_version: 'V3', grpc_services: [{ envoy_grpc: { cluster_name: 'xds' } }] },
+      lds_config: { ads: {}, resource_api_version: 'V3' },
+      cds_config: { ads: {}, resource_api_version: 'V3' },
+    });
+    const xds = bootstrap.static_resources.clusters.find((cluster) => cluster.name === 'xds')!;
+    expect(xds.load_assignment.endpoints[0]!.lb_endpoints[0]!.endpoint.address).toEqual({
+      socket_address: { address: 'suigw-operator.suigw.svc', port_value: 18000 },
+    });
+  });
+
+  it("writes a bootstrap that survives Envoy's own Bootstrap proto without loss or unknown fields", () => {
+    const text = (find(rendered.default!, 'ConfigMap', 'suigw-envoy')!.data as Record<string, string>)['envoy.yaml']!;
+    const bootstrap = durationsAsMessages(parse(text)) as Record<string, unknown>;
+    expect(roundTripLosses('type.googleapis.com/envoy.config.bootstrap.v3.Bootstrap', bootstrap)).toEqual([]);
+    expect(roundTripLosses('type.googleapis.com/envoy.config.bootstrap.v3.Bootstrap', { ...bootstrap, admin_port: 9901 })).toEqual(['$.admin_port']);
+  });
+
+  it('ships the Grafana dashboard as is, and ServiceMonitors only where prometheus-operator exists', () => {
+    const dashboard = find(rendered.default!, 'ConfigMap', 'suigw-dashboard')!;
+    expect((dashboard.data as Record<string, string>)['suigw.json']).toBe(fs.readFileSync(path.join(CHART_DIR, 'dashboards/suigw.json'), 'utf8'));
+    expect(dashboard.metadata.labels!.grafana_dashboard).toBe('1');
+    expect(rendered.default!.filter((o) => o.kind === 'ServiceMonitor')).toEqual([]);
+    expect(rendered.production!.filter((o) => o.kind === 'ServiceMonitor').map((o) => o.metadata.name)).toEqual(['suigw', 'suigw-envoy']);
+  });
+
+  it("documents every value of values.yaml in the chart's README", () => {
+    const values = parse(fs.readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as Record<string, unknown>;
+    const readme = fs.readFileSync(path.join(CHART_DIR, 'README.md'), 'utf8');
+    // Maps keyed by the user's own names (roles, networks) and free-form maps are documented by pattern.
+    const byPattern = new Set(['roles', 'networks', 'resources', 'labels', 'env', 'matchLabels', 'requests', 'limits', 'capabilities', 'seccompProfile']);
+    const paths: string[] = [];
+    const walk = (value: unknown, prefix: string) => {
+      if (!value || typeof value !== 'object' || Array.isArray(value)) return paths.push(prefix);
+      const key = prefix.split('.').at(-1)!;
+      if (byPattern.has(key) || prefix === 'podSecurityContext' || prefix === 'securityContext' || prefix.endsWith('metricsNamespaceSelector')) return paths.push(prefix);
+      for (const [child, item] of Object.entries(value)) walk(item, prefix ? `${prefix}.${child}` : child);
+    };
+    walk(values, '');
+    const undocumented = paths.filter((entry) => {
+      const last = entry.split('.').at(-1)!;
+      const parent = entry.split('.').slice(0, -1).join('.');
+      const written = readme.includes(`\`${entry}\``) || readme.includes(`\`${entry}.`);
+      return !written && !(readme.includes(`\`.${last}\``) && readme.includes(`\`${parent}.`));
+    });
+    expect(undocumented).toEqual([]);
+  });
+
+  it('holds in crds/ exactly the CRDs the operator generates (when it has generated them)', () => {
+    const generated = path.join(CHART_DIR, '../../crds/generated');
+    const manifests = (dir: string) => (fs.existsSync(dir) ? fs.readdirSync(dir).filter((file) => /\.ya?ml$/.test(file)).sort() : []);
+    const inChart = manifests(path.join(CHART_DIR, 'crds'));
+    expect(inChart).toEqual(manifests(generated));
+    for (const file of inChart) {
+      expect(fs.readFileSync(path.join(CHART_DIR, 'crds', file), 'utf8')).toBe(fs.readFileSync(path.join(generated, file), 'utf8'));
+    }
+    expect(rendered.default!.filter((o) => o.kind === 'CustomResourceDefinition')).toHaveLength(inChart.length);
+  });
+});
+
+/** Envoy's YAML writes Durations as proto3 JSON strings (`0.25s`); protobufjs wants `{seconds, nanos}`. */
+function durationsAsMessages(value: unknown): unknown {
+  if (typeof value === 'string') {
+    const match = /^(\d+)(?:\.(\d{1,9}))?s$/.exec(value);
+    return match ? { seconds: Number(match[1]), nanos: Number((match[2] ?? '').padEnd(9, '0')) } : value;
+  }
+  if (Array.isArray(value)) return value.map(durationsAsMessages);
+  if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, durationsAsMessages(item)]));
+  return value;
+}
+
+function toYaml(object: KubeObject): string {
+  return new Document(object).toString({ lineWidth: 0 });
+}
