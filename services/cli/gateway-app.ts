@@ -6,6 +6,7 @@ import { Authenticator } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
 import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
+import { streamDefinitionsCapability } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 
@@ -65,6 +66,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }),
       restCapability({ upstreams, services: restServices, monitor }),
       usageCapability({ database, clock, usage: metering.usage }),
+      streamDefinitionsCapability({ database, clock }),
     ],
   });
   monitor.start();
