@@ -91,6 +91,14 @@ describe.each(implementations)('StreamLog contract (%s)', (_name, open) => {
     expect(numbers(await log.readNew(stream, 10))).toEqual([2]);
   });
 
+  it('appends a checkpoint once: a re-spliced checkpoint at or below the last one is skipped', async () => {
+    expect(await log.append(stream, events(2), 10n)).toHaveLength(2);
+    expect(await log.append(stream, events(2, 2), 10n)).toEqual([]);
+    expect(await log.append(stream, events(1, 4), 9n)).toEqual([]);
+    expect(await log.append(stream, events(1, 5), 11n)).toHaveLength(1);
+    expect(numbers(await log.readNew(stream, 10))).toEqual([0, 1, 5]);
+  });
+
   it('tells listeners which stream was appended to', async () => {
     const seen: string[] = [];
     const stop = log.onAppend((id) => seen.push(id));

@@ -9,6 +9,7 @@ interface StreamState {
   /** Every entry with an id above this has never been handed out. */
   lastDelivered: string;
   pending: Set<string>;
+  checkpoint: bigint;
 }
 
 /**
@@ -28,7 +29,7 @@ export class MemoryStreamLog implements StreamLog {
   #state(streamId: string): StreamState {
     let state = this.#streams.get(streamId);
     if (!state) {
-      state = { entries: [], lastMs: 0, seq: 0, lastDelivered: '0-0', pending: new Set() };
+      state = { entries: [], lastMs: 0, seq: 0, lastDelivered: '0-0', pending: new Set(), checkpoint: -1n };
       this.#streams.set(streamId, state);
     }
     return state;
@@ -42,8 +43,12 @@ export class MemoryStreamLog implements StreamLog {
     return state.entries;
   }
 
-  async append(streamId: string, events: readonly AppendedEvent[]): Promise<string[]> {
+  async append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]> {
     const state = this.#state(streamId);
+    if (checkpoint !== undefined) {
+      if (checkpoint <= state.checkpoint) return [];
+      state.checkpoint = checkpoint;
+    }
     const ids: string[] = [];
     for (const event of events) {
       const now = this.#clock.now();

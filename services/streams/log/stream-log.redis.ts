@@ -8,10 +8,17 @@ import { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type AppendedEvent, type LogEntry
  * Appends and trims in one atomic step. The id's millisecond part is the injected clock's (never
  * below the stream's last id, so ids stay monotonic when two processes' clocks differ); the
  * trims are exact (no `~`): the spec's caps are 2,000 events and 30 minutes, not "about".
- * KEYS[1] stream; ARGV: now ms, max events, max age ms, then one JSON payload per event.
+ * KEYS[1] stream, KEYS[2] its last appended checkpoint; ARGV: now ms, max events, max age ms,
+ * checkpoint ('' for none), then one JSON payload per event. A checkpoint at or below the last
+ * one is skipped: a restarted ingest re-splices without duplicates.
  * The delivery group starts at 0: events matched before the first connection are buffered too.
  */
 const APPEND_SCRIPT = `
+if ARGV[4] ~= '' then
+  local last_cp = tonumber(redis.call('GET', KEYS[2]) or '-1')
+  if tonumber(ARGV[4]) <= last_cp then return {} end
+  redis.call('SET', KEYS[2], ARGV[4])
+end
 local ok, err = pcall(redis.call, 'XGROUP', 'CREATE', KEYS[1], 'delivery', '0', 'MKSTREAM')
 local now = tonumber(ARGV[1])
 local ms = now
@@ -21,7 +28,7 @@ if #last > 0 then
   if last_ms > ms then ms = last_ms end
 end
 local ids = {}
-for i = 4, #ARGV do
+for i = 5, #ARGV do
   ids[#ids + 1] = redis.call('XADD', KEYS[1], string.format('%.0f-*', ms), 'e', ARGV[i])
 end
 redis.call('XTRIM', KEYS[1], 'MAXLEN', tonumber(ARGV[2]))
@@ -30,7 +37,7 @@ return ids
 `;
 
 interface ScriptedRedis extends Redis {
-  warpAppend(key: string, ...args: (string | number)[]): Promise<string[]>;
+  warpAppend(key: string, checkpointKey: string, ...args: (string | number)[]): Promise<string[]>;
 }
 
 type RawEntry = [string, string[] | null];
@@ -72,7 +79,7 @@ export class RedisStreamLog implements StreamLog {
   static async connect(options: RedisStreamLogOptions): Promise<RedisStreamLog> {
     const prefix = options.keyPrefix ?? 'suigw:warp:';
     const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as ScriptedRedis;
-    redis.defineCommand('warpAppend', { numberOfKeys: 1, lua: APPEND_SCRIPT });
+    redis.defineCommand('warpAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     const subscriber = new Redis(options.url, { lazyConnect: true });
     await Promise.all([redis.connect(), subscriber.connect()]);
     const log = new RedisStreamLog(redis, subscriber, options.clock, prefix);
@@ -95,11 +102,13 @@ export class RedisStreamLog implements StreamLog {
     this.#groups.add(key);
   }
 
-  async append(streamId: string, events: readonly AppendedEvent[]): Promise<string[]> {
+  async append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]> {
     if (events.length === 0) return [];
     const payloads = events.map((event) => JSON.stringify({ k: event.kind, d: event.data }));
-    const ids = await this.#redis.warpAppend(this.#key(streamId), this.#clock.now(), BUFFER_MAX_EVENTS, BUFFER_MAX_AGE_MS, ...payloads);
-    await this.#redis.publish(`${this.#prefix}appended`, streamId);
+    const key = this.#key(streamId);
+    const ids = await this.#redis.warpAppend(key, `${key}:checkpoint`, this.#clock.now(), BUFFER_MAX_EVENTS, BUFFER_MAX_AGE_MS,
+      checkpoint === undefined ? '' : checkpoint.toString(), ...payloads);
+    if (ids.length > 0) await this.#redis.publish(`${this.#prefix}appended`, streamId);
     return ids;
   }
 

@@ -32,7 +32,11 @@ export interface AppendedEvent {
  * Entries past the caps are never returned, whether or not a trim has run yet.
  */
 export interface StreamLog {
-  append(streamId: string, events: readonly AppendedEvent[]): Promise<string[]>;
+  /**
+   * With `checkpoint`, appends only if no later-or-equal checkpoint was appended to this stream
+   * before (returns [] otherwise): a restarted ingest re-splices without duplicates.
+   */
+  append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]>;
   readNew(streamId: string, count: number): Promise<LogEntry[]>;
   readPending(streamId: string, after: string | undefined, count: number): Promise<LogEntry[]>;
   ack(streamId: string, ids: readonly string[]): Promise<void>;
