@@ -6,7 +6,7 @@ import { Authenticator } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
 import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
-import { streamDefinitionsCapability } from '../streams/index.js';
+import { streamDefinitionsCapability, warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 
@@ -24,6 +24,8 @@ export interface GatewayAppOptions {
   metering?: Metering;
   /** The process's Prometheus instruments (served by `startMetricsServer`); one per app when absent. */
   metrics?: Metrics;
+  /** Warp stream log and lease: serves `/v1/warp/{id}/ws|stream` when given (`suigw dev`, `suigw streams`). */
+  warp?: Pick<WarpRuntime, 'log' | 'lease'>;
   /** Receives every route's declared cost (scripts/cost-table.ts). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
 }
@@ -67,6 +69,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       restCapability({ upstreams, services: restServices, monitor }),
       usageCapability({ database, clock, usage: metering.usage }),
       streamDefinitionsCapability({ database, clock }),
+      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering })] : []),
     ],
   });
   monitor.start();

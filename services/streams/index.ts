@@ -1,4 +1,6 @@
 import type { App, Capability } from '../route-contract/index.js';
+import type { WarpDeliveryDeps } from './delivery/connection.js';
+import { registerWarpRoutes } from './delivery/warp.routes.js';
 import type { StreamDefinitionDeps } from './routes/deps.js';
 import { registerCreateStream } from './routes/streams.create.js';
 import { registerDeleteStream } from './routes/streams.delete.js';
@@ -17,4 +19,14 @@ export function streamDefinitionsCapability(deps: StreamDefinitionDeps): Capabil
     registerUpdateStream(app, deps);
     registerDeleteStream(app, deps);
   };
+}
+
+export { startWarpRuntime, type WarpRuntime, type WarpRuntimeOptions } from './warp-runtime.js';
+export type { WarpDeliveryDeps };
+export { WARP_COSTS } from './delivery/warp-charges.js';
+export { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type StreamLog } from './log/stream-log.js';
+
+/** Warp delivery (`/v1/warp/{id}/ws` and `/v1/warp/{id}/stream`, streams scope), registered once per network. */
+export function warpDeliveryCapability(deps: WarpDeliveryDeps): Capability {
+  return (app: App) => registerWarpRoutes(app, deps);
 }
