@@ -7,6 +7,7 @@ import { networkBaseUrl, startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
+import { startWarpRuntime } from '../streams/index.js';
 import { seedDevOrganization, UnusableDevAdminKeyError, type DevSeed } from './dev-seed.js';
 
 /** What `suigw dev` writes for scripts and tests: where everything is and the admin key. */
@@ -14,7 +15,7 @@ export interface DevState {
   gatewayUrl: string;
   adminKey: string;
   organizationId: string;
-  networks: Record<string, { baseUrl: string }>;
+  networks: Record<string, { baseUrl: string; wsBaseUrl: string }>;
   /** Prometheus `/metrics` on its own port; absent when SUIGW_METRICS_PORT=off. */
   metricsUrl?: string;
   /** The in-process simulated network, when some network has no upstream URLs configured. */
@@ -94,10 +95,13 @@ export async function runDev(argv: string[]): Promise<void> {
     process.exit(1);
   }
   const metrics = new Metrics();
-  const app = await buildGatewayApp({ ...runtime, upstreams, metrics });
+  // Warp streams in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
+  const warp = await startWarpRuntime({ redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true });
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, warp });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await app.close();
+    await warp.close();
     await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await upstreamSetup.simnet?.stop();
@@ -112,7 +116,10 @@ export async function runDev(argv: string[]): Promise<void> {
     gatewayUrl,
     adminKey: seed.adminKey,
     organizationId: seed.organizationId,
-    networks: Object.fromEntries(config.networks.map((n) => [n, { baseUrl: networkBaseUrl(config, n, gatewayUrl) }])),
+    networks: Object.fromEntries(config.networks.map((n) => {
+      const baseUrl = networkBaseUrl(config, n, gatewayUrl);
+      return [n, { baseUrl, wsBaseUrl: baseUrl.replace(/^http/, 'ws') }];
+    })),
     ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     ...(upstreamSetup.simnet
       ? { simnet: { grpcUrl: upstreamSetup.simnet.grpcUrl, graphqlUrl: upstreamSetup.simnet.graphqlUrl, faucetUrl: upstreamSetup.simnet.faucetUrl } }

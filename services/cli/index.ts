@@ -2,6 +2,7 @@ import { runAdmin } from './admin.js';
 import { runDev } from './dev.js';
 import { runGateway } from './gateway.js';
 import { runMigrate } from './migrate.js';
+import { runStreams } from './streams.js';
 
 const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
   dev: { about: 'every role in one process, embedded database, seeded admin key', run: runDev },
@@ -16,7 +17,7 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services (not built yet)' },
   authz: { about: 'Envoy ext_authz service (not built yet)' },
   ratelimit: { about: 'Envoy global rate limit service (not built yet)' },
-  streams: { about: 'checkpoint ingest and Warp stream delivery (not built yet)' },
+  streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: runStreams },
   billing: { about: 'one pass over due on-chain charges (not built yet)' },
   operator: { about: 'Kubernetes operator and xDS server (not built yet)' },
 };
