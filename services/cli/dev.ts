@@ -10,6 +10,7 @@ import { networkBaseUrl, startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
+import { startWarpRuntime } from '../streams/index.js';
 import { seedDevOrganization, UnusableDevAdminKeyError, type DevSeed } from './dev-seed.js';
 
 /** What `suigw dev` writes for scripts and tests: where everything is and the admin key. */
@@ -17,8 +18,8 @@ export interface DevState {
   gatewayUrl: string;
   adminKey: string;
   organizationId: string;
-  /** `grpcUrl`: the network's gRPC / gRPC-Web proxy (one port per network). */
-  networks: Record<string, { baseUrl: string; grpcUrl?: string }>;
+  /** `wsBaseUrl`: Warp WebSockets; `grpcUrl`: the network's gRPC / gRPC-Web proxy (one port per network). */
+  networks: Record<string, { baseUrl: string; wsBaseUrl: string; grpcUrl?: string }>;
   /** Prometheus `/metrics` on its own port; absent when SUIGW_METRICS_PORT=off. */
   metricsUrl?: string;
   /** The in-process simulated network, when some network has no upstream URLs configured. */
@@ -106,12 +107,15 @@ export async function runDev(argv: string[]): Promise<void> {
   const authenticator = new Authenticator({ database: runtime.database, clock: runtime.clock, ttlMs: config.keyCacheTtlMs, logger: runtime.logger, cacheLookups: metrics.keyCacheLookups });
   await authenticator.start();
   const metering = await createMetering({ ...runtime, metrics });
-  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, authenticator, metering });
+  // Warp streams in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
+  const warp = await startWarpRuntime({ redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true });
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, authenticator, metering, warp });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   const grpcProxies = await startDevGrpcProxies(config, { authenticator, meter: metering.meter, upstreams });
   onShutdown(async () => {
     for (const { proxy } of grpcProxies.values()) await proxy.close();
     await app.close();
+    await warp.close();
     await metering.close();
     await authenticator.stop();
     await metricsServer?.close();
@@ -128,10 +132,10 @@ export async function runDev(argv: string[]): Promise<void> {
     gatewayUrl,
     adminKey: seed.adminKey,
     organizationId: seed.organizationId,
-    networks: Object.fromEntries(config.networks.map((n) => [n, {
-      baseUrl: networkBaseUrl(config, n, gatewayUrl),
-      ...(grpcProxies.has(n) ? { grpcUrl: grpcProxies.get(n)!.url } : {}),
-    }])),
+    networks: Object.fromEntries(config.networks.map((n) => {
+      const baseUrl = networkBaseUrl(config, n, gatewayUrl);
+      return [n, { baseUrl, wsBaseUrl: baseUrl.replace(/^http/, 'ws'), ...(grpcProxies.has(n) ? { grpcUrl: grpcProxies.get(n)!.url } : {}) }];
+    })),
     ...(metricsServer ? { metricsUrl: metricsServer.url } : {}),
     ...(upstreamSetup.simnet
       ? { simnet: { grpcUrl: upstreamSetup.simnet.grpcUrl, graphqlUrl: upstreamSetup.simnet.graphqlUrl, faucetUrl: upstreamSetup.simnet.faucetUrl } }

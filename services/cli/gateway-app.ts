@@ -9,6 +9,7 @@ import { createMetering, type DeclaredRouteCost, type Metering } from '../meteri
 import { jsonRpcCapability } from '../jsonrpc/index.js';
 import { CheckpointFeeds, jsonRpcWebSocketCapability } from '../jsonrpc/methods/transactions/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
+import { streamDefinitionsCapability, warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
@@ -30,6 +31,8 @@ export interface GatewayAppOptions {
   metrics?: Metrics;
   /** The JSON-RPC subscriptions' upstream checkpoint streams (one per network); created when absent. */
   jsonRpcFeeds?: CheckpointFeeds;
+  /** Warp stream log and lease: serves `/v1/warp/{id}/ws|stream` when given (`suigw dev`, `suigw streams`). */
+  warp?: Pick<WarpRuntime, 'log' | 'lease'>;
   /** Receives every route's declared cost (scripts/cost-table.ts). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
   /** zkLogin's prover, instead of the one SUIGW_ZKLOGIN_PROVER_URL names (tests). */
@@ -88,6 +91,8 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),
       }))] : []),
       graphqlCapability({ upstreams, limits: config.graphql }),
+      streamDefinitionsCapability({ database, clock }),
+      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering })] : []),
     ],
   });
   monitor.start();

@@ -4,6 +4,7 @@ import { runAuthz, runRateLimit } from './envoy-services.js';
 import { runGateway } from './gateway.js';
 import { runGrpc } from './grpc.js';
 import { runMigrate } from './migrate.js';
+import { runStreams } from './streams.js';
 
 const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
   dev: { about: 'every role in one process, embedded database, seeded admin key', run: runDev },
@@ -18,7 +19,7 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services, one port (SUIGW_GRPC_PORT), network by host', run: runGrpc },
   authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', run: runAuthz },
   ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: runRateLimit },
-  streams: { about: 'checkpoint ingest and Warp stream delivery (not built yet)' },
+  streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: runStreams },
   billing: { about: 'one pass over due on-chain charges (not built yet)' },
   operator: { about: 'Kubernetes operator and xDS server (not built yet)' },
 };

@@ -7,6 +7,7 @@ import type { DeclaredRouteCost, Meter } from '../metering/index.js';
 import type { App, Capability } from '../route-contract/index.js';
 import { authenticationHook } from './authenticate.js';
 import { clientErrorHandler } from './client-errors.js';
+import websocket from '@fastify/websocket';
 import { registerCors } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { registerMetering } from './metering-hooks.js';
@@ -78,6 +79,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
+  // WebSocket upgrades (Warp streams) are routed once, at the root, through every hook below.
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const routes = new RouteTable();
   routeTables.set(app, routes);
   app.addHook('onRoute', (route) => routes.add(route));

@@ -1,0 +1,36 @@
+import { Metrics } from '../core/index.js';
+import { startMetricsServer } from '../http/index.js';
+import { startWarpRuntime } from '../streams/index.js';
+import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
+import { buildGatewayApp } from './gateway-app.js';
+import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
+
+/**
+ * `suigw streams`: checkpoint ingest (one subscription per configured network) and Warp delivery
+ * (`/v1/warp/{id}/ws|stream`, with the stream definitions). Several processes share one Redis
+ * (REDIS_URL): the stream logs, the delivery state and the one-connection leases live there, so a
+ * client resumes on any process. Without REDIS_URL everything is in-process (one process only).
+ */
+export async function runStreams(): Promise<void> {
+  const config = readConfig();
+  requireSecret(config, 'streams');
+  const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
+  const upstreams = upstreamSetFromConfig(config);
+  const metrics = new Metrics();
+  const warp = await startWarpRuntime({
+    redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams,
+    // Every process ingests: the log appends each checkpoint to a stream once, so replicas need no election.
+    ingest: true,
+  });
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, warp });
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
+  onShutdown(async () => {
+    await app.close();
+    await warp.close();
+    await metricsServer?.close();
+    await closeUpstreamSet(upstreams);
+    await runtime.database.close();
+  }, runtime.logger);
+  const address = await app.listen({ port: config.port, host: config.host });
+  runtime.logger.info({ address, networks: config.networks, ingest: warp.ingests.length }, 'streams listening');
+}

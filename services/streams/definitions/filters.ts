@@ -1,0 +1,64 @@
+import { isValidStructTag, isValidSuiAddress, normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
+import { z } from 'zod';
+
+/** The four stream types of the spec (Events, Addresses, Coins, Objects). */
+export const STREAM_TYPES = ['event', 'address', 'coin', 'object'] as const;
+export type StreamType = (typeof STREAM_TYPES)[number];
+
+/** At most this many entries per filter list: the matcher indexes each, so a stream stays cheap. */
+export const MAX_FILTER_ENTRIES = 100;
+
+const structTag = z
+  .string()
+  .max(1_000)
+  .refine((value) => isValidStructTag(value), { message: 'not a Move struct type (0xADDRESS::module::Name<...>)' })
+  // One spelling per type, so `0x2::coin::Coin` and its long form match the same events.
+  .transform((value) => normalizeStructTag(value));
+
+const suiAddress = z
+  .string()
+  .max(66)
+  .refine((value) => isValidSuiAddress(normalizeSuiAddress(value)) && /^0x[0-9a-fA-F]{1,64}$/.test(value), { message: 'not a Sui address (0x + up to 64 hex digits)' })
+  .transform((value) => normalizeSuiAddress(value));
+
+const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(MAX_FILTER_ENTRIES);
+
+/** Field-value filters of an Event stream: every named field of the event's JSON must equal the value. */
+const fieldValue = z.union([z.string().max(1_000), z.number(), z.boolean()]);
+
+export const eventFiltersSchema = z.strictObject({
+  eventTypes: list(structTag),
+  fields: z.record(z.string().min(1).max(100), fieldValue).refine((fields) => Object.keys(fields).length <= 20, {
+    message: 'at most 20 field filters',
+  }).optional(),
+});
+export const addressFiltersSchema = z.strictObject({ addresses: list(suiAddress) });
+export const coinFiltersSchema = z.strictObject({ coinTypes: list(structTag) });
+export const objectFiltersSchema = z.strictObject({ objectIds: list(suiAddress) });
+
+export type EventFilters = z.infer<typeof eventFiltersSchema>;
+export type AddressFilters = z.infer<typeof addressFiltersSchema>;
+export type CoinFilters = z.infer<typeof coinFiltersSchema>;
+export type ObjectFilters = z.infer<typeof objectFiltersSchema>;
+
+/** A stream's type with the filters of that type (the create body's `type` + `filters`). */
+export type StreamFilter =
+  | { type: 'event'; filters: EventFilters }
+  | { type: 'address'; filters: AddressFilters }
+  | { type: 'coin'; filters: CoinFilters }
+  | { type: 'object'; filters: ObjectFilters };
+
+export const FILTER_SCHEMAS = {
+  event: eventFiltersSchema,
+  address: addressFiltersSchema,
+  coin: coinFiltersSchema,
+  object: objectFiltersSchema,
+} as const;
+
+/** `{type, filters}` as one discriminated union: the filters must be those of the type. */
+export const streamFilterSchema = z.discriminatedUnion('type', [
+  z.object({ type: z.literal('event'), filters: eventFiltersSchema }),
+  z.object({ type: z.literal('address'), filters: addressFiltersSchema }),
+  z.object({ type: z.literal('coin'), filters: coinFiltersSchema }),
+  z.object({ type: z.literal('object'), filters: objectFiltersSchema }),
+]);

@@ -1,0 +1,148 @@
+import type { Clock } from '../../core/index.js';
+import type { LogEntry, StreamLog } from '../log/stream-log.js';
+
+/** Unacknowledged WebSocket events in flight at once: a slow client is not flooded. */
+export const WS_WINDOW = 500;
+/** SSE has no acks: what it wrote is acknowledged after this (the spec's redelivery window). */
+export const SSE_REDELIVERY_MS = 30_000;
+
+/** A server message (WebSocket `{event, data, id?}`; SSE `event:`, `data:`, `id:`). */
+export interface StreamMessage {
+  event: string;
+  data: unknown;
+  id?: string;
+}
+
+/** What a session writes to: the WebSocket or the SSE response. */
+export interface MessageSink {
+  /** Resolves when the transport can take more (backpressure). */
+  send(message: StreamMessage): Promise<void>;
+  close(code: number, reason: string): void;
+}
+
+export interface DeliverySessionOptions {
+  streamId: string;
+  log: StreamLog;
+  clock: Clock;
+  sink: MessageSink;
+  /** `client`: WebSocket, an event is delivered when acked. `window`: SSE, acked SSE_REDELIVERY_MS after writing. */
+  acks: 'client' | 'window';
+  /** Called before each event; false = credits spent (quota_exceeded, then close 1008). */
+  chargeEvent: () => Promise<boolean>;
+}
+
+/**
+ * One connection's delivery of one stream: replay of the buffer (resume) or none (live), then
+ * live events as the log announces them, in log order, charged per event.
+ */
+export class DeliverySession {
+  readonly #o: DeliverySessionOptions;
+  #closed = false;
+  #replaying = false;
+  #replayAfter: string | undefined;
+  #pumping = false;
+  #again = false;
+  readonly #inflight = new Set<string>();
+  readonly #written: { id: string; at: number }[] = [];
+
+  constructor(options: DeliverySessionOptions) {
+    this.#o = options;
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  /**
+   * Live (default): the buffer is discarded. Resume: pending and buffered events are replayed
+   * first; `lastEventId` acknowledges everything up to it before the replay.
+   */
+  async start(mode: 'live' | 'resume', lastEventId: string | undefined): Promise<void> {
+    const { log, streamId } = this.#o;
+    if (mode === 'live') {
+      await log.discard(streamId);
+    } else {
+      if (lastEventId !== undefined) await log.ackThrough(streamId, lastEventId);
+      this.#replaying = true;
+    }
+    this.pump();
+  }
+
+  /** A client ack (WebSocket). Unknown ids are ignored: an ack cannot touch another event. */
+  async ack(id: string): Promise<void> {
+    if (!this.#inflight.delete(id)) return;
+    await this.#o.log.ack(this.#o.streamId, [id]);
+    this.pump();
+  }
+
+  /** SSE: acknowledges what was written more than the redelivery window ago. */
+  async ackWritten(): Promise<void> {
+    const horizon = this.#o.clock.now() - SSE_REDELIVERY_MS;
+    const due: string[] = [];
+    while (this.#written.length > 0 && this.#written[0]!.at <= horizon) due.push(this.#written.shift()!.id);
+    if (due.length > 0) await this.#o.log.ack(this.#o.streamId, due);
+  }
+
+  stop(): void {
+    this.#closed = true;
+  }
+
+  /** Sends what there is to send; concurrent calls fold into one more round. */
+  pump(): void {
+    if (this.#closed) return;
+    if (this.#pumping) {
+      this.#again = true;
+      return;
+    }
+    this.#pumping = true;
+    void this.#rounds().finally(() => {
+      this.#pumping = false;
+    });
+  }
+
+  async #rounds(): Promise<void> {
+    try {
+      do {
+        this.#again = false;
+        await this.#drain();
+      } while (this.#again && !this.#closed);
+    } catch {
+      // The transport or the log failed: the connection ends; unacked events stay pending for a resume.
+      this.#closed = true;
+      this.#o.sink.close(1011, 'INTERNAL_ERROR');
+    }
+  }
+
+  async #drain(): Promise<void> {
+    const { log, streamId } = this.#o;
+    while (!this.#closed) {
+      const room = this.#o.acks === 'client' ? WS_WINDOW - this.#inflight.size : WS_WINDOW;
+      if (room <= 0) return;
+      let entries: LogEntry[];
+      if (this.#replaying) {
+        entries = await log.readPending(streamId, this.#replayAfter, room);
+        if (entries.length === 0) {
+          this.#replaying = false;
+          continue;
+        }
+        this.#replayAfter = entries[entries.length - 1]!.id;
+      } else {
+        entries = await log.readNew(streamId, room);
+        if (entries.length === 0) return;
+      }
+      for (const entry of entries) {
+        if (this.#closed) return;
+        if (!(await this.#o.chargeEvent())) {
+          this.#closed = true;
+          await this.#o.sink.send({ event: 'quota_exceeded', data: { code: 'CU_QUOTA_EXCEEDED', message: 'Monthly credits spent' } });
+          this.#o.sink.close(1008, 'QUOTA_EXCEEDED');
+          return;
+        }
+        if (this.#o.acks === 'client') this.#inflight.add(entry.id);
+        else this.#written.push({ id: entry.id, at: this.#o.clock.now() });
+        await this.#o.sink.send({ event: entry.kind, id: entry.id, data: entry.data });
+      }
+      if (this.#o.acks === 'window') await this.ackWritten();
+    }
+  }
+}

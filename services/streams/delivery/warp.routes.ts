@@ -1,0 +1,158 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { WebSocket } from 'ws';
+import { z } from 'zod';
+import { ApiError, errorResponses, isApiError, WsClose } from '../../core/index.js';
+import type { App } from '../../route-contract/index.js';
+import { isLogId } from '../log/stream-log.js';
+import { openConnection, type WarpDeliveryDeps } from './connection.js';
+import type { MessageSink, StreamMessage } from './delivery-session.js';
+
+const params = z.object({ id: z.string().min(1).max(64) });
+const wsQuery = z.object({
+  api_key: z.string().optional(),
+  mode: z.enum(['live', 'resume']).optional(),
+  lastEventId: z.string().max(40).refine(isLogId, { message: 'not an event id' }).optional(),
+});
+const sseQuery = z.object({ api_key: z.string().optional(), mode: z.enum(['live', 'resume']).optional() });
+
+/** Connection opening: 1 credit, and it counts once against the per-key/per-IP caps (spec: Limits). */
+const CONNECT_COST = 1;
+
+function caller(request: FastifyRequest) {
+  if (!request.principal) throw new ApiError('AUTH_CONTEXT_MISSING');
+  return request.principal;
+}
+
+/**
+ * The spec answers a WebSocket refused for scope or origin with close 4003: the upgrade is
+ * completed so the client sees the close code, not an HTTP status. `@fastify/websocket` keeps
+ * the upgrade's socket and head under symbols on the raw request.
+ */
+function closeUpgrade(app: App, request: FastifyRequest, reply: FastifyReply, code: number, reason: string): boolean {
+  const raw = request.raw as unknown as Record<symbol, unknown>;
+  const symbols = Object.getOwnPropertySymbols(raw);
+  const socketKey = symbols.find((symbol) => symbol.description === 'ws-socket');
+  const headKey = symbols.find((symbol) => symbol.description === 'ws-head');
+  if (!socketKey || !headKey) return false;
+  void reply.hijack();
+  app.websocketServer.handleUpgrade(request.raw, raw[socketKey] as never, raw[headKey] as Buffer, (ws) => ws.close(code, reason));
+  return true;
+}
+
+function wsSink(socket: WebSocket): MessageSink {
+  return {
+    send: (message: StreamMessage) => new Promise<void>((resolve) => {
+      if (socket.readyState !== socket.OPEN) return resolve();
+      socket.send(JSON.stringify(message), () => resolve());
+    }),
+    close: (code, reason) => {
+      if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+    },
+  };
+}
+
+export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
+  app.get(
+    '/v1/warp/:id/ws',
+    {
+      websocket: true,
+      config: { auth: { scope: 'streams' }, cost: CONNECT_COST, queryKey: true },
+      schema: { params, querystring: wsQuery },
+      errorHandler(error, request, reply) {
+        if (isApiError(error) && error.definition.ws === WsClose.FORBIDDEN && request.ws && closeUpgrade(app, request, reply, WsClose.FORBIDDEN, error.code)) return;
+        throw error;
+      },
+    },
+    (socket, request) => {
+      const query = request.query as z.infer<typeof wsQuery>;
+      const { id } = request.params as z.infer<typeof params>;
+      const acks: string[] = [];
+      let connection: Awaited<ReturnType<typeof openConnection>> | 'closed' | undefined;
+      socket.on('message', (raw) => {
+        let message: unknown;
+        try {
+          message = JSON.parse(String(raw));
+        } catch {
+          return;
+        }
+        const ack = message as { type?: unknown; id?: unknown };
+        if (ack.type !== 'ack' || typeof ack.id !== 'string') return;
+        if (connection && connection !== 'closed') connection.ack(ack.id);
+        else acks.push(ack.id);
+      });
+      socket.on('close', () => {
+        const open = connection;
+        connection = 'closed';
+        if (open && open !== 'closed') void open.closed();
+      });
+      openConnection(deps, {
+        streamId: id, principal: caller(request), network: request.network, protocol: 'websocket',
+        mode: query.mode === 'resume' || query.lastEventId !== undefined ? 'resume' : 'live', lastEventId: query.lastEventId,
+      }, wsSink(socket)).then((open) => {
+        if (!open) return;
+        if (connection === 'closed') {
+          void open.closed();
+          return;
+        }
+        connection = open;
+        for (const id of acks.splice(0)) open.ack(id);
+      }, (error: unknown) => {
+        deps.logger.error({ err: error }, 'warp websocket failed');
+        socket.close(WsClose.INTERNAL, 'INTERNAL_ERROR');
+      });
+    },
+  );
+
+  app.get(
+    '/v1/warp/:id/stream',
+    {
+      config: { auth: { scope: 'streams' }, cost: CONNECT_COST, queryKey: true },
+      schema: {
+        summary: 'Warp stream over Server-Sent Events',
+        description:
+          'At-least-once. Live by default; `mode=resume` or a `Last-Event-ID` header replays the buffer first ' +
+          '(30 minutes, 2,000 events). Messages: connected, event|address|coin|object, quota_exceeded, error.',
+        tags: ['streams'],
+        params,
+        querystring: sseQuery,
+        response: errorResponses(400, 401, 403, 404, 429),
+      },
+    },
+    async (request, reply) => {
+      const lastEventHeader = request.headers['last-event-id'];
+      const lastEventId = typeof lastEventHeader === 'string' && isLogId(lastEventHeader) ? lastEventHeader : undefined;
+      const principal = caller(request);
+      void reply.hijack();
+      const response = reply.raw;
+      response.writeHead(200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-store',
+        connection: 'keep-alive',
+        'x-request-id': request.id,
+      });
+      let ended = false;
+      const sink: MessageSink = {
+        send: (message) => new Promise<void>((resolve) => {
+          if (ended) return resolve();
+          const lines = `event: ${message.event}\n${message.id === undefined ? '' : `id: ${message.id}\n`}data: ${JSON.stringify(message.data)}\n\n`;
+          if (response.write(lines)) resolve();
+          else response.once('drain', () => resolve());
+        }),
+        close: () => {
+          if (!ended) response.end();
+        },
+      };
+      const open = await openConnection(deps, {
+        streamId: request.params.id, principal, network: request.network, protocol: 'sse',
+        mode: request.query.mode === 'resume' || lastEventId !== undefined ? 'resume' : 'live', lastEventId,
+      }, sink);
+      const done = () => {
+        ended = true;
+        void open?.closed();
+      };
+      if (!open) return;
+      if (response.destroyed || request.raw.destroyed) done();
+      else response.once('close', done);
+    },
+  );
+}

@@ -1,0 +1,141 @@
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { call, createKeyVia } from '../../../test/support/management-calls.js';
+import { MemoryStreamLog } from '../log/stream-log.memory.js';
+import { MemoryStreamLease } from './stream-lease.js';
+
+interface Received { event: string; id?: string; data: unknown }
+
+/** A ws client that records every message and resolves on close with the close code and reason. */
+function connect(url: string, headers: Record<string, string> = {}) {
+  const socket = new WebSocket(url, { headers });
+  const messages: Received[] = [];
+  const listeners = new Set<(m: Received) => void>();
+  socket.on('message', (raw) => {
+    const message = JSON.parse(String(raw)) as Received;
+    messages.push(message);
+    for (const listener of listeners) listener(message);
+  });
+  const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));
+  const opened = new Promise<void>((resolve, reject) => {
+    socket.on('open', () => resolve());
+    socket.on('error', reject);
+    socket.on('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
+  });
+  return { socket, messages, closed, opened, onMessage: (listener: (m: Received) => void) => listeners.add(listener) };
+}
+
+describe('Warp WebSocket /v1/warp/{id}/ws', () => {
+  let t: TestApp;
+  let log: MemoryStreamLog;
+  let base: string;
+  let streamId: string;
+  beforeAll(async () => {
+    // The log's clock is the app's manual clock: the buffer caps never expire during the test.
+    const { ManualClock } = await import('../../core/index.js');
+    const clock = new ManualClock();
+    log = new MemoryStreamLog(clock);
+    t = await createTestApp({ tier: 'enterprise', extra: { clock, warp: { log, lease: new MemoryStreamLease(clock) } } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/mainnet/v1/warp`;
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+    streamId = (created.body.data as { id: string }).id;
+  });
+  afterAll(async () => t.close());
+
+  const append = (from: number, n: number) => log.append(streamId, Array.from({ length: n }, (_, i) => ({ kind: 'coin' as const, data: { n: from + i } })));
+
+  it('connected first, then one STREAM_ALREADY_CONNECTED error for a second connection; the key may ride in api_key', async () => {
+    const first = connect(`${base}/${streamId}/ws?api_key=${t.adminKey}`);
+    await first.opened;
+    await expect.poll(() => first.messages[0]?.event).toBe('connected');
+    expect(first.messages[0]!.data).toMatchObject({ subscriptionId: streamId, subscriptionType: 'coin', protocol: 'websocket' });
+    const second = connect(`${base}/${streamId}/ws`, { 'x-api-key': t.adminKey });
+    expect(await second.closed).toEqual({ code: 4009, reason: 'STREAM_ALREADY_CONNECTED' });
+    expect(second.messages).toEqual([{ event: 'error', data: { code: 'STREAM_ALREADY_CONNECTED', message: 'The stream has an active connection.' } }]);
+    first.socket.close();
+    await first.closed;
+  });
+
+  it('closes 4003 for a key without the streams scope; 401 without a key', async () => {
+    const key = await createKeyVia(t, { scopes: ['data'] });
+    const refused = connect(`${base}/${streamId}/ws`, { 'x-api-key': key.apiKey });
+    refused.socket.on('error', () => undefined);
+    expect(await refused.closed).toEqual({ code: 4003, reason: 'INSUFFICIENT_SCOPE' });
+    const anonymous = connect(`${base}/${streamId}/ws`);
+    await expect(anonymous.opened).rejects.toThrow('HTTP 401');
+  });
+
+  it('another organization’s or an unknown stream: error STREAM_NOT_FOUND, close 4004', async () => {
+    const unknown = connect(`${base}/str_nope/ws`, { 'x-api-key': t.adminKey });
+    expect(await unknown.closed).toEqual({ code: 4004, reason: 'STREAM_NOT_FOUND' });
+  });
+
+  it('live mode discards the buffer; resume replays it', async () => {
+    await append(0, 3);
+    const live = connect(`${base}/${streamId}/ws`, { 'x-api-key': t.adminKey });
+    await live.opened;
+    await expect.poll(() => live.messages.length).toBe(1);
+    await append(3, 1);
+    await expect.poll(() => live.messages.map((m) => (m.data as { n?: number }).n)).toEqual([undefined, 3]);
+    live.socket.close();
+    await live.closed;
+    await append(4, 2);
+    const resumed = connect(`${base}/${streamId}/ws?mode=resume`, { 'x-api-key': t.adminKey });
+    // 3 was never acked: redelivered with the buffered 4 and 5.
+    await expect.poll(() => resumed.messages.map((m) => (m.data as { n?: number }).n)).toEqual([undefined, 3, 4, 5]);
+    for (const m of resumed.messages.slice(1)) resumed.socket.send(JSON.stringify({ type: 'ack', id: m.id }));
+    resumed.socket.close();
+    await resumed.closed;
+  });
+
+  it('exactly once: 10,000 events while the client disconnects and resumes at random; acked = produced, in order, no duplicates', async () => {
+    const TOTAL = 10_000;
+    const produced: string[] = [];
+    const acked: string[] = [];
+    let next = 0;
+    let seed = 42;
+    const random = () => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed / 2 ** 31;
+    };
+    let sessions = 0;
+    while (acked.length < TOTAL) {
+      sessions += 1;
+      const client = connect(`${base}/${streamId}/ws?mode=resume`, { 'x-api-key': t.adminKey });
+      let open = true;
+      const quitAfter = Math.floor(random() * 1_500) + 1;
+      let ackedHere = 0;
+      const finished = new Promise<void>((resolve) => {
+        client.onMessage((message) => {
+          if (!open || message.id === undefined) return;
+          acked.push(message.id);
+          client.socket.send(JSON.stringify({ type: 'ack', id: message.id }));
+          ackedHere += 1;
+          if (ackedHere >= quitAfter || acked.length >= TOTAL) {
+            open = false;
+            client.socket.close();
+            resolve();
+          }
+        });
+        void client.closed.then(() => resolve());
+      });
+      await client.opened;
+      // Produce while connected, never more than the buffer holds ahead of the acks.
+      while (open && next < TOTAL) {
+        const batch = Math.min(TOTAL - next, 250, 1_500 - (produced.length - acked.length));
+        if (batch <= 0) break;
+        produced.push(...(await append(next, batch)));
+        next += batch;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await finished;
+      await client.closed;
+    }
+    expect(sessions).toBeGreaterThan(5);
+    expect(new Set(acked).size).toBe(acked.length);
+    expect(acked).toEqual(produced);
+  }, 60_000);
+});

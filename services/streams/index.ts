@@ -1,0 +1,32 @@
+import type { App, Capability } from '../route-contract/index.js';
+import type { WarpDeliveryDeps } from './delivery/connection.js';
+import { registerWarpRoutes } from './delivery/warp.routes.js';
+import type { StreamDefinitionDeps } from './routes/deps.js';
+import { registerCreateStream } from './routes/streams.create.js';
+import { registerDeleteStream } from './routes/streams.delete.js';
+import { registerReadStreams } from './routes/streams.read.js';
+import { registerUpdateStream } from './routes/streams.update.js';
+
+export * from './definitions/filters.js';
+export { findStream, listNetworkStreams, type StreamDefinition, type StreamOwner } from './definitions/store.js';
+export type { StreamDefinitionDeps } from './routes/deps.js';
+
+/** Stream definitions (`/v1/streams`, manage scope), registered once per network. */
+export function streamDefinitionsCapability(deps: StreamDefinitionDeps): Capability {
+  return (app: App) => {
+    registerCreateStream(app, deps);
+    registerReadStreams(app, deps);
+    registerUpdateStream(app, deps);
+    registerDeleteStream(app, deps);
+  };
+}
+
+export { startWarpRuntime, type WarpRuntime, type WarpRuntimeOptions } from './warp-runtime.js';
+export type { WarpDeliveryDeps };
+export { WARP_COSTS } from './delivery/warp-charges.js';
+export { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type StreamLog } from './log/stream-log.js';
+
+/** Warp delivery (`/v1/warp/{id}/ws` and `/v1/warp/{id}/stream`, streams scope), registered once per network. */
+export function warpDeliveryCapability(deps: WarpDeliveryDeps): Capability {
+  return (app: App) => registerWarpRoutes(app, deps);
+}

@@ -1,0 +1,139 @@
+import type { GrpcTypes } from '@mysten/sui/grpc';
+import { sql } from 'kysely';
+import type { Clock, Logger, Network } from '../../core/index.js';
+import type { Database } from '../../db/index.js';
+import type { Upstream } from '../../upstream/index.js';
+import { listNetworkStreams, streamsDb } from '../definitions/store.js';
+import type { AppendedEvent, StreamLog } from '../log/stream-log.js';
+import { CHECKPOINT_READ_MASK, checkpointTransactions } from './chain-activity.js';
+import { StreamMatcher } from './matcher.js';
+
+export interface CheckpointIngestOptions {
+  network: Network;
+  upstream: Upstream;
+  database: Database;
+  log: StreamLog;
+  clock: Clock;
+  logger: Logger;
+  /** How often stream definitions are reloaded (a new stream matches within this). */
+  refreshMs?: number;
+  /** Wait before resubscribing after the upstream stream broke. */
+  reconnectMs?: number;
+  /** Called after each checkpoint was matched and appended (benchmarks and tests follow progress). */
+  onCheckpoint?: (sequence: bigint, matched: number) => void;
+}
+
+/**
+ * One network's ingest: one upstream SubscribeCheckpoints, matched against every stream of the
+ * network, appended to the stream log, the cursor persisted per checkpoint. Subscriptions start
+ * at the tip and do not resume, so after a restart or a broken stream the gap between the
+ * persisted cursor and the first live checkpoint is read from the ledger (GetCheckpoint) and
+ * spliced in; checkpoints at or below the cursor are skipped, and the log skips a checkpoint a
+ * stream already has, so nothing is appended twice.
+ */
+export class CheckpointIngest {
+  readonly #options: CheckpointIngestOptions;
+  #matcher = new StreamMatcher([]);
+  #cursor: bigint | undefined;
+  #abort = new AbortController();
+  #running: Promise<void> | undefined;
+  #refreshTimer: NodeJS.Timeout | undefined;
+
+  constructor(options: CheckpointIngestOptions) {
+    this.#options = options;
+  }
+
+  get cursor(): bigint | undefined {
+    return this.#cursor;
+  }
+
+  async start(): Promise<void> {
+    const row = await streamsDb(this.#options.database).selectFrom('stream_ingest_cursors').select('checkpoint')
+      .where('network', '=', this.#options.network).executeTakeFirst();
+    this.#cursor = row ? BigInt(row.checkpoint) : undefined;
+    await this.refreshStreams();
+    this.#refreshTimer = setInterval(() => {
+      this.refreshStreams().catch((error: unknown) => this.#options.logger.warn({ err: error }, 'stream definitions reload failed'));
+    }, this.#options.refreshMs ?? 1_000);
+    this.#refreshTimer.unref();
+    this.#running = this.#loop();
+  }
+
+  async stop(): Promise<void> {
+    clearInterval(this.#refreshTimer);
+    this.#abort.abort();
+    await this.#running;
+  }
+
+  async refreshStreams(): Promise<void> {
+    this.#matcher = new StreamMatcher(await listNetworkStreams(this.#options.database, this.#options.network));
+  }
+
+  async #loop(): Promise<void> {
+    const { logger, network } = this.#options;
+    while (!this.#abort.signal.aborted) {
+      try {
+        await this.#follow();
+      } catch (error) {
+        if (this.#abort.signal.aborted) return;
+        logger.warn({ err: error, network }, 'checkpoint subscription broke; resubscribing');
+      }
+      await new Promise((resolve) => setTimeout(resolve, this.#options.reconnectMs ?? 1_000).unref());
+    }
+  }
+
+  async #follow(): Promise<void> {
+    const call = this.#options.upstream.grpc.subscriptionService.subscribeCheckpoints(
+      { readMask: { paths: CHECKPOINT_READ_MASK } },
+      { abort: this.#abort.signal },
+    );
+    for await (const message of call.responses) {
+      const checkpoint = message.checkpoint;
+      if (!checkpoint || checkpoint.sequenceNumber === undefined) continue;
+      const sequence = checkpoint.sequenceNumber;
+      if (this.#cursor !== undefined && sequence <= this.#cursor) continue;
+      if (this.#cursor !== undefined && sequence > this.#cursor + 1n) await this.#backfill(this.#cursor + 1n, sequence - 1n);
+      await this.#ingest(checkpoint);
+    }
+  }
+
+  async #backfill(from: bigint, to: bigint): Promise<void> {
+    const ledger = this.#options.upstream.grpc.ledgerService;
+    for (let sequence = from; sequence <= to && !this.#abort.signal.aborted; sequence += 1n) {
+      const { response } = await ledger.getCheckpoint(
+        { checkpointId: { oneofKind: 'sequenceNumber', sequenceNumber: sequence }, readMask: { paths: CHECKPOINT_READ_MASK } },
+        { abort: this.#abort.signal, timeout: 10_000 },
+      );
+      if (response.checkpoint) await this.#ingest(response.checkpoint);
+    }
+  }
+
+  async #ingest(checkpoint: GrpcTypes.Checkpoint): Promise<void> {
+    const sequence = checkpoint.sequenceNumber ?? 0n;
+    const byStream = new Map<string, AppendedEvent[]>();
+    if (this.#matcher.size > 0) {
+      for (const transaction of checkpointTransactions(checkpoint)) {
+        for (const match of this.#matcher.match(transaction)) {
+          const list = byStream.get(match.streamId) ?? [];
+          list.push(match.event);
+          byStream.set(match.streamId, list);
+        }
+      }
+    }
+    let matched = 0;
+    await Promise.all([...byStream].map(async ([streamId, events]) => {
+      matched += (await this.#options.log.append(streamId, events, sequence)).length;
+    }));
+    await this.#persist(sequence);
+    this.#options.onCheckpoint?.(sequence, matched);
+  }
+
+  async #persist(sequence: bigint): Promise<void> {
+    this.#cursor = sequence;
+    const now = new Date(this.#options.clock.now());
+    await streamsDb(this.#options.database).insertInto('stream_ingest_cursors')
+      .values({ network: this.#options.network, checkpoint: sequence.toString(), updated_at: now })
+      .onConflict((oc) => oc.column('network').doUpdateSet({ checkpoint: sql`excluded.checkpoint`, updated_at: now }))
+      .execute();
+  }
+}

@@ -1,0 +1,189 @@
+import { EventEmitter } from 'node:events';
+import { Redis } from 'ioredis';
+import type { Clock } from '../../core/index.js';
+import type { StreamType } from '../definitions/filters.js';
+import { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type AppendedEvent, type LogEntry, type StreamLog } from './stream-log.js';
+
+/**
+ * Appends and trims in one atomic step. The id's millisecond part is the injected clock's (never
+ * below the stream's last id, so ids stay monotonic when two processes' clocks differ); the
+ * trims are exact (no `~`): the spec's caps are 2,000 events and 30 minutes, not "about".
+ * KEYS[1] stream, KEYS[2] its last appended checkpoint; ARGV: now ms, max events, max age ms,
+ * checkpoint ('' for none), then one JSON payload per event. A checkpoint at or below the last
+ * one is skipped: a restarted ingest re-splices without duplicates.
+ * The delivery group starts at 0: events matched before the first connection are buffered too.
+ */
+const APPEND_SCRIPT = `
+if ARGV[4] ~= '' then
+  local last_cp = tonumber(redis.call('GET', KEYS[2]) or '-1')
+  if tonumber(ARGV[4]) <= last_cp then return {} end
+  redis.call('SET', KEYS[2], ARGV[4])
+end
+local ok, err = pcall(redis.call, 'XGROUP', 'CREATE', KEYS[1], 'delivery', '0', 'MKSTREAM')
+local now = tonumber(ARGV[1])
+local ms = now
+local last = redis.call('XREVRANGE', KEYS[1], '+', '-', 'COUNT', 1)
+if #last > 0 then
+  local last_ms = tonumber(string.match(last[1][1], '^(%d+)-'))
+  if last_ms > ms then ms = last_ms end
+end
+local ids = {}
+for i = 5, #ARGV do
+  ids[#ids + 1] = redis.call('XADD', KEYS[1], string.format('%.0f-*', ms), 'e', ARGV[i])
+end
+redis.call('XTRIM', KEYS[1], 'MAXLEN', tonumber(ARGV[2]))
+redis.call('XTRIM', KEYS[1], 'MINID', string.format('%.0f', now - tonumber(ARGV[3])))
+return ids
+`;
+
+interface ScriptedRedis extends Redis {
+  warpAppend(key: string, checkpointKey: string, ...args: (string | number)[]): Promise<string[]>;
+}
+
+type RawEntry = [string, string[] | null];
+type ReadReply = [string, RawEntry[]][] | null;
+
+const GROUP = 'delivery';
+/** One active connection per stream (the lease), so one consumer per stream's group. */
+const CONSUMER = 'client';
+
+export interface RedisStreamLogOptions {
+  url: string;
+  clock: Clock;
+  /** Namespaces the log keys and the notification channel (tests use one per file). */
+  keyPrefix?: string;
+}
+
+/**
+ * The production log: one Redis stream per Warp stream (XADD with exact MAXLEN/MINID trims),
+ * one consumer group per stream whose pending list is the set of events handed out and not yet
+ * acknowledged (XREADGROUP / XACK), and a pub/sub channel that wakes the delivering process.
+ * Every `streams` process shares it, and it survives their restarts. See docs/streams.md.
+ */
+export class RedisStreamLog implements StreamLog {
+  readonly #redis: ScriptedRedis;
+  readonly #subscriber: Redis;
+  readonly #clock: Clock;
+  readonly #prefix: string;
+  readonly #appended = new EventEmitter();
+  readonly #groups = new Set<string>();
+
+  private constructor(redis: ScriptedRedis, subscriber: Redis, clock: Clock, prefix: string) {
+    this.#redis = redis;
+    this.#subscriber = subscriber;
+    this.#clock = clock;
+    this.#prefix = prefix;
+    this.#appended.setMaxListeners(0);
+  }
+
+  static async connect(options: RedisStreamLogOptions): Promise<RedisStreamLog> {
+    const prefix = options.keyPrefix ?? 'suigw:warp:';
+    const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as ScriptedRedis;
+    redis.defineCommand('warpAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
+    const subscriber = new Redis(options.url, { lazyConnect: true });
+    await Promise.all([redis.connect(), subscriber.connect()]);
+    const log = new RedisStreamLog(redis, subscriber, options.clock, prefix);
+    await subscriber.subscribe(`${prefix}appended`);
+    subscriber.on('message', (_channel: string, streamId: string) => log.#appended.emit('append', streamId));
+    return log;
+  }
+
+  #key(streamId: string): string {
+    return `${this.#prefix}log:{${streamId}}`;
+  }
+
+  async #ensureGroup(key: string): Promise<void> {
+    if (this.#groups.has(key)) return;
+    try {
+      await this.#redis.xgroup('CREATE', key, GROUP, '0', 'MKSTREAM');
+    } catch (error) {
+      if (!String((error as Error).message).startsWith('BUSYGROUP')) throw error;
+    }
+    this.#groups.add(key);
+  }
+
+  async append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]> {
+    if (events.length === 0) return [];
+    const payloads = events.map((event) => JSON.stringify({ k: event.kind, d: event.data }));
+    const key = this.#key(streamId);
+    const ids = await this.#redis.warpAppend(key, `${key}:checkpoint`, this.#clock.now(), BUFFER_MAX_EVENTS, BUFFER_MAX_AGE_MS,
+      checkpoint === undefined ? '' : checkpoint.toString(), ...payloads);
+    if (ids.length > 0) await this.#redis.publish(`${this.#prefix}appended`, streamId);
+    return ids;
+  }
+
+  /** Decodes entries, acknowledging (and skipping) those trimmed away or past the 30-minute cap. */
+  async #decode(key: string, raw: RawEntry[]): Promise<LogEntry[]> {
+    const oldest = this.#clock.now() - BUFFER_MAX_AGE_MS;
+    const out: LogEntry[] = [];
+    const expired: string[] = [];
+    for (const [id, fields] of raw) {
+      const at = Number(id.slice(0, id.indexOf('-')));
+      if (fields === null || at < oldest) {
+        expired.push(id);
+        continue;
+      }
+      const payload = JSON.parse(fields[1]!) as { k: StreamType; d: unknown };
+      out.push({ id, kind: payload.k, data: payload.d, at });
+    }
+    if (expired.length > 0) await this.#redis.xack(key, GROUP, ...expired);
+    return out;
+  }
+
+  async readNew(streamId: string, count: number): Promise<LogEntry[]> {
+    const key = this.#key(streamId);
+    await this.#ensureGroup(key);
+    for (;;) {
+      const reply = (await this.#redis.xreadgroup('GROUP', GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, '>')) as ReadReply;
+      const raw = reply?.[0]?.[1] ?? [];
+      if (raw.length === 0) return [];
+      const entries = await this.#decode(key, raw);
+      if (entries.length > 0) return entries;
+    }
+  }
+
+  async readPending(streamId: string, after: string | undefined, count: number): Promise<LogEntry[]> {
+    const key = this.#key(streamId);
+    await this.#ensureGroup(key);
+    let cursor = after ?? '0';
+    for (;;) {
+      const reply = (await this.#redis.xreadgroup('GROUP', GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, cursor)) as ReadReply;
+      const raw = reply?.[0]?.[1] ?? [];
+      if (raw.length === 0) return [];
+      const entries = await this.#decode(key, raw);
+      if (entries.length > 0) return entries;
+      cursor = raw[raw.length - 1]![0];
+    }
+  }
+
+  async ack(streamId: string, ids: readonly string[]): Promise<void> {
+    if (ids.length > 0) await this.#redis.xack(this.#key(streamId), GROUP, ...ids);
+  }
+
+  async ackThrough(streamId: string, id: string): Promise<void> {
+    const key = this.#key(streamId);
+    await this.#ensureGroup(key);
+    for (;;) {
+      const pending = (await this.#redis.xpending(key, GROUP, '-', id, 1_000)) as [string, ...unknown[]][];
+      if (pending.length === 0) return;
+      await this.#redis.xack(key, GROUP, ...pending.map((row) => row[0]));
+    }
+  }
+
+  async discard(streamId: string): Promise<void> {
+    const key = this.#key(streamId);
+    await this.#ensureGroup(key);
+    await this.#redis.multi().xgroup('SETID', key, GROUP, '$').xgroup('DELCONSUMER', key, GROUP, CONSUMER).exec();
+  }
+
+  onAppend(listener: (streamId: string) => void): () => void {
+    this.#appended.on('append', listener);
+    return () => this.#appended.off('append', listener);
+  }
+
+  async close(): Promise<void> {
+    this.#appended.removeAllListeners();
+    this.#subscriber.disconnect();
+    await this.#redis.quit().catch(() => this.#redis.disconnect());
+  }
+}

@@ -1,0 +1,61 @@
+import type { StreamType } from '../definitions/filters.js';
+
+/** The spec's buffer of a disconnected stream: 30 minutes and 2,000 events, whichever first. */
+export const BUFFER_MAX_EVENTS = 2_000;
+export const BUFFER_MAX_AGE_MS = 30 * 60_000;
+
+/** One matched event in a stream's log. `id` grows monotonically within the stream. */
+export interface LogEntry {
+  id: string;
+  kind: StreamType;
+  data: unknown;
+  /** When it was appended (the log's clock, ms); the 30-minute cap is counted from here. */
+  at: number;
+}
+
+export interface AppendedEvent {
+  kind: StreamType;
+  data: unknown;
+}
+
+/**
+ * The per-stream log and delivery state, shared by every `streams` process (Redis Streams with a
+ * consumer group in production, `MemoryStreamLog` in a single `suigw dev` process).
+ *
+ * Delivery model (one active connection per stream, so one consumer per stream):
+ * - `append` adds events and trims the log to the caps;
+ * - `readNew` hands out events never handed out before and marks them pending;
+ * - `readPending` re-reads events handed out but not acknowledged (a resumed connection);
+ * - `ack` acknowledges events by id (WebSocket acks; SSE after its redelivery window);
+ * - `ackThrough` acknowledges every pending event up to an id (Last-Event-ID, lastEventId);
+ * - `discard` drops the buffer (a live-mode connection starts from now).
+ * Entries past the caps are never returned, whether or not a trim has run yet.
+ */
+export interface StreamLog {
+  /**
+   * With `checkpoint`, appends only if no later-or-equal checkpoint was appended to this stream
+   * before (returns [] otherwise): a restarted ingest re-splices without duplicates.
+   */
+  append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]>;
+  readNew(streamId: string, count: number): Promise<LogEntry[]>;
+  readPending(streamId: string, after: string | undefined, count: number): Promise<LogEntry[]>;
+  ack(streamId: string, ids: readonly string[]): Promise<void>;
+  ackThrough(streamId: string, id: string): Promise<void>;
+  discard(streamId: string): Promise<void>;
+  /** Calls `listener(streamId)` after events were appended to a stream by any process. */
+  onAppend(listener: (streamId: string) => void): () => void;
+  close(): Promise<void>;
+}
+
+/** Ids are `<ms>-<seq>` (Redis Streams' form) in both implementations. */
+export function compareIds(a: string, b: string): number {
+  const [am, as] = a.split('-').map(BigInt) as [bigint, bigint];
+  const [bm, bs] = b.split('-').map(BigInt) as [bigint, bigint];
+  if (am !== bm) return am < bm ? -1 : 1;
+  return as === bs ? 0 : as < bs ? -1 : 1;
+}
+
+/** Whether `id` is a log id at all (client input: lastEventId, Last-Event-ID). */
+export function isLogId(id: string): boolean {
+  return /^\d{1,15}-\d{1,15}$/.test(id);
+}

@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { call, createKeyVia } from '../../../test/support/management-calls.js';
+import { createKey, createOrganization } from '../../identity/index.js';
+import { PLANS } from '../../metering/index.js';
+
+const VALID = { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } };
+
+describe('/v1/streams (errors)', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ tier: 'team' });
+  });
+  afterAll(async () => t.close());
+
+  it.each([
+    ['an unknown type', { name: 's', type: 'nft', filters: { coinTypes: ['0x2::sui::SUI'] } }],
+    ['filters of another type', { name: 's', type: 'event', filters: { coinTypes: ['0x2::sui::SUI'] } }],
+    ['an empty list', { name: 's', type: 'address', filters: { addresses: [] } }],
+    ['a malformed Move type', { name: 's', type: 'event', filters: { eventTypes: ['pool::Swap'] } }],
+    ['a malformed address', { name: 's', type: 'object', filters: { objectIds: ['0xZZ'] } }],
+    ['an address too long', { name: 's', type: 'address', filters: { addresses: [`0x${'1'.repeat(65)}`] } }],
+    ['an unknown filter key', { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'], extra: 1 } }],
+    ['a non-scalar field filter', { name: 's', type: 'event', filters: { eventTypes: ['0x2::a::B'], fields: { x: { y: 1 } } } }],
+    ['101 entries', { name: 's', type: 'object', filters: { objectIds: Array.from({ length: 101 }, (_, i) => `0x${i.toString(16)}`) } }],
+    ['a blank name', { name: '  ', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } }],
+    ['no filters', { name: 's', type: 'coin' }],
+    ['an unknown top-level field', { ...VALID, extra: true }],
+  ])('400 VALIDATION_FAILED for %s', async (_case, body) => {
+    const response = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it('400 INVALID_BODY for a body that is not JSON, 415 for another media type', async () => {
+    const bad = await t.app.inject({ method: 'POST', url: '/mainnet/v1/streams', headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' }, payload: '{"name":' });
+    expect(bad.statusCode).toBe(400);
+    expect(bad.json().code).toBe('INVALID_BODY');
+    const text = await t.app.inject({ method: 'POST', url: '/mainnet/v1/streams', headers: { 'x-api-key': t.adminKey, 'content-type': 'text/plain' }, payload: 'x' });
+    expect(text.statusCode).toBe(415);
+    expect(text.json().code).toBe('UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('403 STREAM_LIMIT_REACHED at the plan’s stream count; a deleted stream frees its slot', async () => {
+    const limit = PLANS.team.streams;
+    const ids: string[] = [];
+    for (let i = 0; i < limit; i += 1) {
+      const response = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: VALID });
+      expect(response.status).toBe(201);
+      ids.push((response.body.data as { id: string }).id);
+    }
+    const over = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: VALID });
+    expect(over.status).toBe(403);
+    expect(over.body.code).toBe('STREAM_LIMIT_REACHED');
+    expect((await call(t, 'DELETE', `/v1/streams/${ids[0]}`, { key: t.adminKey })).status).toBe(200);
+    expect((await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: VALID })).status).toBe(201);
+  });
+
+  it('404 STREAM_NOT_FOUND for unknown ids on GET, PATCH, DELETE; a second DELETE is 404', async () => {
+    for (const method of ['GET', 'PATCH', 'DELETE']) {
+      const response = await call(t, method, '/v1/streams/str_missing', { key: t.adminKey, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
+      expect(response.status).toBe(404);
+      expect(response.body.code).toBe('STREAM_NOT_FOUND');
+    }
+  });
+
+  it('PATCH with filters of another type is 400 VALIDATION_FAILED and changes nothing', async () => {
+    const list = await call(t, 'GET', '/v1/streams', { key: t.adminKey });
+    const id = (list.body.data as { id: string }[])[0]!.id;
+    const response = await call(t, 'PATCH', `/v1/streams/${id}`, { key: t.adminKey, body: { filters: { addresses: ['0x1'] } } });
+    expect(response.status).toBe(400);
+    expect(response.body.code).toBe('VALIDATION_FAILED');
+    expect((await call(t, 'GET', `/v1/streams/${id}`, { key: t.adminKey })).body.data).toMatchObject({ type: 'coin' });
+  });
+
+  it('403 INSUFFICIENT_SCOPE for a key without manage (a streams key connects, it does not define)', async () => {
+    const key = await createKeyVia(t, { scopes: ['data', 'streams'] });
+    const response = await call(t, 'POST', '/v1/streams', { key: key.apiKey, body: VALID });
+    expect(response.status).toBe(403);
+    expect(response.body.code).toBe('INSUFFICIENT_SCOPE');
+  });
+
+  it('another organization’s stream is not found, and cannot be changed or deleted', async () => {
+    const seeded = await createOrganization(t.db.database.db, t.clock, { name: 'Other', tier: 'team', projects: [{ name: 'Default', network: 'mainnet' }] });
+    const otherKey = await createKey(t.db.database, t.clock, { kind: 'operator' }, {
+      organizationId: seeded.organization.id, projectId: seeded.projects[0]!.id, name: 'o', scopes: ['manage'], expiresInDays: 30,
+    });
+    const created = await call(t, 'POST', '/v1/streams', { key: otherKey.apiKey, body: VALID });
+    expect(created.status).toBe(201);
+    const id = (created.body.data as { id: string }).id;
+    expect((await call(t, 'GET', `/v1/streams/${id}`, { key: t.adminKey })).body.code).toBe('STREAM_NOT_FOUND');
+    expect((await call(t, 'PATCH', `/v1/streams/${id}`, { key: t.adminKey, body: { name: 'x' } })).body.code).toBe('STREAM_NOT_FOUND');
+    expect((await call(t, 'DELETE', `/v1/streams/${id}`, { key: t.adminKey })).body.code).toBe('STREAM_NOT_FOUND');
+    expect((await call(t, 'GET', `/v1/streams/${id}`, { key: otherKey.apiKey })).body.data).toMatchObject({ id, name: 's' });
+  });
+});
