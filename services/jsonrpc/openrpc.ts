@@ -68,17 +68,20 @@ function anchored(schema: object): object {
  * which wire exceptions apply: the gateway validates params, the conformance suite results.
  */
 export class OpenRpcSchemas {
-  readonly #ajv: Ajv;
+  readonly #use: 'params' | 'results';
+  /** Made on first use: loading the document's schemas is not free, and building the app needs none. */
+  #ajv: Ajv | undefined;
   readonly #compiled = new Map<object, ValidateFunction>();
 
   constructor(use: 'params' | 'results') {
-    this.#ajv = createAjv(use);
+    this.#use = use;
   }
 
   /** Null when `value` is valid against `schema` (a schema object of the document), else the first error. */
   check(schema: object, value: unknown): string | null {
     let validate = this.#compiled.get(schema);
     if (!validate) {
+      this.#ajv ??= createAjv(this.#use);
       validate = this.#ajv.compile(anchored(schema));
       this.#compiled.set(schema, validate);
     }
