@@ -1,5 +1,5 @@
 import { computeZkLoginAddressFromSeed, genAddressSeed, generateNonce, generateRandomness } from '@mysten/sui/zklogin';
-import { ApiError, type Clock, type Network } from '../core/index.js';
+import { ApiError, type Network } from '../core/index.js';
 import type { Plan } from '../metering/index.js';
 import type { Upstream } from '../upstream/index.js';
 import type { AudienceStore } from './audiences.js';
@@ -25,7 +25,6 @@ export interface ZkLoginServiceDeps {
   prover: Prover;
   slots: ProverSlots;
   proofRate: ProofRateLimit;
-  clock: Clock;
 }
 
 export interface AddressResult {
