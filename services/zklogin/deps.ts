@@ -1,4 +1,3 @@
-import type { Clock } from '../core/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import type { AudienceStore } from './audiences.js';
 import type { ZkLoginService } from './service.js';
@@ -9,5 +8,4 @@ export interface ZkLoginDeps {
   audiences: AudienceStore;
   /** The key's network's upstream: its current epoch bounds nonces and proofs. */
   upstreams: UpstreamSet;
-  clock: Clock;
 }

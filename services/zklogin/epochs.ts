@@ -32,3 +32,33 @@ export async function readCurrentEpoch(upstream: Upstream, now: number): Promise
   const durationMs = Number(epoch.systemState?.parameters?.epochDurationMs ?? 0n) || DEFAULT_EPOCH_MS;
   return { epoch: Number(epoch.epoch), startMs, durationMs };
 }
+
+/** How long a read current epoch is reused (epochs last about a day; a few seconds late is harmless). */
+const CURRENT_EPOCH_TTL_MS = 2_000;
+
+/**
+ * The current epoch of each network, read from its shared upstream at most once per 2 s: every
+ * nonce and proof needs it, and concurrent requests share one read instead of one GetEpoch each.
+ * The read is not bound to any one request (a caller who leaves cannot fail the others); failures
+ * are not cached.
+ */
+export class CurrentEpochs {
+  readonly #now: () => number;
+  readonly #cache = new Map<Upstream, { at: number; value: Promise<CurrentEpoch> }>();
+
+  constructor(now: () => number) {
+    this.#now = now;
+  }
+
+  read(upstream: Upstream): Promise<CurrentEpoch> {
+    const now = this.#now();
+    const cached = this.#cache.get(upstream);
+    if (cached && now - cached.at < CURRENT_EPOCH_TTL_MS) return cached.value;
+    const value = readCurrentEpoch(upstream, now);
+    this.#cache.set(upstream, { at: now, value });
+    value.catch(() => {
+      if (this.#cache.get(upstream)?.value === value) this.#cache.delete(upstream);
+    });
+    return value;
+  }
+}

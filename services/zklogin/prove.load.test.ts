@@ -109,13 +109,15 @@ describe('proofs per minute per plan', () => {
       expect(again.filter((s) => s === 200)).toHaveLength(limit);
       expect(again.at(-1)).toBe(429);
     },
+    // Hundreds of sequential proofs: bounded by the machine, not by anything under test.
+    120_000,
   );
 
   it('enterprise is unlimited', async () => {
     const caller = await e2e.newCaller({ tier: 'enterprise' });
     const body = await proveBodyFor();
     for (let i = 0; i < 310; i += 1) expect((await proveNow(caller, body)).status).toBe(200);
-  });
+  }, 120_000);
 
   it('a proof refused for busy slots does not spend the plan allowance', async () => {
     const caller = await e2e.newCaller({ tier: 'team' });

@@ -12,14 +12,6 @@ export class ProverSlots {
     this.#size = size;
   }
 
-  get size(): number {
-    return this.#size;
-  }
-
-  get taken(): number {
-    return this.#taken;
-  }
-
   /** A release function when a slot was free (call it exactly once), undefined when all are taken. */
   tryAcquire(): (() => void) | undefined {
     if (this.#taken >= this.#size) return undefined;

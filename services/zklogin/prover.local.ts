@@ -2,14 +2,12 @@ import { createHash } from 'node:crypto';
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { generateNonce } from '@mysten/sui/zklogin';
 import { parseExtendedEphemeralKey } from './ephemeral-key.js';
+import { jwtTooLongForCircuit } from './jwt-limits.js';
 import { ProverError, type ProofRequest, type ProofResponse, type Prover } from './prover.js';
 
 /** BN254's scalar field: every proof coordinate is an element of it. */
 const FIELD = 21888242871839275222246405745257275088548364400416034343698204186575808495617n;
 const TWO_128 = 2n ** 128n;
-/** The circuit's bounds on the JWT (the SDK's `lengthChecks`): header in base64, padded unsigned JWT. */
-const MAX_HEADER_LEN_B64 = 279;
-const MAX_PADDED_UNSIGNED_JWT_LEN = 1920;
 
 export interface LocalProverOptions {
   /** Awaited before each answer: a test holds proofs in flight with it (a slow prover, without timers). */
@@ -67,10 +65,8 @@ export function localProof(request: ProofRequest): ProofResponse {
   }
   const [header, payload, signature] = request.jwt.split('.');
   if (header === undefined || payload === undefined || signature === undefined || request.jwt.split('.').length !== 3) throw new ProverError('Invalid JWT: expected three parts');
-  if (header.length > MAX_HEADER_LEN_B64) throw new ProverError('Invalid JWT: header is too long');
-  const bits = (header.length + 1 + payload.length) * 8;
-  const padding = (960 - ((bits % 512) + 1)) % 512;
-  if ((bits + 1 + padding + 64) / 8 > MAX_PADDED_UNSIGNED_JWT_LEN) throw new ProverError('Invalid JWT: too long');
+  const tooLong = jwtTooLongForCircuit(request.jwt);
+  if (tooLong) throw new ProverError(`Invalid JWT: ${tooLong}`);
   let claims;
   try {
     const protectedHeader = decodeProtectedHeader(request.jwt);

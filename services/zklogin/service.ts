@@ -1,10 +1,11 @@
-import { genAddressSeed, generateNonce, generateRandomness, jwtToAddress } from '@mysten/sui/zklogin';
-import { ApiError, type Clock, type Network } from '../core/index.js';
+import { computeZkLoginAddressFromSeed, genAddressSeed, generateNonce, generateRandomness } from '@mysten/sui/zklogin';
+import { ApiError, type Network } from '../core/index.js';
 import type { Plan } from '../metering/index.js';
 import type { Upstream } from '../upstream/index.js';
 import type { AudienceStore } from './audiences.js';
 import { parseExtendedEphemeralKey } from './ephemeral-key.js';
-import { readCurrentEpoch } from './epochs.js';
+import { CurrentEpochs } from './epochs.js';
+import { jwtTooLongForCircuit } from './jwt-limits.js';
 import type { JwtVerifier, VerifiedJwt } from './jwt-verifier.js';
 import type { ProofRateLimit } from './proof-rate.js';
 import { ProverError, type ProofResponse, type Prover } from './prover.js';
@@ -24,7 +25,6 @@ export interface ZkLoginServiceDeps {
   prover: Prover;
   slots: ProverSlots;
   proofRate: ProofRateLimit;
-  clock: Clock;
 }
 
 export interface AddressResult {
@@ -53,28 +53,28 @@ export type ProveResult = ProofResponse & { addressSeed: string; maxEpoch: numbe
 /** zkLogin's domain: salts and addresses, nonces, proofs. Transport-free; the routes are thin. */
 export class ZkLoginService {
   readonly #deps: ZkLoginServiceDeps;
+  readonly #epochs: CurrentEpochs;
 
   constructor(deps: ZkLoginServiceDeps) {
     this.#deps = deps;
+    this.#epochs = new CurrentEpochs(() => Date.now());
   }
 
   async address(organizationId: string, jwt: string): Promise<AddressResult> {
     const claims = await this.#deps.verifier.verify(jwt);
+    const tooLong = jwtTooLongForCircuit(jwt);
+    if (tooLong) throw new ApiError('INVALID_JWT', { message: tooLong });
     const salt = await this.#saltFor(organizationId, claims);
-    let address: string;
-    try {
-      // The current scheme (not the legacy address): the SDK's own derivation, with its length checks.
-      address = jwtToAddress(jwt, salt, false);
-    } catch (error) {
-      throw new ApiError('INVALID_JWT', { message: error instanceof Error ? error.message : 'The token cannot make an address.' });
-    }
-    return { salt: salt.toString(), addressSeed: addressSeedOf(salt, claims).toString(), address, seedVersion: SEED_VERSION };
+    const addressSeed = addressSeedOf(salt, claims);
+    // The current scheme, not the legacy address (what the SDK's jwtToAddress(jwt, salt, false) gives).
+    const address = computeZkLoginAddressFromSeed(addressSeed, claims.iss, false);
+    return { salt: salt.toString(), addressSeed: addressSeed.toString(), address, seedVersion: SEED_VERSION };
   }
 
   async nonce(network: Network, upstream: Upstream | undefined, input: { extendedEphemeralPublicKey: string; epochs: number }): Promise<NonceResult> {
     supportedNetwork(network);
     const publicKey = parseExtendedEphemeralKey(input.extendedEphemeralPublicKey);
-    const current = await readCurrentEpoch(requireUpstream(upstream), this.#deps.clock.now());
+    const current = await this.#epochs.read(requireUpstream(upstream));
     const maxEpoch = current.epoch + input.epochs;
     const jwtRandomness = generateRandomness();
     return {
@@ -93,7 +93,7 @@ export class ZkLoginService {
     if (claims.nonce === undefined || claims.nonce !== generateNonce(publicKey, input.maxEpoch, input.jwtRandomness)) {
       throw new ApiError('NONCE_MISMATCH', { message: "The token's nonce is not the nonce of this ephemeral key, maxEpoch and jwtRandomness." });
     }
-    const current = await readCurrentEpoch(requireUpstream(upstream), this.#deps.clock.now());
+    const current = await this.#epochs.read(requireUpstream(upstream));
     if (input.maxEpoch < current.epoch || input.maxEpoch > current.epoch + MAX_EPOCHS_AHEAD) {
       throw new ApiError('MAX_EPOCH_OUT_OF_RANGE', { message: `maxEpoch must be within ${current.epoch}..${current.epoch + MAX_EPOCHS_AHEAD} (the current epoch is ${current.epoch}).` });
     }

@@ -40,9 +40,8 @@ export function createZkLogin(setup: ZkLoginSetup): ZkLoginDeps {
     prover: setup.prover ?? proverFrom(settings),
     slots: new ProverSlots(settings.proverSlots),
     proofRate: new ProofRateLimit(setup.limiter),
-    clock,
   });
-  return { service, audiences, upstreams: setup.upstreams, clock };
+  return { service, audiences, upstreams: setup.upstreams };
 }
 
 function proverFrom(settings: Config['zklogin']): Prover {

@@ -101,6 +101,11 @@ describe('400 INVALID_JWT (address, prove): bad signature, expired, malformed, a
     expectError(await prove({ ...(await proveBody({ claims: { aud: [CLIENT_ID] } })) }), 400, 'INVALID_JWT');
   });
 
+  it('a token too long for the circuit (no address can exist for it)', async () => {
+    const jwt = await e2e.jwt({ padding: 'x'.repeat(2_000) });
+    expectError(await address({ jwt }), 400, 'INVALID_JWT');
+  });
+
   it('a key id the issuer does not publish', async () => {
     const jwt = await e2e.issuers.sign({ aud: CLIENT_ID, sub: 's', exp: Math.floor(e2e.gateway.clock.now() / 1000) + 60 }, { foreign: true, header: { kid: 'nope' } });
     expectError(await address({ jwt }), 400, 'INVALID_JWT');

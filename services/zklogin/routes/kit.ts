@@ -43,26 +43,23 @@ export async function requireJson(request: FastifyRequest): Promise<void> {
   if (type !== 'application/json') throw new errorCodes.FST_ERR_CTP_INVALID_MEDIA_TYPE(type ?? '(none)');
 }
 
-/** When each request started and how to cancel its upstream calls and its proof. */
-const watched = new WeakMap<FastifyRequest, { startedAt: number; cancel: AbortController }>();
+/** How to cancel a request's proof when its client leaves. */
+const watched = new WeakMap<FastifyRequest, AbortController>();
 
-/** `onRequest`: the request's upstream budget counts from here; a client that leaves cancels its work. */
+/** `onRequest` of /prove: a client that leaves cancels the prover call made for it. */
 export async function watchRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   const cancel = new AbortController();
-  watched.set(request, { startedAt: Date.now(), cancel });
+  watched.set(request, cancel);
   reply.raw.once('close', () => {
     if (!reply.raw.writableFinished) cancel.abort();
   });
 }
 
 export function cancelSignal(request: FastifyRequest): AbortSignal | undefined {
-  return watched.get(request)?.cancel.signal;
+  return watched.get(request)?.signal;
 }
 
-/** The key's network's upstream, bound to this request's budget; undefined when none is configured. */
+/** The key's network's shared upstream (its current epoch is read once for many requests); undefined when none is configured. */
 export function upstreamOf(deps: ZkLoginDeps, request: FastifyRequest): Upstream | undefined {
-  const upstream = deps.upstreams.get(request.network);
-  if (!upstream) return undefined;
-  const state = watched.get(request) ?? { startedAt: Date.now(), cancel: new AbortController() };
-  return upstream.forRequest(upstream.budget(state.startedAt, state.cancel.signal, request.principal?.organization.id));
+  return deps.upstreams.get(request.network);
 }

@@ -4,12 +4,12 @@ import { ZKLOGIN_COSTS } from '../../metering/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { ZkLoginDeps } from '../deps.js';
 import { nonceBody, ZkLoginNonce } from '../schemas.js';
-import { requireJson, requirePaidPlan, upstreamOf, watchRequest, ZKLOGIN_FIELD_CODES } from './kit.js';
+import { requireJson, requirePaidPlan, upstreamOf, ZKLOGIN_FIELD_CODES } from './kit.js';
 
 export function registerNonce(app: App, deps: ZkLoginDeps): void {
   app.post('/v1/zklogin/nonce', {
     config: { auth: { scope: 'zkLogin' }, cost: ZKLOGIN_COSTS.nonce, fieldCodes: ZKLOGIN_FIELD_CODES, protocol: 'zklogin' },
-    onRequest: [requirePaidPlan, watchRequest],
+    onRequest: requirePaidPlan,
     preValidation: requireJson,
     schema: {
       summary: 'A zkLogin sign-in nonce',
