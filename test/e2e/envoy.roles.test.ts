@@ -39,6 +39,7 @@ async function startRole(role: 'authz' | 'ratelimit', port: number, env: Record<
 describe('suigw authz and suigw ratelimit as processes, with the shipped defaults', () => {
   let db: TestDatabase;
   let key: string;
+  let brokeKey: string;
   const roles: RoleProcess[] = [];
   let authz: Client;
   let rls: Client;
@@ -47,8 +48,13 @@ describe('suigw authz and suigw ratelimit as processes, with the shipped default
     db = await createTestDatabase();
     // The processes read the system clock: the key is created on it too.
     const clock = new ManualClock(Date.now());
-    const { organization, projects } = await createOrganization(db.database.db, clock, { name: 'Roles', tier: 'free', projects: [{ name: 'Default', network: 'mainnet' }] });
-    key = (await createKey(db.database, clock, { kind: 'operator' }, { organizationId: organization.id, projectId: projects[0]!.id, name: 'k', scopes: ['data'], rateLimit: { perKeyRps: 1 } })).apiKey;
+    const keyOf = async (tier: 'free' | 'wallet') => {
+      const { organization, projects } = await createOrganization(db.database.db, clock, { name: 'Roles', tier, projects: [{ name: 'Default', network: 'mainnet' }] });
+      return (await createKey(db.database, clock, { kind: 'operator' }, { organizationId: organization.id, projectId: projects[0]!.id, name: 'k', scopes: ['data'] })).apiKey;
+    };
+    key = await keyOf('free');
+    // A wallet organization without prepaid credit: refused by the ratelimit service's ledger.
+    brokeKey = await keyOf('wallet');
     const env = { DATABASE_URL: db.url, REDIS_URL: 'redis://127.0.0.1:6379', SUIGW_REDIS_KEY_PREFIX: `roles:${db.url.split('/').at(-1)}:` };
     const [authzPort, rlsPort] = [await freePort(), await freePort()];
     roles.push(...(await Promise.all([startRole('authz', authzPort, env), startRole('ratelimit', rlsPort, env)])));
@@ -66,19 +72,22 @@ describe('suigw authz and suigw ratelimit as processes, with the shipped default
   const check = (headers: Record<string, string>) =>
     unary<CheckResponse>(authz, 'Check', { attributes: { request: { http: { method: 'GET', path: OBJECT, host: 'localhost', headers: { host: 'localhost', ...headers } } } } });
 
-  it('authz denies without a key and allows with one; ratelimit limits on the token authz signed', async () => {
+  it('authz denies without a key and allows with one; ratelimit admits or refuses on the token authz signed', async () => {
     const denied = await check({ 'x-request-id': 'roles-1' });
     expect(denied.denied_response!.status.code).toBe(401);
     expect(JSON.parse(denied.denied_response!.body)).toEqual({ error: 'Missing API key', requestId: 'roles-1' });
-    const allowed = await check({ 'x-api-key': key, 'x-request-id': 'roles-2' });
-    const token = allowed.ok_response!.headers.find((option) => option.header.key === IDENTITY_HEADERS.token)!.header.value;
-    const ask = () => unary<RateLimitResponse>(rls, 'ShouldRateLimit', {
+    const tokenOf = async (apiKey: string, requestId: string) => {
+      const allowed = await check({ 'x-api-key': apiKey, 'x-request-id': requestId });
+      return allowed.ok_response!.headers.find((option) => option.header.key === IDENTITY_HEADERS.token)!.header.value;
+    };
+    const ask = (token: string) => unary<RateLimitResponse>(rls, 'ShouldRateLimit', {
       domain: 'suigw', descriptors: [{ entries: [{ key: 'identity', value: token }, { key: 'remote_address', value: '10.1.1.1' }] }],
     });
-    expect((await ask()).overall_code).toBe(1);
-    // perKeyRps 1 (burst 1): the second request within the same second is refused.
-    const refused = await ask();
+    const admitted = await ask(await tokenOf(key, 'roles-2'));
+    expect(admitted.overall_code).toBe(1);
+    expect(admitted.statuses[0]).toMatchObject({ code: 1, current_limit: { requests_per_unit: 10, unit: 1 } });
+    const refused = await ask(await tokenOf(brokeKey, 'roles-3'));
     expect(refused.overall_code).toBe(2);
-    expect(JSON.parse(Buffer.from(refused.raw_body!).toString())).toEqual({ error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED', requestId: 'roles-2' });
+    expect(JSON.parse(Buffer.from(refused.raw_body!).toString())).toEqual({ error: 'Monthly credits spent', code: 'CU_QUOTA_EXCEEDED', requestId: 'roles-3' });
   });
 });
