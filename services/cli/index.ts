@@ -18,7 +18,11 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   ratelimit: { about: 'Envoy global rate limit service (not built yet)' },
   streams: { about: 'checkpoint ingest and Warp stream delivery (not built yet)' },
   billing: { about: 'one pass over due on-chain charges (not built yet)' },
-  operator: { about: 'Kubernetes operator and xDS server (not built yet)' },
+  operator: {
+    about: 'Kubernetes operator: suigw.io custom resources → keys, projects, stream workers, billing CronJobs, gateway IR',
+    // Loaded on demand: only this role needs the Kubernetes client.
+    run: async () => (await import('./operator.js')).runOperator(),
+  },
 };
 
 function usage(): string {

@@ -83,6 +83,11 @@ export const ENV_SCHEMA = z.object({
   SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
   SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
+  SUIGW_OPERATOR_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('suigw'),
+  SUIGW_OPERATOR_IDENTITY: optionalString,
+  SUIGW_OPERATOR_IMAGE: z.string().min(1).default('ghcr.io/suigw/suigw:0.1.0'),
+  SUIGW_OPERATOR_EVENTS_PER_WORKER: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  SUIGW_OPERATOR_MAX_STREAM_WORKERS: z.coerce.number().int().min(1).max(1_000).default(10),
 });
 
 export interface NetworkEndpoint {
@@ -152,6 +157,15 @@ export interface Config {
     redisKeyPrefix: string;
     /** A Redis decision slower than this allows the request (fail open). */
     rateLimitTimeoutMs: number;
+  };
+  /** The Kubernetes operator (services/operator, docs/kubernetes.md). */
+  operator: {
+    namespace: string;
+    /** This replica's name in the leader Lease; unset: the host name (the pod's name). */
+    identity: string | undefined;
+    image: string;
+    eventsPerWorker: number;
+    maxStreamWorkers: number;
   };
 }
 
@@ -226,6 +240,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
       rateLimitTimeoutMs: v.SUIGW_RATE_LIMIT_TIMEOUT_MS,
     }),
+    operator: Object.freeze({
+      namespace: v.SUIGW_OPERATOR_NAMESPACE,
+      identity: v.SUIGW_OPERATOR_IDENTITY,
+      image: v.SUIGW_OPERATOR_IMAGE,
+      eventsPerWorker: v.SUIGW_OPERATOR_EVENTS_PER_WORKER,
+      maxStreamWorkers: v.SUIGW_OPERATOR_MAX_STREAM_WORKERS,
+    }),
   });
 }
 
@@ -278,4 +299,9 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_USAGE_FLUSH_MS: 'How often usage counts are written to PostgreSQL (default 2000 ms); a crash loses at most one interval.',
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
   SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
+  SUIGW_OPERATOR_NAMESPACE: '`suigw operator`: the namespace of its Lease and stream-worker Deployments (default suigw).',
+  SUIGW_OPERATOR_IDENTITY: "`suigw operator`: this replica's name in the leader Lease (default: the host name, i.e. the pod name).",
+  SUIGW_OPERATOR_IMAGE: '`suigw operator`: the image of the stream workers and billing CronJobs it creates.',
+  SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
+  SUIGW_OPERATOR_MAX_STREAM_WORKERS: '`suigw operator`: most stream-worker replicas per network (default 10).',
 };
