@@ -21,7 +21,11 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: runRateLimit },
   streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: runStreams },
   billing: { about: 'one pass over due on-chain charges (not built yet)' },
-  operator: { about: 'Kubernetes operator and xDS server (not built yet)' },
+  operator: {
+    about: 'Kubernetes operator: suigw.io custom resources → keys, projects, stream workers, billing CronJobs, gateway IR',
+    // Loaded on demand: only this role needs the Kubernetes client.
+    run: async () => (await import('./operator.js')).runOperator(),
+  },
 };
 
 function usage(): string {

@@ -112,6 +112,11 @@ export const ENV_SCHEMA = z.object({
   SUIGW_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1_000).default(20),
   SUIGW_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(50),
   SUIGW_GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  SUIGW_OPERATOR_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('suigw'),
+  SUIGW_OPERATOR_IDENTITY: optionalString,
+  SUIGW_OPERATOR_IMAGE: z.string().min(1).default('ghcr.io/suigw/suigw:0.1.0'),
+  SUIGW_OPERATOR_EVENTS_PER_WORKER: z.coerce.number().int().min(1).max(1_000_000).default(500),
+  SUIGW_OPERATOR_MAX_STREAM_WORKERS: z.coerce.number().int().min(1).max(1_000).default(10),
 });
 
 export interface NetworkEndpoint {
@@ -209,6 +214,15 @@ export interface Config {
     /** Proofs in flight per process; past it 503 PROVER_BUSY. */
     proverSlots: number;
   };
+  /** The Kubernetes operator (services/operator, docs/kubernetes.md). */
+  operator: {
+    namespace: string;
+    /** This replica's name in the leader Lease; unset: the host name (the pod's name). */
+    identity: string | undefined;
+    image: string;
+    eventsPerWorker: number;
+    maxStreamWorkers: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -302,6 +316,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       proverTimeoutMs: v.SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS,
       proverSlots: v.SUIGW_ZKLOGIN_PROVER_SLOTS,
     }),
+    operator: Object.freeze({
+      namespace: v.SUIGW_OPERATOR_NAMESPACE,
+      identity: v.SUIGW_OPERATOR_IDENTITY,
+      image: v.SUIGW_OPERATOR_IMAGE,
+      eventsPerWorker: v.SUIGW_OPERATOR_EVENTS_PER_WORKER,
+      maxStreamWorkers: v.SUIGW_OPERATOR_MAX_STREAM_WORKERS,
+    }),
   });
 }
 
@@ -371,4 +392,9 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_ZKLOGIN_PROVER_URL: 'Mysten prover service URL (POST /v1), or `local` for the local prover whose proofs do not verify on chain. Unset: /prove answers 502 PROVER_FAILED; `suigw dev` uses local.',
   SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: 'Deadline of one prover call (default 15000 ms); past it 502 PROVER_FAILED.',
   SUIGW_ZKLOGIN_PROVER_SLOTS: 'Proofs in flight per process (default 8); past it 503 PROVER_BUSY with Retry-After.',
+  SUIGW_OPERATOR_NAMESPACE: '`suigw operator`: the namespace of its Lease and stream-worker Deployments (default suigw).',
+  SUIGW_OPERATOR_IDENTITY: "`suigw operator`: this replica's name in the leader Lease (default: the host name, i.e. the pod name).",
+  SUIGW_OPERATOR_IMAGE: '`suigw operator`: the image of the stream workers and billing CronJobs it creates.',
+  SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
+  SUIGW_OPERATOR_MAX_STREAM_WORKERS: '`suigw operator`: most stream-worker replicas per network (default 10).',
 };

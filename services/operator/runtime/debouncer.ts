@@ -13,6 +13,7 @@ export class Debouncer {
   #running = false;
   #again = false;
   #stopped = false;
+  #current: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly run: () => Promise<void>,
@@ -35,17 +36,20 @@ export class Debouncer {
     this.#timer = this.timers.setTimeout(() => void this.#fire(), wait);
   }
 
-  stop(): void {
+  /** No more rebuilds; resolves once the one running (if any) has finished. */
+  stop(): Promise<void> {
     this.#stopped = true;
     if (this.#timer !== undefined) this.timers.clearTimeout(this.#timer);
+    return this.#current;
   }
 
   async #fire(): Promise<void> {
     this.#timer = undefined;
     this.#firstPendingAt = undefined;
     this.#running = true;
+    this.#current = this.run();
     try {
-      await this.run();
+      await this.#current;
     } finally {
       this.#running = false;
       if (this.#again) {

@@ -100,7 +100,8 @@ export class Operator {
 
   async stop(): Promise<void> {
     this.#stopped = true;
-    this.#debouncer.stop();
+    // A rebuild still writing must finish before the lease goes to another replica.
+    await this.#debouncer.stop().catch(() => undefined);
     if (this.#resyncTimer !== undefined) this.#timers.clearTimeout(this.#resyncTimer);
     await Promise.all([...this.#informers.values()].map((informer) => informer.stop()));
     await this.#elector.stop();

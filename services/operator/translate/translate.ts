@@ -9,12 +9,15 @@ import {
   FINALIZER,
   KEY_ID_ANNOTATION,
   type CustomResource,
+  type KeyRow,
+  type OwnedSecret,
   type ProjectRow,
   type ResourceRef,
   type RowAction,
   type StatusUpdate,
   type Translation,
   type TranslationInput,
+  type TranslationSettings,
 } from './types.js';
 import { billingCronJob, streamWorkerDeployment } from './workloads.js';
 
@@ -59,8 +62,13 @@ export function translate(input: TranslationInput): Translation {
   }
 
   const keys: ApiKeyIR[] = [];
+  const lookups: KeyLookups = {
+    secrets: new Map(cluster.secrets.map((secret) => [`${secret.metadata.namespace}/${secret.metadata.name}`, secret])),
+    rows: new Map(database.keys.map((row) => [row.id, row])),
+    projects: projectRows,
+  };
   for (const resource of byKind('ApiKey')) {
-    const result = translateKey(input, resource, projectRows);
+    const result = translateKey(settings, resource, lookups);
     statuses.push(result.status);
     actions.push(...result.actions);
     if (result.key) keys.push(result.key);
@@ -121,18 +129,23 @@ export function translate(input: TranslationInput): Translation {
   return { ir, statuses, actions, workloads };
 }
 
+interface KeyLookups {
+  secrets: Map<string, OwnedSecret>;
+  rows: Map<string, KeyRow>;
+  projects: Map<string, ProjectRow>;
+}
+
 function translateKey(
-  input: TranslationInput,
+  settings: TranslationSettings,
   resource: CustomResource,
-  projects: Map<string, ProjectRow>,
+  { secrets, rows, projects }: KeyLookups,
 ): { status: StatusUpdate; actions: RowAction[]; key?: ApiKeyIR } {
-  const { settings, cluster, database } = input;
   const ref = refOf(resource);
   const spec = parse<ApiKeySpec>(resource);
   const secretName = spec.ok ? (spec.value.secretName ?? `${resource.metadata.name}-apikey`) : `${resource.metadata.name}-apikey`;
-  const secret = cluster.secrets.find((s) => s.metadata.namespace === resource.metadata.namespace && s.metadata.name === secretName);
+  const secret = secrets.get(`${resource.metadata.namespace}/${secretName}`);
   const keyId = secret?.metadata.annotations?.[KEY_ID_ANNOTATION];
-  const row = keyId === undefined ? undefined : database.keys.find((k) => k.id === keyId);
+  const row = keyId === undefined ? undefined : rows.get(keyId);
   const hasFinalizer = (resource.metadata.finalizers ?? []).includes(FINALIZER);
 
   if (resource.metadata.deletionTimestamp !== undefined) {
@@ -194,7 +207,7 @@ function translateKey(
   return { status: statusFor(resource, outcome, pending, settings.now, fields), actions, key };
 }
 
-function keyIR(row: TranslationInput['database']['keys'][number], network: Network): ApiKeyIR {
+function keyIR(row: KeyRow, network: Network): ApiKeyIR {
   return {
     keyId: row.id,
     projectId: row.projectId ?? '',

@@ -1,0 +1,7 @@
+export type * from './ir.js';
+export { Operator, type OperatorOptions } from './runtime/operator.js';
+export { LeaseElector, DEFAULT_LEASE, type LeaseSettings } from './runtime/leader.js';
+export { translate } from './translate/translate.js';
+export type * from './translate/types.js';
+export { streamWorkerReplicas, billingSchedule } from './translate/workloads.js';
+export { operatorSettings, BACKEND_PORTS } from './settings.js';
