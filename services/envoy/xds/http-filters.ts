@@ -48,7 +48,8 @@ const rateLimit: HttpFilterModule = {
     timeout: duration(backends.ratelimit.timeoutMs),
     // Fail open, as the in-process limiter does when Redis is down (docs/metering.md).
     failure_mode_deny: false,
-    enable_x_ratelimit_headers: 'DRAFT_VERSION_03',
+    // Envoy's own X-RateLimit-* stay off: its Reset is a duration, the spec's is Unix seconds; the
+    // rate limit service and the gateway set all five headers themselves (docs/envoy.md).
     rate_limited_as_resource_exhausted: true,
     rate_limit_service: { grpc_service: { envoy_grpc: { cluster_name: backends.ratelimit.name } }, transport_api_version: 'V3' },
   }),
