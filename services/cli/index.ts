@@ -22,9 +22,9 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: runStreams },
   billing: { about: 'one pass over due on-chain charges (not built yet)' },
   operator: {
-    about: 'Kubernetes operator: suigw.io custom resources → keys, projects, stream workers, billing CronJobs, gateway IR',
+    about: 'Kubernetes operator: suigw.io custom resources → keys, projects, stream workers, billing CronJobs; serves Envoy over ADS (--xds-port, default 18000)',
     // Loaded on demand: only this role needs the Kubernetes client.
-    run: async () => (await import('./operator.js')).runOperator(),
+    run: async (argv) => (await import('./operator.js')).runOperator(argv),
   },
 };
 

@@ -1,31 +1,109 @@
+import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
+import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
-import { DEFAULT_LEASE, Operator, operatorSettings } from '../operator/index.js';
+import { z } from 'zod';
+import { Metrics } from '../core/index.js';
+import { AdsServer } from '../envoy/xds/index.js';
+import { startMetricsServer } from '../http/index.js';
+import { DEFAULT_LEASE, Operator, operatorSettings, type NetworkHosts } from '../operator/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 
+/** Envoy's ADS port of every operator replica (the chart's `operator.xdsPort`). */
+export const XDS_DEFAULT_PORT = 18000;
+
+const NETWORKS_FILE = z.record(z.string(), z.object({ httpHosts: z.array(z.string()).optional(), grpcHosts: z.array(z.string()).optional() }));
+
+interface OperatorOptions {
+  xdsPort: number;
+  listenerPort: number;
+  trustedProxyHops: number;
+  servicePrefix: string | undefined;
+  networks: Record<string, NetworkHosts> | undefined;
+}
+
+function integer(name: string, value: string | undefined, fallback: number, max: number): number {
+  if (value === undefined) return fallback;
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0 || parsed > max) throw new Error(`--${name} must be an integer 0-${max}, not '${value}'`);
+  return parsed;
+}
+
+/** The flags the chart passes (charts/suigw/templates/operator.yaml); all optional. */
+export function operatorOptions(argv: string[]): OperatorOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      'xds-port': { type: 'string' },
+      'listener-port': { type: 'string' },
+      'trusted-proxy-hops': { type: 'string' },
+      'service-prefix': { type: 'string' },
+      networks: { type: 'string' },
+    },
+  });
+  return {
+    xdsPort: integer('xds-port', values['xds-port'], XDS_DEFAULT_PORT, 65_535),
+    listenerPort: integer('listener-port', values['listener-port'], 8080, 65_535),
+    trustedProxyHops: integer('trusted-proxy-hops', values['trusted-proxy-hops'], 0, 16),
+    servicePrefix: values['service-prefix'],
+    networks: values.networks === undefined ? undefined : NETWORKS_FILE.parse(JSON.parse(readFileSync(values.networks, 'utf8'))),
+  };
+}
+
 /**
- * `suigw operator`: reconciles the suigw.io custom resources (docs/kubernetes.md). In a pod it
- * uses the service account; elsewhere the kubeconfig (KUBECONFIG or ~/.kube/config), as kubectl
- * does. Run `suigw migrate` first: it writes keys and projects to PostgreSQL.
+ * `suigw operator`: reconciles the suigw.io custom resources (docs/kubernetes.md) and serves the
+ * result to Envoy over ADS (docs/envoy-xds.md): every replica serves xDS from its own informer
+ * cache; only the Lease holder writes. In a pod it uses the service account; elsewhere the
+ * kubeconfig (KUBECONFIG or ~/.kube/config), as kubectl does. Run `suigw migrate` first.
  */
-export async function runOperator(): Promise<void> {
+export async function runOperator(argv: string[] = []): Promise<void> {
+  let options: OperatorOptions;
+  try {
+    options = operatorOptions(argv);
+  } catch (error) {
+    console.error(`suigw operator: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
   const config = readConfig();
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
+  const metrics = new Metrics();
+  const ads = new AdsServer({
+    logger: runtime.logger,
+    registry: metrics.registry,
+    translate: { listenerPort: options.listenerPort, trustedProxyHops: options.trustedProxyHops },
+    // Logged and counted (suigw_xds_nacks_total) by the server; Envoy keeps its last good config.
+    onNack: (nack) => runtime.logger.warn({ nack }, 'an xDS client rejected a snapshot'),
+  });
+  const xdsPort = await ads.listen(options.xdsPort);
   const operator = new Operator({
     kubeConfig,
     database: runtime.database,
     clock: runtime.clock,
     logger: runtime.logger,
-    settings: operatorSettings(config),
+    settings: operatorSettings(config, {
+      ...(options.servicePrefix ? { servicePrefix: options.servicePrefix } : {}),
+      ...(options.networks ? { networks: options.networks } : {}),
+    }),
     lease: { ...DEFAULT_LEASE, namespace: config.operator.namespace, identity: config.operator.identity ?? hostname() },
   });
-  operator.onSnapshot((ir) => runtime.logger.info({ version: ir.version, keys: ir.keys.length, streams: ir.streams.length, plans: ir.plans.length }, 'gateway IR rebuilt'));
+  operator.onSnapshot((ir) => {
+    try {
+      ads.publish(ir);
+    } catch (error) {
+      // A snapshot Envoy's protos cannot carry is refused whole; the previous one stays served.
+      runtime.logger.error({ err: error, version: ir.version }, 'xDS snapshot refused');
+    }
+  });
+  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await operator.stop();
+    ads.close();
+    await metricsServer?.close();
     await runtime.database.close();
   }, runtime.logger);
   await operator.start();
-  runtime.logger.info({ namespace: config.operator.namespace, server: kubeConfig.getCurrentCluster()?.server }, 'operator started');
+  runtime.logger.info({ namespace: config.operator.namespace, server: kubeConfig.getCurrentCluster()?.server, xdsPort }, 'operator started');
 }

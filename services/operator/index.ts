@@ -4,4 +4,4 @@ export { LeaseElector, DEFAULT_LEASE, type LeaseSettings } from './runtime/leade
 export { translate } from './translate/translate.js';
 export type * from './translate/types.js';
 export { streamWorkerReplicas, billingSchedule } from './translate/workloads.js';
-export { operatorSettings, BACKEND_PORTS } from './settings.js';
+export { operatorSettings, BACKEND_PORTS, type NetworkHosts, type OperatorSettingsOptions } from './settings.js';

@@ -10,7 +10,20 @@ describe('operator settings from the one config', () => {
       { network: 'mainnet', http: ['mainnet.api.example.com'], grpc: ['mainnet.api.example.com'] },
       { network: 'testnet', http: [], grpc: [] },
     ]);
-    expect(settings.backends.authz).toEqual({ name: 'suigw-authz', protocol: 'http2', endpoints: [{ address: 'suigw-authz.suigw.svc', port: 9191 }], timeoutMs: 200 });
+    expect(settings.backends.authz).toEqual({ name: 'suigw-authz', protocol: 'http2', endpoints: [{ address: 'suigw-authz.suigw.svc', port: 9001 }], timeoutMs: 200 });
+  });
+
+  it('takes the Services\' prefix and the hosts per network from the chart (--service-prefix, --networks)', () => {
+    const settings = operatorSettings(loadConfig({ SUIGW_NETWORKS: 'mainnet,testnet', SUIGW_TESTNET_GRPC_HOST: 'grpc.testnet.example.com' }), {
+      servicePrefix: 'prod-suigw',
+      networks: { mainnet: { httpHosts: ['api.example.com'], grpcHosts: ['grpc.example.com'] } },
+    });
+    expect(settings.hosts).toEqual([
+      { network: 'mainnet', http: ['api.example.com'], grpc: ['grpc.example.com'] },
+      { network: 'testnet', http: [], grpc: ['grpc.testnet.example.com'] },
+    ]);
+    expect(settings.backends.ratelimit.endpoints).toEqual([{ address: 'prod-suigw-ratelimit.suigw.svc', port: 9002 }]);
+    expect(settings.backends.grpc.endpoints).toEqual([{ address: 'prod-suigw-grpc.suigw.svc', port: 9090 }]);
   });
 
   it('refuses a namespace that is not a Kubernetes name, and a zero worker size', () => {

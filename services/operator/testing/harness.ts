@@ -42,8 +42,8 @@ export const TEST_SETTINGS: Omit<TranslationSettings, 'now'> = {
   backends: {
     gateway: { name: 'suigw-gateway', protocol: 'http1', endpoints: [{ address: '127.0.0.1', port: 8080 }], timeoutMs: 15_000 },
     grpc: { name: 'suigw-grpc', protocol: 'http2', endpoints: [{ address: '127.0.0.1', port: 9090 }], timeoutMs: 15_000 },
-    authz: { name: 'suigw-authz', protocol: 'http2', endpoints: [{ address: '127.0.0.1', port: 9191 }], timeoutMs: 200 },
-    ratelimit: { name: 'suigw-ratelimit', protocol: 'http2', endpoints: [{ address: '127.0.0.1', port: 8081 }], timeoutMs: 20 },
+    authz: { name: 'suigw-authz', protocol: 'http2', endpoints: [{ address: '127.0.0.1', port: 9001 }], timeoutMs: 200 },
+    ratelimit: { name: 'suigw-ratelimit', protocol: 'http2', endpoints: [{ address: '127.0.0.1', port: 9002 }], timeoutMs: 20 },
     streams: { name: 'suigw-streams', protocol: 'http1', endpoints: [{ address: '127.0.0.1', port: 8090 }], timeoutMs: 15_000 },
   },
 };
