@@ -203,7 +203,8 @@ class ForwardedCall {
     if (this.#finished) return;
     this.#finished = true;
     clearTimeout(this.#deadline);
-    this.#cancel.abort();
+    // Only a call still waiting for the upstream's answer has an attempt to cancel.
+    if (!this.#call) this.#cancel.abort();
     const up = this.#call?.stream;
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
     // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
