@@ -112,7 +112,6 @@ class ForwardedCall {
   async run(): Promise<void> {
     const client = this.#client;
     if (client.closed || client.destroyed) return;
-    client.on('error', () => undefined);
     // The caller went away (RST_STREAM, connection lost): cancel upstream, charge what was delivered.
     client.once('close', () => {
       if (!this.#finished) this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
