@@ -55,7 +55,12 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     const origin = web ? String(headers[WEB_ORIGIN] ?? '') || undefined : undefined;
     const clientIp = (web ? String(headers[WEB_CLIENT_IP] ?? '') : stream.session?.socket?.remoteAddress) || 'unknown';
     const authority = headers[':authority'] ?? headers.host;
-    void proxyCall(stream, headers, options.networkOf(authority), { origin, clientIp }, options);
+    // A client may reset a stream at any moment (a load generator does at the end of its run):
+    // that is the call's end, never the process's.
+    stream.on('error', () => undefined);
+    proxyCall(stream, headers, options.networkOf(authority), { origin, clientIp }, options).catch(() => {
+      if (!stream.destroyed) stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+    });
   });
   const mux: GrpcWebMux = createGrpcWebMux({
     target: {

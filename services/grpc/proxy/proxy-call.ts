@@ -112,7 +112,6 @@ class ForwardedCall {
   async run(): Promise<void> {
     const client = this.#client;
     if (client.closed || client.destroyed) return;
-    client.on('error', () => undefined);
     // The caller went away (RST_STREAM, connection lost): cancel upstream, charge what was delivered.
     client.once('close', () => {
       if (!this.#finished) this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
@@ -203,7 +202,8 @@ class ForwardedCall {
     if (this.#finished) return;
     this.#finished = true;
     clearTimeout(this.#deadline);
-    this.#cancel.abort();
+    // Only a call still waiting for the upstream's answer has an attempt to cancel.
+    if (!this.#call) this.#cancel.abort();
     const up = this.#call?.stream;
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
     // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.

@@ -1,3 +1,4 @@
+import http2 from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { defaultUpstreamPolicy } from '../../upstream/index.js';
@@ -93,6 +94,24 @@ describe('gRPC proxy: transparency, deadlines, cancellation and the breaker', ()
     expect(given).toBeLessThanOrEqual(400);
     await vi.waitFor(() => expect(odd.seen.hangCancelled).toBe(before + 1));
     expect(e2e.upstream.breakers()['grpc']).toBe('closed');
+  });
+
+  it('streams reset by the client at any stage (before auth, mid-call, whole connection dropped) leave the proxy serving', async () => {
+    for (let i = 0; i < 10; i += 1) {
+      const session = http2.connect(`http://${e2e.host}`);
+      session.on('error', () => undefined);
+      const headers = { ':method': 'POST', ':path': '/sui.rpc.v2.FutureService/Hang', 'content-type': 'application/grpc', te: 'trailers', 'x-api-key': e2e.gateway.adminKey };
+      const early = session.request(headers);
+      early.on('error', () => undefined);
+      early.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+      const later = session.request(headers);
+      later.on('error', () => undefined);
+      later.end(Buffer.alloc(5));
+      if (i % 2 === 0) later.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+      session.destroy();
+    }
+    const answer = await call('Echo', Buffer.from([7]), { metadata: { 'x-custom': 'still here' } });
+    expect(answer.response).toEqual(Buffer.from([...Buffer.from('echo:'), 7]));
   });
 
   it('propagates a client cancellation to the upstream', async () => {
