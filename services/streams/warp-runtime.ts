@@ -1,4 +1,4 @@
-import type { Clock, Logger, Network } from '../core/index.js';
+import type { Clock, Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import { MemoryStreamLease, RedisStreamLease, type StreamLease } from './delivery/stream-lease.js';
@@ -35,7 +35,7 @@ export async function startWarpRuntime(options: WarpRuntimeOptions): Promise<War
   const lease: StreamLease = options.redisUrl ? await RedisStreamLease.connect(options.redisUrl, options.keyPrefix) : new MemoryStreamLease(clock);
   const ingests: CheckpointIngest[] = [];
   if (options.ingest) {
-    for (const [network, upstream] of options.upstreams as ReadonlyMap<Network, UpstreamSet extends ReadonlyMap<Network, infer U> ? U : never>) {
+    for (const [network, upstream] of options.upstreams) {
       const ingest = new CheckpointIngest({ network, upstream, database: options.database, log, clock, logger: logger.child({ module: 'warp-ingest', network }) });
       await ingest.start();
       ingests.push(ingest);
