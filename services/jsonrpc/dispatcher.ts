@@ -46,7 +46,7 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
 export class JsonRpcDispatcher {
   readonly maxBatchSize: number;
   readonly #methods = new Map<string, { method: JsonRpcMethod; spec: OpenRpcMethodSpec }>();
-  readonly #schemas = new OpenRpcSchemas();
+  readonly #schemas = new OpenRpcSchemas('params');
   readonly #logger: Pick<Logger, 'error'> | undefined;
 
   constructor(options: JsonRpcDispatcherOptions) {

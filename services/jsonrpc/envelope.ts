@@ -57,8 +57,9 @@ export function readCall(value: unknown): { call: JsonRpcCall } | { invalid: Jso
   const id = hasId ? (request.id as JsonRpcId) : null;
   if (request.jsonrpc !== '2.0') return { invalid: invalidRequest(id, '`jsonrpc` must be "2.0"') };
   if (typeof request.method !== 'string') return { invalid: invalidRequest(id, '`method` must be a string') };
-  const params = request.params;
-  if (params !== undefined && (typeof params !== 'object' || params === null)) {
+  // `params: null` is read as no params: some clients send it for methods that take none.
+  const params = request.params ?? undefined;
+  if (params !== undefined && typeof params !== 'object') {
     return { invalid: invalidRequest(id, '`params` must be an array or an object') };
   }
   return { call: { method: request.method, params, ...(hasId ? { id } : {}) } };

@@ -6,3 +6,4 @@ export { invalidParams } from './params.js';
 export { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcCursors, type JsonRpcMethod } from './method.js';
 export { jsonRpcMethodTable, withMethodTable } from './method-table.js';
 export { READ_METHODS } from './methods/reads/index.js';
+export { WIRE_EXCEPTIONS, resultSchemaOf, withWireExceptions, type WireException } from './wire-exceptions.js';

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import { resultSchemaOf, withWireExceptions } from './wire-exceptions.js';
 
 /**
  * Sui's own OpenRPC document (spec/sui-openrpc.json, version 1.78.2, 56 methods): the method
@@ -34,7 +35,7 @@ export const OPENRPC_METHODS: ReadonlyMap<string, OpenRpcMethodSpec> = new Map(
   OPENRPC_DOCUMENT.methods.map((method) => [method.name, {
     name: method.name,
     params: method.params.map((param) => ({ name: param.name, required: param.required === true, schema: param.schema })),
-    result: method.result.schema,
+    result: resultSchemaOf(method.name, method.result.schema),
   }]),
 );
 
@@ -43,16 +44,17 @@ const UINT_BITS: Record<string, number> = { uint8: 8, uint16: 16, uint32: 32, ui
 /**
  * One Ajv instance holding the whole document, so every `#/components/schemas/X` reference of a
  * param or result schema resolves against it. The document's Rust number formats (`uint8` ...
- * `uint64`, `double`) are checked as the ranges they name.
+ * `uint64`, `double`) are checked as the ranges they name; the wire exceptions (wire-exceptions.ts)
+ * replace the schemas the document gets wrong.
  */
-function createAjv(): Ajv {
+function createAjv(use: 'params' | 'results'): Ajv {
   const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
   for (const [format, bits] of Object.entries(UINT_BITS)) {
     const max = bits >= 53 ? Number.MAX_SAFE_INTEGER : 2 ** bits - 1;
     ajv.addFormat(format, { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= 0 && value <= max });
   }
   ajv.addFormat('double', { type: 'number', validate: (value: number) => Number.isFinite(value) });
-  ajv.addSchema({ $id: DOCUMENT_ID, components: OPENRPC_DOCUMENT.components });
+  ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: withWireExceptions(OPENRPC_DOCUMENT.components.schemas, use) } });
   return ajv;
 }
 
@@ -61,10 +63,17 @@ function anchored(schema: object): object {
   return JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`)) as object;
 }
 
-/** Compiled validators of the document's schemas, made once per schema on first use. */
+/**
+ * Compiled validators of the document's schemas, made once per schema on first use. `use` says
+ * which wire exceptions apply: the gateway validates params, the conformance suite results.
+ */
 export class OpenRpcSchemas {
-  readonly #ajv = createAjv();
+  readonly #ajv: Ajv;
   readonly #compiled = new Map<object, ValidateFunction>();
+
+  constructor(use: 'params' | 'results') {
+    this.#ajv = createAjv(use);
+  }
 
   /** Null when `value` is valid against `schema` (a schema object of the document), else the first error. */
   check(schema: object, value: unknown): string | null {

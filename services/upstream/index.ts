@@ -11,3 +11,6 @@ export {
   type CallOptions, type Network, type ProbeResult, type RequestBudget, type Upstream, type UpstreamEndpoints, type UpstreamHealth,
   type UpstreamPolicy, type UpstreamSet, type GraphQLVariables,
 } from './types.js';
+export * from './proto-values.js';
+export * from './apy.js';
+export { validatorApys, exchangeRateFromBcs, exchangeRateFromField } from './validator-apy.js';

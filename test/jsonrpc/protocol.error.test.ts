@@ -53,6 +53,12 @@ describe('POST /v1/jsonrpc: protocol errors', () => {
     expect(response.body).toEqual({ jsonrpc: '2.0', id: 9, error: { code: -32602, message: `Invalid params: ${reason}` } });
   });
 
+  it('`params: null` or no params at all is a call without params', async () => {
+    const none = await e.send({ jsonrpc: '2.0', id: 1, method: 'sui_getChainIdentifier' });
+    const nulled = await e.send({ jsonrpc: '2.0', id: 2, method: 'sui_getChainIdentifier', params: null });
+    expect(nulled.body).toEqual({ jsonrpc: '2.0', id: 2, result: none.body.result });
+  });
+
   it('named params work like positional ones', async () => {
     const positional = await e.call('suix_getBalance', [alice, '0x2::sui::SUI']);
     const named = await e.call('suix_getBalance', { owner: alice, coin_type: '0x2::sui::SUI' });

@@ -1,0 +1,92 @@
+import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
+
+/**
+ * The official (deprecated, still shipped) `SuiJsonRpcClient` does its usual reads through the
+ * gateway over HTTP, with the API key in `x-api-key`: the legacy shapes decode as the SDK expects.
+ */
+describe('SuiJsonRpcClient through the gateway', () => {
+  let e: JsonRpcE2E;
+  let client: SuiJsonRpcClient;
+  let alice: string;
+  beforeAll(async () => {
+    e = await startJsonRpcE2E();
+    alice = e.address('alice');
+    const transport = new JsonRpcHTTPTransport({
+      url: e.url,
+      rpc: { headers: { 'x-api-key': e.gateway.adminKey } },
+      // The test clock moves only when told: keep the SDK's calls inside the plan's rate.
+      fetch: (input, init) => { e.gateway.clock.advance(25); return fetch(input, init); },
+    });
+    client = new SuiJsonRpcClient({ network: 'mainnet', transport });
+  }, 60_000);
+  afterAll(async () => e.stop());
+
+  it('reads balances', async () => {
+    const sui = await client.getBalance({ owner: alice });
+    expect(sui.coinType).toMatch(/::sui::SUI$/);
+    expect(BigInt(sui.totalBalance)).toBeGreaterThan(0n);
+    const all = await client.getAllBalances({ owner: alice });
+    expect(all.map((balance) => balance.totalBalance)).toContain(sui.totalBalance);
+  });
+
+  it('pages coins with our cursors until the end, and the pages add up to the balance', async () => {
+    const coins: { balance: string; coinObjectId: string }[] = [];
+    let cursor: string | null | undefined;
+    do {
+      const page = await client.getCoins({ owner: alice, limit: 1, cursor });
+      coins.push(...page.data);
+      cursor = page.hasNextPage ? page.nextCursor : null;
+    } while (cursor);
+    const balance = await client.getBalance({ owner: alice });
+    expect(coins.length).toBe(balance.coinObjectCount);
+    expect(new Set(coins.map((coin) => coin.coinObjectId)).size).toBe(coins.length);
+    const all = await client.getAllCoins({ owner: alice });
+    expect(all.data.length).toBeGreaterThan(coins.length);
+  });
+
+  it('reads objects and owned objects with options', async () => {
+    const owned = await client.getOwnedObjects({ owner: alice, options: { showType: true, showOwner: true, showContent: true }, limit: 5 });
+    expect(owned.data.length).toBe(5);
+    const first = owned.data[0]!.data!;
+    expect(first.owner).toEqual({ AddressOwner: alice });
+    const object = await client.getObject({ id: first.objectId, options: { showType: true, showBcs: true } });
+    expect(object.data).toMatchObject({ objectId: first.objectId, version: first.version, type: first.type });
+    const many = await client.multiGetObjects({ ids: [first.objectId], options: { showPreviousTransaction: true } });
+    expect(many[0]!.data!.previousTransaction).toEqual(expect.any(String));
+    const past = await client.tryGetPastObject({ id: first.objectId, version: Number(first.version) });
+    expect(past.status).toBe('VersionFound');
+  });
+
+  it('reads checkpoints', async () => {
+    const latest = await client.getLatestCheckpointSequenceNumber();
+    const checkpoint = await client.getCheckpoint({ id: latest });
+    expect(checkpoint.sequenceNumber).toBe(latest);
+    const page = await client.getCheckpoints({ descendingOrder: false, limit: 2 });
+    expect(page.data.map((entry) => entry.sequenceNumber)).toEqual(['0', '1']);
+    const next = await client.getCheckpoints({ descendingOrder: false, limit: 2, cursor: page.nextCursor });
+    expect(next.data[0]!.sequenceNumber).toBe('2');
+  });
+
+  it('reads the system state, gas price, chain identifier, coin metadata, stakes and APYs', async () => {
+    const state = await client.getLatestSuiSystemState();
+    expect(state.activeValidators.length).toBeGreaterThan(0);
+    expect(await client.getReferenceGasPrice()).toBe(BigInt(state.referenceGasPrice));
+    expect(await client.getChainIdentifier()).toMatch(/^[0-9a-f]{8}$/);
+    expect(await client.getCoinMetadata({ coinType: '0x2::sui::SUI' })).toMatchObject({ decimals: 9, symbol: 'SUI' });
+    const stakes = await client.getStakes({ owner: alice });
+    expect(state.activeValidators.map((validator) => validator.suiAddress)).toContain(stakes[0]!.validatorAddress);
+    const apys = await client.getValidatorsApy();
+    expect(apys.epoch).toBe(state.epoch);
+  });
+
+  it('resolves names', async () => {
+    expect(await client.resolveNameServiceAddress({ name: 'alice.sui' })).toBe(alice);
+    expect((await client.resolveNameServiceNames({ address: alice })).data).toEqual(['alice.sui']);
+  });
+
+  it('an SDK error carries the JSON-RPC code', async () => {
+    await expect(client.getCoins({ owner: alice, cursor: 'not-ours' })).rejects.toMatchObject({ code: -32602 });
+  });
+});
