@@ -175,14 +175,11 @@ describe('JSON-RPC subscriptions over the WebSocket of /v1/jsonrpc', () => {
     expect((await viaQuery.call(1, 'suix_subscribeEvent', [{ All: [] }])).result).toEqual(expect.any(Number));
   });
 
-  it('over plain HTTP the subscriptions answer as a node: -32601, pointing at the WebSocket', async () => {
-    const { status, body } = await e.send({ jsonrpc: '2.0', id: 5, method: 'suix_subscribeEvent', params: [{ All: [] }] });
-    expect(status).toBe(200);
-    expect(body).toEqual({
-      jsonrpc: '2.0', id: 5,
-      error: { code: -32601, message: 'Method not found: suix_subscribeEvent is a subscription, served only over the WebSocket of /v1/jsonrpc', data: { code: 'WEBSOCKET_ONLY' } },
-    });
-    const unsubscribe = await e.send({ jsonrpc: '2.0', id: 6, method: 'suix_unsubscribeEvent', params: [1] });
-    expect(unsubscribe.body.error.code).toBe(-32601);
+  it('over plain HTTP the subscriptions answer as a node (jsonrpsee) does: -32601 Method not found', async () => {
+    for (const [id, method] of [[5, 'suix_subscribeEvent'], [6, 'suix_subscribeTransaction'], [7, 'suix_unsubscribeEvent']] as const) {
+      const { status, body } = await e.send({ jsonrpc: '2.0', id, method, params: [{ All: [] }] });
+      expect(status).toBe(200);
+      expect(body).toEqual({ jsonrpc: '2.0', id, error: { code: -32601, message: `Method not found: ${method}` } });
+    }
   });
 });

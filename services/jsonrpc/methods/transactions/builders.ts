@@ -12,7 +12,8 @@ import { address, u64, type Json } from './legacy-values.js';
  */
 
 const SUI_COIN = '0x2::coin::Coin<0x2::sui::SUI>';
-const SYSTEM_STATE = '0x5';
+/** The Sui system state object: shared since genesis (initial shared version 1 on every network). */
+const SYSTEM_STATE = { objectId: '0x5', initialSharedVersion: 1, mutable: true };
 /** gRPC statuses that say the upstream, not the request, failed. */
 const TRANSPORT_CODES = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'INTERNAL', 'UNKNOWN', 'RESOURCE_EXHAUSTED', 'CANCELLED']);
 
@@ -76,7 +77,10 @@ interface BuildPlan {
   gas?: string[];
   /** Objects the commands use: never picked as gas. */
   inputs: string[];
-  compose(tx: Transaction): void;
+  /** Objects to read first and pass to `compose` as refs; with them, a plan that needs no Move signature builds offline. */
+  refs?: string[];
+  offline?: boolean;
+  compose(tx: Transaction, refs: Map<string, ObjectRef>): void;
 }
 
 function inputObjects(txBytes: Uint8Array, gas: ObjectRef[]): Json[] {
@@ -105,22 +109,30 @@ function inputObjects(txBytes: Uint8Array, gas: ObjectRef[]): Json[] {
 async function build(context: JsonRpcContext, plan: BuildPlan): Promise<Json> {
   const signer = normalizeSuiAddress(plan.signer);
   const inputs = new Set(plan.inputs.map((id) => normalizeSuiAddress(id)));
-  const [price, gas] = await Promise.all([
+  const [price, gas, refs] = await Promise.all([
     referenceGasPrice(context),
     plan.gas?.length ? objectRefs(context, plan.gas) : selectGas(context, signer, plan.budget, inputs).then((ref) => [ref]),
+    objectRefs(context, plan.refs ?? []),
   ]);
+  const byId = new Map(refs.map((ref) => [ref.objectId, ref]));
   const tx = new Transaction();
   tx.setSender(signer);
   tx.setGasPrice(price);
   tx.setGasBudget(plan.budget);
   tx.setGasPayment(gas);
-  plan.compose(tx);
+  try {
+    plan.compose(tx, byId);
+  } catch (error) {
+    // The SDK refuses a malformed value (an id, an amount) while composing: the caller's input.
+    if (error instanceof JsonRpcError) throw error;
+    throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: ${error instanceof Error ? error.message : String(error)}`);
+  }
   let txBytes: Uint8Array;
   try {
     // The SDK resolves object inputs and pure values (by the Move signatures) with the upstream's
     // gRPC client directly: those lookups are reads outside `upstream.call`, so they count toward
     // no breaker; a transport failure among them is still a server error below.
-    txBytes = await tx.build({ client: context.upstream.grpc });
+    txBytes = plan.offline ? await tx.build() : await tx.build({ client: context.upstream.grpc });
   } catch (error) {
     if (error instanceof JsonRpcError) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -152,6 +164,48 @@ function payTo(tx: Transaction, coin: TransactionObjectArgument, recipients: str
   if (recipients.length === 0) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: recipients is empty');
   const split = tx.splitCoins(coin, amountArgs(tx, amounts));
   recipients.forEach((recipient, i) => tx.transferObjects([split[i]!], normalizeSuiAddress(recipient)));
+}
+
+type Signature = Awaited<ReturnType<JsonRpcContext['upstream']['grpc']['core']['getMoveFunction']>>['function'];
+type Body = Signature['parameters'][number]['body'];
+const PRIMITIVES = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'bool', 'address']);
+
+async function moveFunction(context: JsonRpcContext, pkg: string, module: string, fn: string): Promise<Signature> {
+  try {
+    const { function: signature } = await context.upstream.call('GetFunction', () =>
+      context.upstream.grpc.core.getMoveFunction({ packageId: normalizeSuiAddress(pkg), moduleName: module, name: fn }), { idempotent: true });
+    return signature;
+  } catch (error) {
+    if ((error as { kind?: string }).kind === 'not_found' || (error as { kind?: string }).kind === 'invalid_argument') {
+      throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: function ${pkg}::${module}::${fn} not found`, { code: 'NOT_FOUND' });
+    }
+    throw error;
+  }
+}
+
+/**
+ * A `SuiJsonValue` encoded by the called function's parameter type, as a node does: primitives,
+ * vectors of them and strings as pure values, anything else (objects, generics) as an object id.
+ */
+function typedArgument(tx: Transaction, body: Body, value: unknown): TransactionObjectArgument | ReturnType<Transaction['pure']['u64']> {
+  const kind = body.$kind;
+  if (PRIMITIVES.has(kind)) return tx.pure(kind as 'u64', value as never);
+  if (kind === 'vector' && PRIMITIVES.has(body.vector.$kind)) return tx.pure.vector(body.vector.$kind as 'u64', value as never);
+  if (kind === 'datatype' && /^0x0*1::(string|ascii)::String$/.test(body.datatype.typeName)) return tx.pure.string(String(value));
+  if (kind === 'datatype' && /^0x0*2::object::ID$/.test(body.datatype.typeName)) return tx.pure.id(String(value));
+  return tx.object(String(value));
+}
+
+function isTxContext(body: Body): boolean {
+  return body.$kind === 'datatype' && /^0x0*2::tx_context::TxContext$/.test(body.datatype.typeName);
+}
+
+function typedArguments(tx: Transaction, signature: Signature, values: unknown[]) {
+  const params = signature.parameters.filter((p) => !isTxContext(p.body));
+  if (params.length !== values.length) {
+    throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: expected ${params.length} arguments, got ${values.length}`);
+  }
+  return params.map((p, i) => typedArgument(tx, p.body, values[i]));
 }
 
 type Builder = (params: Readonly<Record<string, unknown>>) => BuildPlan;
@@ -231,7 +285,7 @@ const moveCall = builder('unsafe_moveCall', 'MoveCall; SuiJsonValue arguments ty
       package: normalizeSuiAddress(String(params.package_object_id)), module: String(params.module), function: String(params.function),
       typeArguments: (params.type_arguments as unknown[]).map(String),
       // Raw values: the SDK encodes each by the function's parameter type (objects by id), as a node does.
-      arguments: (params.arguments as unknown[]).map((a) => tx.pure(a as never)),
+      arguments: typedArguments(tx, params.__signature as Signature, params.arguments as unknown[]),
     });
   },
 }));
@@ -245,17 +299,23 @@ const publish = builder('unsafe_publish', 'Publish + TransferObjects(UpgradeCap)
 }));
 
 const requestAddStake = builder('unsafe_requestAddStake', 'MergeCoins + SplitCoins + 0x3::sui_system::request_add_stake', (params) => ({
-  signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params), inputs: ids(params.coins),
-  compose: (tx) => {
-    let coin = mergedCoin(tx, ids(params.coins));
+  signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params), inputs: ids(params.coins), refs: ids(params.coins), offline: true,
+  compose: (tx, refs) => {
+    const [first, ...rest] = ids(params.coins).map((id) => tx.objectRef(refs.get(normalizeSuiAddress(id))!));
+    if (!first) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: coins is empty');
+    if (rest.length) tx.mergeCoins(first, rest);
+    let coin: TransactionObjectArgument = first;
     if (params.amount !== undefined && params.amount !== null) coin = tx.splitCoins(coin, [tx.pure.u64(bigintParam(params.amount, 'amount'))])[0]!;
-    tx.moveCall({ target: '0x3::sui_system::request_add_stake', arguments: [tx.object(SYSTEM_STATE), coin, tx.pure.address(normalizeSuiAddress(String(params.validator)))] });
+    tx.moveCall({ target: '0x3::sui_system::request_add_stake', arguments: [tx.sharedObjectRef(SYSTEM_STATE), coin, tx.pure.address(normalizeSuiAddress(String(params.validator)))] });
   },
 }));
 
 const requestWithdrawStake = builder('unsafe_requestWithdrawStake', '0x3::sui_system::request_withdraw_stake', (params) => ({
-  signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params), inputs: [String(params.staked_sui)],
-  compose: (tx) => tx.moveCall({ target: '0x3::sui_system::request_withdraw_stake', arguments: [tx.object(SYSTEM_STATE), tx.object(String(params.staked_sui))] }),
+  signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params), inputs: [String(params.staked_sui)], refs: [String(params.staked_sui)], offline: true,
+  compose: (tx, refs) => tx.moveCall({
+    target: '0x3::sui_system::request_withdraw_stake',
+    arguments: [tx.sharedObjectRef(SYSTEM_STATE), tx.objectRef(refs.get(normalizeSuiAddress(String(params.staked_sui)))!)],
+  }),
 }));
 
 interface BatchItem {
@@ -278,7 +338,8 @@ const batchTransaction = builder('unsafe_batchTransaction', 'one PTB of Transfer
           const m = item.moveCallRequestParams;
           tx.moveCall({
             package: normalizeSuiAddress(m.packageObjectId), module: m.module, function: m.function,
-            typeArguments: (m.typeArguments ?? []).map(String), arguments: (m.arguments ?? []).map((a) => tx.pure(a as never)),
+            typeArguments: (m.typeArguments ?? []).map(String),
+            arguments: typedArguments(tx, (params.__signatures as Signature[])[items.indexOf(item)]!, m.arguments ?? []),
           });
         }
       }
@@ -300,7 +361,27 @@ const splitCoinEqualTyped: JsonRpcMethod = {
   },
 };
 
+/** unsafe_moveCall and unsafe_batchTransaction read the called functions' signatures first. */
+const moveCallTyped: JsonRpcMethod = {
+  ...moveCall,
+  async handle(params, context) {
+    const signature = await moveFunction(context, String(params.package_object_id), String(params.module), String(params.function));
+    return moveCall.handle({ ...params, __signature: signature }, context);
+  },
+};
+
+const batchTransactionTyped: JsonRpcMethod = {
+  ...batchTransaction,
+  async handle(params, context) {
+    const items = params.single_transaction_params as BatchItem[];
+    const signatures = await Promise.all(items.map((item) => item.moveCallRequestParams
+      ? moveFunction(context, item.moveCallRequestParams.packageObjectId, item.moveCallRequestParams.module, item.moveCallRequestParams.function)
+      : undefined));
+    return batchTransaction.handle({ ...params, __signatures: signatures }, context);
+  },
+};
+
 export const BUILDER_METHODS: readonly JsonRpcMethod[] = [
-  transferObject, transferSui, pay, paySui, payAllSui, splitCoin, splitCoinEqualTyped, mergeCoins, moveCall, publish,
-  requestAddStake, requestWithdrawStake, batchTransaction,
+  transferObject, transferSui, pay, paySui, payAllSui, splitCoin, splitCoinEqualTyped, mergeCoins, moveCallTyped, publish,
+  requestAddStake, requestWithdrawStake, batchTransactionTyped,
 ];

@@ -1,5 +1,6 @@
 import { normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { GrpcTypes } from '@mysten/sui/grpc';
+import { valueToJson as protoValueToJson, type Json, type ProtoValue } from '../../../upstream/index.js';
 
 /**
  * Small conversions every legacy renderer shares: the legacy JSON-RPC writes ids and addresses as
@@ -7,7 +8,7 @@ import type { GrpcTypes } from '@mysten/sui/grpc';
  * displays them (leading zeros of addresses dropped: `0x2::sui::SUI`).
  */
 
-export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type { Json };
 
 export function address(value: string | undefined): string {
   return normalizeSuiAddress(value ?? '0x0');
@@ -23,32 +24,9 @@ export function legacyType(type: string | undefined): string {
   return type.replace(/0x0*([0-9a-fA-F]+)(?=::)/g, (_, hex: string) => `0x${hex.toLowerCase()}`);
 }
 
-/** google.protobuf.Value as protobuf-ts decodes it. */
-interface ProtoValue {
-  kind:
-    | { oneofKind: 'nullValue'; nullValue: number }
-    | { oneofKind: 'numberValue'; numberValue: number }
-    | { oneofKind: 'stringValue'; stringValue: string }
-    | { oneofKind: 'boolValue'; boolValue: boolean }
-    | { oneofKind: 'structValue'; structValue: { fields: Record<string, ProtoValue> } }
-    | { oneofKind: 'listValue'; listValue: { values: ProtoValue[] } }
-    | { oneofKind: undefined };
-}
-
-/** The JSON a google.protobuf.Value stands for (Sui already renders u64 and larger as strings inside). */
+/** The JSON a google.protobuf.Value stands for (the helper REST shares, services/upstream/proto-values.ts). */
 export function valueToJson(value: unknown): Json {
-  const proto = value as ProtoValue | undefined;
-  if (!proto?.kind) return null;
-  const kind = proto.kind;
-  switch (kind.oneofKind) {
-    case 'numberValue': return kind.numberValue;
-    case 'stringValue': return kind.stringValue;
-    case 'boolValue': return kind.boolValue;
-    case 'structValue':
-      return Object.fromEntries(Object.entries(kind.structValue.fields).map(([k, v]) => [k, valueToJson(v)]));
-    case 'listValue': return kind.listValue.values.map(valueToJson);
-    default: return null;
-  }
+  return protoValueToJson(value as ProtoValue | undefined);
 }
 
 export function timestampMs(ts: { seconds: bigint; nanos: number } | undefined): string | null {
