@@ -79,7 +79,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     clientErrorHandler,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
-  // WebSocket upgrades (Warp streams) are routed once, at the root, through every hook below.
+  // WebSocket upgrades (Warp streams, JSON-RPC subscriptions) are routed once, at the root, through
+  // every hook below: a second registration would route each upgrade twice.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
   const routes = new RouteTable();
   routeTables.set(app, routes);

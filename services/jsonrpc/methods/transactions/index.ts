@@ -15,3 +15,4 @@ export const TRANSACTION_METHODS: readonly JsonRpcMethod[] = [
 
 export { jsonRpcWebSocketCapability, registerJsonRpcWebSocket, type JsonRpcWebSocketOptions } from './subscriptions/websocket-route.js';
 export { CheckpointFeed, CheckpointFeeds } from './subscriptions/checkpoint-feed.js';
+export { SUBSCRIPTION_METHODS } from './subscriptions/session.js';

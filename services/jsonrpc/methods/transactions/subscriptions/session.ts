@@ -31,6 +31,8 @@ interface Subscription {
 }
 
 const SUBSCRIBE = { suix_subscribeEvent: 'event', suix_subscribeTransaction: 'transaction' } as const;
+/** The document's methods served only over the WebSocket of /v1/jsonrpc (as on a node). */
+export const SUBSCRIPTION_METHODS: readonly string[] = Object.keys(SUBSCRIBE);
 const UNSUBSCRIBE = { suix_unsubscribeEvent: 'event', suix_unsubscribeTransaction: 'transaction' } as const;
 const NOTIFICATION_METHOD = { event: 'suix_subscribeEvent', transaction: 'suix_subscribeTransaction' } as const;
 

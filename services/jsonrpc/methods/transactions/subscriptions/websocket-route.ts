@@ -1,6 +1,3 @@
-import { EventEmitter } from 'node:events';
-import type { Server } from 'node:http';
-import fastifyWebsocket from '@fastify/websocket';
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ERRORS, isApiError } from '../../../../core/index.js';
@@ -23,13 +20,6 @@ export interface JsonRpcWebSocketOptions {
 /** The price of opening the socket, of each call over it and of each notification. */
 export const WEBSOCKET_MESSAGE_COST = 1;
 
-/**
- * @fastify/websocket listens to the server's `upgrade` event and routes upgrades through the one
- * router, so it must listen once per server; its route hooks are still needed in every network
- * scope. Later scopes get a listener target that never fires.
- */
-const listening = new WeakSet<Server>();
-
 function closeCode(code: string): number {
   return (ERRORS as Record<string, { ws: number }>)[code]?.ws ?? 1011;
 }
@@ -46,10 +36,8 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
   const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
 
   await scope.register(async (inner: App) => {
-    const server = inner.server;
-    const first = !listening.has(server);
-    listening.add(server);
-    await inner.register(fastifyWebsocket, first ? {} : { options: { server: new EventEmitter() as unknown as Server } });
+    // @fastify/websocket is registered once, at the root (services/http/app.ts): it listens to the
+    // server's `upgrade` event, so a second registration would route every upgrade twice.
     if (!options.feeds) inner.addHook('onClose', async () => feeds.close());
     // An upgrade refused before the plugin's own hooks ran (authentication, limits) is answered
     // over the raw socket, which nothing would end: the server keeps it half-open forever.
