@@ -53,6 +53,13 @@ describe('SuiJsonRpcClient through the gateway: transactions and events', () => 
   });
 
   it('queries events (newest first, the SDK\'s default) and pages with the cursors it is given', async () => {
+    // simnet's producer emits the events; page only once there are enough for two pages and more
+    // (a fresh chain may have none yet: how many depends on how long the tests before took).
+    const until = Date.now() + 30_000;
+    while ((await client.queryEvents({ query: { All: [] }, limit: 5 })).data.length < 5) {
+      if (Date.now() > until) throw new Error('simnet emitted fewer than 5 events in 30 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
     // A still chain while paging, so that pages can be compared with one read.
     e.simnet.pause();
     const first = await client.queryEvents({ query: { All: [] }, limit: 2 });
