@@ -70,14 +70,6 @@ export async function runOperator(argv: string[] = []): Promise<void> {
   const kubeConfig = new KubeConfig();
   kubeConfig.loadFromDefault();
   const metrics = new Metrics();
-  const ads = new AdsServer({
-    logger: runtime.logger,
-    registry: metrics.registry,
-    translate: { listenerPort: options.listenerPort, trustedProxyHops: options.trustedProxyHops },
-    // Logged and counted (suigw_xds_nacks_total) by the server; Envoy keeps its last good config.
-    onNack: (nack) => runtime.logger.warn({ nack }, 'an xDS client rejected a snapshot'),
-  });
-  const xdsPort = await ads.listen(options.xdsPort);
   const operator = new Operator({
     kubeConfig,
     database: runtime.database,
@@ -89,6 +81,17 @@ export async function runOperator(argv: string[] = []): Promise<void> {
     }),
     lease: { ...DEFAULT_LEASE, namespace: config.operator.namespace, identity: config.operator.identity ?? hostname() },
   });
+  const ads = new AdsServer({
+    logger: runtime.logger,
+    registry: metrics.registry,
+    translate: { listenerPort: options.listenerPort, trustedProxyHops: options.trustedProxyHops },
+    // Logged and counted (suigw_xds_nacks_total) by the server; Envoy keeps its last good config.
+    // The operator shows it as EnvoyAccepted=False on the resources' statuses until a later
+    // version is accepted.
+    onNack: (nack) => operator.reportEnvoy({ accepted: false, version: nack.rejectedVersion, nodeId: nack.nodeId, kind: nack.kind, message: nack.message }),
+    onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId }),
+  });
+  const xdsPort = await ads.listen(options.xdsPort);
   operator.onSnapshot((ir) => {
     try {
       ads.publish(ir);

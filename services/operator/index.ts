@@ -5,3 +5,4 @@ export { translate } from './translate/translate.js';
 export type * from './translate/types.js';
 export { streamWorkerReplicas, billingSchedule } from './translate/workloads.js';
 export { operatorSettings, BACKEND_PORTS, type NetworkHosts, type OperatorSettingsOptions } from './settings.js';
+export type { EnvoyReport } from './translate/conditions.js';

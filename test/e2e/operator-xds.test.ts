@@ -3,7 +3,7 @@ import * as xds from '@grpc/grpc-js-xds';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger, Metrics, systemClock } from '../../services/core/index.js';
-import { AdsServer } from '../../services/envoy/xds/index.js';
+import { AdsServer, translateToEnvoy } from '../../services/envoy/xds/index.js';
 import { createOrganization } from '../../services/identity/index.js';
 import type { GatewayIR } from '../../services/operator/ir.js';
 import type { KubeApiDouble } from '../../services/operator/testing/api-server.js';
@@ -61,8 +61,6 @@ describe('operator → IR → ADS → a real xDS client', () => {
     const [address, port] = simnet.grpcHost.split(':');
     const started = await startApiDouble();
     api = started.api;
-    ads = new AdsServer({ logger: createLogger('silent'), registry: metrics.registry });
-    const adsPort = await ads.listen(0, '127.0.0.1');
     operator = new Operator({
       kubeConfig: kubeConfigFor(started.url, 'op'),
       database: db.database,
@@ -75,6 +73,14 @@ describe('operator → IR → ADS → a real xDS client', () => {
       },
       lease: { namespace: 'suigw', name: 'suigw-operator', identity: 'op', leaseDurationMs: 15_000, retryMs: 100 },
     });
+    // As services/cli/operator.ts wires them: the clients' ACKs and NACKs go back to the operator.
+    ads = new AdsServer({
+      logger: createLogger('silent'),
+      registry: metrics.registry,
+      onNack: (nack) => operator.reportEnvoy({ accepted: false, version: nack.rejectedVersion, nodeId: nack.nodeId, kind: nack.kind, message: nack.message }),
+      onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId }),
+    });
+    const adsPort = await ads.listen(0, '127.0.0.1');
     operator.onSnapshot((ir) => {
       published.push(ir);
       ads.publish(ir);
@@ -120,5 +126,30 @@ describe('operator → IR → ADS → a real xDS client', () => {
     console.log(`CR → IR → ADS → client ACK: ${Date.now() - startedAt} ms`);
     expect(ads.version).not.toBe(versionBefore);
     expect(await chainIdVia(client)).toBe(simnet.chainId);
+  });
+
+  it('a snapshot the client rejects shows on the resources\' status until a later version is accepted', async () => {
+    const envoyCondition = () => (api.store.get(api.type('apikeys'), NAMESPACE, 'web')?.status?.conditions ?? [])
+      .find((condition: { type: string }) => condition.type === 'EnvoyAccepted') as { status: string; reason: string; message: string } | undefined;
+    const served = operator.latest!;
+    // The operator's own snapshot with ext_authz made mandatory on the proxyless listener: gRPC
+    // clients do not implement it and must reject the listener (NOTES.md).
+    const rejected = translateToEnvoy({ ...served, version: 'rejected-1' });
+    for (const listener of rejected.listeners) {
+      const manager = (listener.api_listener as { api_listener: { http_filters: { is_optional?: boolean }[] } } | undefined)?.api_listener;
+      for (const filter of manager?.http_filters ?? []) delete filter.is_optional;
+    }
+    ads.publishSnapshot(rejected);
+    const refused = await eventually(() => (envoyCondition()?.status === 'False' ? envoyCondition() : undefined), 'EnvoyAccepted=False on the ApiKey');
+    expect(refused).toMatchObject({ reason: 'Rejected' });
+    expect(refused!.message).toContain('operator-xds-test rejected listener version rejected-1');
+    expect(refused!.message).toContain('envoy.filters.http.ext_authz');
+    // The client keeps its last good configuration meanwhile.
+    expect(await chainIdVia(client)).toBe(simnet.chainId);
+
+    // The operator's snapshot served again: the client accepts it, and the condition clears.
+    ads.publish(served);
+    const accepted = await eventually(() => (envoyCondition()?.status === 'True' ? envoyCondition() : undefined), 'EnvoyAccepted=True again');
+    expect(accepted).toMatchObject({ reason: 'Accepted', message: `version ${served.version} accepted by operator-xds-test` });
   });
 });

@@ -3,7 +3,7 @@ import * as protoLoader from '@grpc/proto-loader';
 import type { Registry } from 'prom-client';
 import type { Logger } from '../../core/index.js';
 import type { GatewayIR } from '../../operator/ir.js';
-import { AdsStreamState, type DiscoveryRequest, type DiscoveryResponse, type XdsNack } from './ads-stream.js';
+import { AdsStreamState, type DiscoveryRequest, type DiscoveryResponse, type XdsAck, type XdsNack } from './ads-stream.js';
 import { encodeSnapshot, type EncodedSnapshot } from './encoded-snapshot.js';
 import { PROTO_INCLUDE_DIRS } from './envoy-protos.js';
 import type { EnvoySnapshot } from './snapshot.js';
@@ -16,6 +16,8 @@ export interface AdsServerOptions {
   registry: Registry;
   /** Called for every rejected response: the operator turns it into a status condition. */
   onNack?: (nack: XdsNack) => void;
+  /** Called for every accepted response: the operator clears a rejection once a client moves on. */
+  onAck?: (ack: XdsAck) => void;
   translate?: TranslateOptions;
 }
 
@@ -126,19 +128,24 @@ export class AdsServer {
         return;
       case 'ack':
         this.metrics.acks.inc({ type: kindOfTypeUrl(outcome.typeUrl) });
+        this.#callback('ACK', () => this.options.onAck?.(outcome.ack));
         return;
       case 'nack':
         this.metrics.nacks.inc({ type: outcome.nack.kind });
         this.options.logger.warn({ nack: outcome.nack }, 'xDS client rejected a response');
-        try {
-          this.options.onNack?.(outcome.nack);
-        } catch (error) {
-          // A failing status write must not take the stream (and every client on it) down.
-          this.options.logger.error({ err: error }, 'xDS NACK callback failed');
-        }
+        this.#callback('NACK', () => this.options.onNack?.(outcome.nack));
         return;
       case 'ignore':
         return;
+    }
+  }
+
+  #callback(what: string, call: () => void): void {
+    try {
+      call();
+    } catch (error) {
+      // A failing status write must not take the stream (and every client on it) down.
+      this.options.logger.error({ err: error }, `xDS ${what} callback failed`);
     }
   }
 

@@ -28,9 +28,10 @@ describe('ADS stream state (state of the world)', () => {
     const state = new AdsStreamState();
     state.onRequest({ type_url: TYPE_URL.route, resource_names: ['suigw-public'] });
     const { nonce } = state.response(TYPE_URL.route, snapshot);
-    expect(state.onRequest({ type_url: TYPE_URL.route, resource_names: ['suigw-public'], response_nonce: nonce, version_info: '3f2a9c0d1e7b4a55' })).toEqual({
+    expect(state.onRequest({ node: { id: 'envoy-1' }, type_url: TYPE_URL.route, resource_names: ['suigw-public'], response_nonce: nonce, version_info: '3f2a9c0d1e7b4a55' })).toEqual({
       kind: 'ack',
       typeUrl: TYPE_URL.route,
+      ack: { nodeId: 'envoy-1', kind: 'route', typeUrl: TYPE_URL.route, version: '3f2a9c0d1e7b4a55' },
     });
     expect(state.onRequest({ type_url: TYPE_URL.route, resource_names: ['suigw-public', 'other'], response_nonce: nonce })).toEqual({
       kind: 'respond',

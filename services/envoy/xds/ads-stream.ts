@@ -18,6 +18,15 @@ export interface DiscoveryResponse {
   nonce: string;
 }
 
+/** A client's acceptance of one of our responses. */
+export interface XdsAck {
+  nodeId: string;
+  kind: ResourceKind;
+  typeUrl: string;
+  /** The version the client now runs. */
+  version: string;
+}
+
 /** A client's rejection of one of our responses. */
 export interface XdsNack {
   nodeId: string;
@@ -33,7 +42,7 @@ export interface XdsNack {
 
 export type RequestOutcome =
   | { kind: 'respond'; typeUrl: string }
-  | { kind: 'ack'; typeUrl: string }
+  | { kind: 'ack'; typeUrl: string; ack: XdsAck }
   | { kind: 'nack'; nack: XdsNack }
   | { kind: 'ignore' };
 
@@ -82,7 +91,7 @@ export class AdsStreamState {
       };
     }
     const changed = !existing || existing.nonce === undefined || existing.wildcard !== wildcard || !sameNames(existing.names, subscription.names);
-    return changed ? { kind: 'respond', typeUrl } : { kind: 'ack', typeUrl };
+    return changed ? { kind: 'respond', typeUrl } : { kind: 'ack', typeUrl, ack: { nodeId: this.nodeId, kind, typeUrl, version: request.version_info ?? '' } };
   }
 
   /** The type URLs this client subscribes to. */

@@ -1,5 +1,5 @@
 export { AdsServer, type AdsServerOptions } from './ads-server.js';
-export type { XdsNack } from './ads-stream.js';
+export type { XdsAck, XdsNack } from './ads-stream.js';
 export { HTTP_FILTER_CHAIN, type HttpFilterModule } from './http-filters.js';
 export { RATE_LIMIT_DESCRIPTORS, RATELIMIT_DOMAIN } from './rate-limit-descriptors.js';
 export type { EnvoyResource, EnvoySnapshot } from './snapshot.js';

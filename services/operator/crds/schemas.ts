@@ -72,7 +72,8 @@ export type WarpStreamSpec = z.output<typeof warpStreamSpecSchema>;
 export type OnchainPlanSpec = z.output<typeof onchainPlanSpecSchema>;
 
 export interface Condition {
-  type: 'Ready' | 'Reconciled';
+  /** `EnvoyAccepted` appears once an xDS client has answered: False while one rejects the config. */
+  type: 'Ready' | 'Reconciled' | 'EnvoyAccepted';
   status: 'True' | 'False' | 'Unknown';
   reason: string;
   message: string;

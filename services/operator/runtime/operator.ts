@@ -5,7 +5,7 @@ import { createKey, createProject, disableKey, updateKey } from '../../identity/
 import { projectLimit } from '../../metering/plans.js';
 import { API_GROUP, API_VERSION, type Kind } from '../crds/schemas.js';
 import type { GatewayIR } from '../ir.js';
-import { statusFor } from '../translate/conditions.js';
+import { statusFor, withEnvoyCondition, type EnvoyReport } from '../translate/conditions.js';
 import { translate } from '../translate/translate.js';
 import {
   KEY_ID_ANNOTATION,
@@ -57,6 +57,8 @@ export class Operator {
   /** Secrets written but not yet seen by the informer: a rebuild must not create their key again. */
   readonly #writtenSecrets = new Map<string, OwnedSecret>();
   #latest: GatewayIR | undefined;
+  /** The xDS clients' last word on the served configuration (see `reportEnvoy`). */
+  #envoy: EnvoyReport | undefined;
   #resyncTimer: unknown;
   #stopped = false;
 
@@ -86,6 +88,21 @@ export class Operator {
   onSnapshot(listener: (ir: GatewayIR) => void): void {
     this.#listeners.push(listener);
     if (this.#latest) listener(this.#latest);
+  }
+
+  /**
+   * What an xDS client said about a snapshot (the ADS server's ACK/NACK callbacks): a rejection
+   * shows as `EnvoyAccepted=False` on every resource's status (the leader writes it); a later
+   * version accepted clears it. Repeated ACKs of the same state change nothing.
+   */
+  reportEnvoy(report: EnvoyReport): void {
+    const current = this.#envoy;
+    // Only the version now built clears a rejection: a client may still ACK another resource type
+    // of an older version.
+    if (report.accepted && current?.accepted === false && report.version !== this.#latest?.version) return;
+    if (current && current.accepted === report.accepted && current.version === report.version) return;
+    this.#envoy = report;
+    this.#debouncer.notify();
   }
 
   async start(): Promise<void> {
@@ -236,6 +253,7 @@ export class Operator {
       if (!resource) continue;
       const failure = failures.get(refKey(update.ref));
       if (failure) update = statusFor(resource, { ready: false, reason: failure.code, message: failure.message }, false, now);
+      update = withEnvoyCondition(resource, update, this.#envoy, now);
       if (sameJson(resource.status ?? {}, update.status)) continue;
       await this.#writer.writeStatus(update.ref, update.status);
     }

@@ -14,7 +14,7 @@ function previous(resource: CustomResource, type: Condition['type']): Condition 
   return Array.isArray(conditions) ? (conditions as Condition[]).find((c) => c.type === type) : undefined;
 }
 
-function condition(resource: CustomResource, type: Condition['type'], status: Condition['status'], reason: string, message: string, now: string): Condition {
+export function condition(resource: CustomResource, type: Condition['type'], status: Condition['status'], reason: string, message: string, now: string): Condition {
   const generation = resource.metadata.generation ?? 1;
   const before = previous(resource, type);
   // lastTransitionTime moves only when the status does (Kubernetes API conventions).
@@ -47,4 +47,23 @@ export function statusFor(
       ],
     },
   };
+}
+
+/** What the xDS clients last said about the configuration built from the resources. */
+export type EnvoyReport =
+  | { accepted: true; version: string; nodeId: string }
+  | { accepted: false; version: string; nodeId: string; kind: string; message: string };
+
+/**
+ * The `EnvoyAccepted` condition: the Envoy resources translated from every custom resource form
+ * one snapshot, so a client's rejection concerns them all (its message names the resource at
+ * fault); it turns True again when a client accepts a later version.
+ */
+export function withEnvoyCondition(resource: CustomResource, update: StatusUpdate, report: EnvoyReport | undefined, now: string): StatusUpdate {
+  if (!report) return update;
+  const envoy = report.accepted
+    ? condition(resource, 'EnvoyAccepted', 'True', 'Accepted', `version ${report.version} accepted by ${report.nodeId}`, now)
+    : condition(resource, 'EnvoyAccepted', 'False', 'Rejected', `${report.nodeId} rejected ${report.kind} version ${report.version}: ${report.message}`, now);
+  const conditions = ((update.status['conditions'] ?? []) as Condition[]).filter((c) => c.type !== 'EnvoyAccepted');
+  return { ...update, status: { ...update.status, conditions: [...conditions, envoy] } };
 }
