@@ -10,14 +10,15 @@ import type { KubeApiDouble } from '../../services/operator/testing/api-server.j
 import { eventually, startApiDouble, TEST_SETTINGS } from '../../services/operator/testing/harness.js';
 import { Operator } from '../../services/operator/runtime/operator.js';
 import { kubeConfigFor } from '../../services/operator/testing/harness.js';
-import { startSimnet, type RunningSimnet } from '../../services/simnet/index.js';
+import { startGrpcProxyE2E, type GrpcProxyE2E } from '../support/grpc-proxy-e2e.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 /**
  * The whole Kubernetes control path in one process, as `suigw operator` wires it
  * (services/cli/operator.ts): custom resources in an API-server double → the operator's
  * informers and translation → GatewayIR → our ADS server → a real proxyless gRPC client
- * (@grpc/grpc-js-xds) that routes by what it learned, to simnet's real sui.rpc.v2 server.
+ * (@grpc/grpc-js-xds) that routes by what it learned to the grpc role (our gRPC proxy, with its
+ * key check and metering) in front of simnet's real sui.rpc.v2 server.
  */
 const GRPC_HOST = 'mainnet.grpc.test';
 const BOOTSTRAP_KEY = 'grpc.TEST_ONLY_DO_NOT_USE_IN_PROD.xds_bootstrap_config';
@@ -25,13 +26,18 @@ const NAMESPACE = 'team-a';
 
 xds.register();
 
+let apiKey = '';
+
 function chainIdVia(client: grpc.Client): Promise<string> {
+  const metadata = new grpc.Metadata();
+  metadata.set('x-api-key', apiKey);
   return new Promise((resolve, reject) => {
     client.makeUnaryRequest(
       '/sui.rpc.v2.LedgerService/GetServiceInfo',
       (request: Uint8Array) => Buffer.from(request),
       (bytes: Buffer) => GrpcTypes.GetServiceInfoResponse.fromBinary(bytes),
       GrpcTypes.GetServiceInfoRequest.toBinary({}),
+      metadata,
       { deadline: Date.now() + 10_000 },
       (error, response) => (error ? reject(error) : resolve(response!.chainId ?? '')),
     );
@@ -45,7 +51,8 @@ async function routeAcks(metrics: Metrics): Promise<number> {
 
 describe('operator → IR → ADS → a real xDS client', () => {
   let db: TestDatabase;
-  let simnet: RunningSimnet;
+  let grpcRole: GrpcProxyE2E;
+  let chainId: string;
   let api: KubeApiDouble;
   let operator: Operator;
   let ads: AdsServer;
@@ -57,8 +64,10 @@ describe('operator → IR → ADS → a real xDS client', () => {
   beforeAll(async () => {
     db = await createTestDatabase();
     organizationId = (await createOrganization(db.database.db, systemClock, { name: 'Acme', tier: 'growth', projects: [] })).organization.id;
-    simnet = await startSimnet({ seed: 'operator-xds', autoStart: false });
-    const [address, port] = simnet.grpcHost.split(':');
+    grpcRole = await startGrpcProxyE2E();
+    apiKey = await grpcRole.key();
+    chainId = grpcRole.simnet!.chainId;
+    const [address, port] = grpcRole.host.split(':');
     const started = await startApiDouble();
     api = started.api;
     operator = new Operator({
@@ -98,13 +107,13 @@ describe('operator → IR → ADS → a real xDS client', () => {
     await operator?.stop();
     ads?.close();
     await api?.close();
-    await simnet?.stop();
+    await grpcRole?.stop();
     await db?.drop();
   });
 
-  it('serves what the operator built: the client reaches the grpc backend the IR names', async () => {
+  it('serves what the operator built: the client reaches the grpc role the IR names, with its key', async () => {
     await eventually(() => published.length > 0 || undefined, 'a first IR');
-    expect(await chainIdVia(client)).toBe(simnet.chainId);
+    expect(await chainIdVia(client)).toBe(chainId);
   });
 
   it('a changed custom resource reaches the connected client as a new route configuration', async () => {
@@ -125,7 +134,7 @@ describe('operator → IR → ADS → a real xDS client', () => {
     // Printed, not asserted (no timings in tests): bench/xds-propagation.ts measures it.
     console.log(`CR → IR → ADS → client ACK: ${Date.now() - startedAt} ms`);
     expect(ads.version).not.toBe(versionBefore);
-    expect(await chainIdVia(client)).toBe(simnet.chainId);
+    expect(await chainIdVia(client)).toBe(chainId);
   });
 
   it('a snapshot the client rejects shows on the resources\' status until a later version is accepted', async () => {
@@ -145,7 +154,7 @@ describe('operator → IR → ADS → a real xDS client', () => {
     expect(refused!.message).toContain('operator-xds-test rejected listener version rejected-1');
     expect(refused!.message).toContain('envoy.filters.http.ext_authz');
     // The client keeps its last good configuration meanwhile.
-    expect(await chainIdVia(client)).toBe(simnet.chainId);
+    expect(await chainIdVia(client)).toBe(chainId);
 
     // The operator's snapshot served again: the client accepts it, and the condition clears.
     ads.publish(served);
