@@ -1,14 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { App } from '../route-contract/index.js';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS, type App } from '../route-contract/index.js';
 import { servesCors, type RouteTable } from './route-table.js';
-
-/** What a browser may send: the key (either form) and a JSON body. */
-export const CORS_ALLOWED_HEADERS = 'x-api-key, authorization, content-type';
-/** What a page may read: the limit and credit headers of the spec (Limits), the request id, Retry-After. */
-export const CORS_EXPOSED_HEADERS =
-  'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Svc-Credit-Remaining, X-Svc-Credit-Replenish-Date, X-Request-Id, Retry-After';
-/** Browsers cache a preflight this long (seconds); Chromium caps it at 7200. */
-export const CORS_MAX_AGE_SECONDS = 600;
 
 function pathOf(url: string): string {
   const query = url.indexOf('?');

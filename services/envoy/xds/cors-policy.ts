@@ -1,4 +1,4 @@
-import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../../http/cors.js';
+import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../../route-contract/index.js';
 import { parseOriginPattern } from '../../identity/index.js';
 import { ANY } from './type-urls.js';
 
