@@ -17,8 +17,8 @@ import { pathToFileURL } from 'node:url';
 import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
-import { ENV_SCHEMA } from '../services/core/index.js';
 import { createBenchTenant, type BenchTenant } from './lib/bench-tenant.js';
+import { cleanEnvironment, gatewayNodeFlags, meteringEnvironment } from './lib/stack.js';
 import { assertGrpcCallSucceeds, GRPC_HEADERS } from './lib/grpc-frame.js';
 import type { GrpcProxyReady } from './lib/grpc-proxy-server.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
@@ -35,12 +35,6 @@ function frameOf(message: Uint8Array): Buffer {
   frame.writeUInt32BE(message.length, 1);
   frame.set(message, 5);
   return frame;
-}
-
-function cleanEnvironment(): NodeJS.ProcessEnv {
-  const env = { ...process.env };
-  for (const name of Object.keys(ENV_SCHEMA.shape)) delete env[name];
-  return env;
 }
 
 /** An object simnet holds: the first coin of the bench account. */
@@ -71,8 +65,8 @@ export default async function benchGrpc(): Promise<void> {
       const proxy = await startServiceProcess<GrpcProxyReady>({
         name: `grpc proxy (${variant})`,
         script: 'bench/lib/grpc-proxy-server.ts',
-        // As for the gateways (bench/lib/stack.ts): e.g. `--cpu-prof --cpu-prof-dir=/tmp/prof`.
-        nodeFlags: (process.env['BENCH_GATEWAY_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== ''),
+        // As for the gateways: e.g. BENCH_GATEWAY_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=/tmp/prof`.
+        nodeFlags: gatewayNodeFlags(),
         env: {
           ...cleanEnvironment(),
           DATABASE_URL: tenant.databaseUrl,
@@ -80,7 +74,7 @@ export default async function benchGrpc(): Promise<void> {
           SUIGW_SECRET: randomBytes(32).toString('hex'),
           SUI_MAINNET_GRPC_URL: simnet.ready.grpcUrl,
           SUI_MAINNET_GRAPHQL_URL: simnet.ready.graphqlUrl,
-          ...(variant === 'redis' ? { REDIS_URL: settings.redisUrl } : {}),
+          ...meteringEnvironment(variant, settings),
         },
         stdout: 'ignore',
       });

@@ -43,11 +43,12 @@ export interface StackOptions {
  * `BENCH_GATEWAY_NODE_FLAGS` (space-separated) adds Node flags to every gateway process, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load (written when it stops).
  */
-function gatewayNodeFlags(): string[] {
+export function gatewayNodeFlags(): string[] {
   return (process.env['BENCH_GATEWAY_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
 }
 
-function cleanEnvironment(): NodeJS.ProcessEnv {
+/** This process's environment without any suigw setting: each subject gets only its own. */
+export function cleanEnvironment(): NodeJS.ProcessEnv {
   const env = { ...process.env };
   for (const name of Object.keys(ENV_SCHEMA.shape)) delete env[name];
   return env;
@@ -68,7 +69,7 @@ async function assertRedisAnswers(url: string): Promise<void> {
   });
 }
 
-function meteringEnvironment(variant: MeteringVariant, settings: BenchSettings): NodeJS.ProcessEnv {
+export function meteringEnvironment(variant: MeteringVariant, settings: BenchSettings): NodeJS.ProcessEnv {
   switch (variant) {
     case 'redis':
       return { REDIS_URL: settings.redisUrl };
