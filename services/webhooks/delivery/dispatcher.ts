@@ -47,8 +47,9 @@ export class WebhookDispatcher {
     await this.#running?.catch(() => undefined);
   }
 
-  /** Runs a pass soon (events were queued); passes never overlap. */
+  /** Runs a pass soon (events were queued) once started; passes never overlap. */
   wake(): void {
+    if (this.#timer === undefined) return;
     if (this.#running) {
       this.#again = true;
       return;
