@@ -11,6 +11,7 @@ import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 import { startWarpRuntime } from '../streams/index.js';
+import { createWebhookRuntime } from '../webhooks/index.js';
 import { seedDevOrganization, UnusableDevAdminKeyError, type DevSeed } from './dev-seed.js';
 
 /** What `suigw dev` writes for scripts and tests: where everything is and the admin key. */
@@ -82,6 +83,9 @@ export async function runDev(argv: string[]): Promise<void> {
   const config = readConfig({
     ...(base.secret ? {} : { SUIGW_SECRET: await devSecret(base.dataDir) }),
     ...(base.zklogin.proverUrl ? {} : { SUIGW_ZKLOGIN_PROVER_URL: 'local' }),
+    // Webhooks to a receiver on the laptop: http and loopback addresses (HTTPS and public addresses only elsewhere).
+    ...(base.webhooks.allowHttp ? {} : { SUIGW_WEBHOOK_ALLOW_HTTP: 'true' }),
+    ...(base.webhooks.allowedAddresses.length > 0 ? {} : { SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.0/8,::1' }),
   });
   const stateFile = values['state-file'] ?? join(config.dataDir, 'dev.json');
   const previous = await readJson<DevState>(stateFile);
@@ -107,8 +111,11 @@ export async function runDev(argv: string[]): Promise<void> {
   const authenticator = new Authenticator({ database: runtime.database, clock: runtime.clock, ttlMs: config.keyCacheTtlMs, logger: runtime.logger, cacheLookups: metrics.keyCacheLookups });
   await authenticator.start();
   const metering = await createMetering({ ...runtime, metrics });
-  // Warp streams in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
-  const warp = await startWarpRuntime({ redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true });
+  // Warp streams and webhooks in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
+  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true });
+  const warp = await startWarpRuntime({
+    redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true, consumers: [webhooks.consumer],
+  });
   const app = await buildGatewayApp({ ...runtime, upstreams, metrics, authenticator, metering, warp });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   const grpcProxies = await startDevGrpcProxies(config, { authenticator, meter: metering.meter, upstreams });
@@ -116,6 +123,7 @@ export async function runDev(argv: string[]): Promise<void> {
     for (const { proxy } of grpcProxies.values()) await proxy.close();
     await app.close();
     await warp.close();
+    await webhooks.close();
     await metering.close();
     await authenticator.stop();
     await metricsServer?.close();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
+import { CursorCodec, deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { graphqlCapability } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
@@ -12,6 +12,7 @@ import { createRestServices, restCapability, restConfigFrom } from '../rest/inde
 import { streamDefinitionsCapability, warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
+import { webhooksCapability, webhookSecretBox } from '../webhooks/index.js';
 import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
 import { createZkLogin, zkloginCapability, type Prover } from '../zklogin/index.js';
 
@@ -92,6 +93,9 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }))] : []),
       graphqlCapability({ upstreams, limits: config.graphql }),
       streamDefinitionsCapability({ database, clock }),
+      webhooksCapability({ database, clock, box: webhookSecretBox(secret), policy: config.webhooks,
+        cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
+      }),
       ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering })] : []),
     ],
   });

@@ -2,12 +2,13 @@ import { Metrics } from '../core/index.js';
 import { startMetricsServer } from '../http/index.js';
 import { startWarpRuntime } from '../streams/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
+import { createWebhookRuntime } from '../webhooks/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
 
 /**
- * `suigw streams`: checkpoint ingest (one subscription per configured network) and Warp delivery
- * (`/v1/warp/{id}/ws|stream`, with the stream definitions). Several processes share one Redis
+ * `suigw streams`: checkpoint ingest (one subscription per configured network), Warp delivery
+ * (`/v1/warp/{id}/ws|stream`, with the stream definitions) and webhook delivery (docs/webhooks.md). Several processes share one Redis
  * (REDIS_URL): the stream logs, the delivery state and the one-connection leases live there, so a
  * client resumes on any process. Without REDIS_URL everything is in-process (one process only).
  */
@@ -17,16 +18,20 @@ export async function runStreams(): Promise<void> {
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   const upstreams = upstreamSetFromConfig(config);
   const metrics = new Metrics();
+  // Webhooks ride on the same ingest: matched with the streams, attempted from PostgreSQL by every process.
+  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true });
   const warp = await startWarpRuntime({
     redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams,
     // Every process ingests: the log appends each checkpoint to a stream once, so replicas need no election.
     ingest: true,
+    consumers: [webhooks.consumer],
   });
   const app = await buildGatewayApp({ ...runtime, upstreams, metrics, warp });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await app.close();
     await warp.close();
+    await webhooks.close();
     await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await runtime.database.close();

@@ -112,6 +112,11 @@ export const ENV_SCHEMA = z.object({
   SUIGW_GRAPHQL_MAX_DEPTH: z.coerce.number().int().min(1).max(1_000).default(20),
   SUIGW_GRAPHQL_MAX_ALIASES: z.coerce.number().int().min(0).max(10_000).default(50),
   SUIGW_GRAPHQL_MAX_COMPLEXITY: z.coerce.number().int().min(1).max(1_000_000).default(1_000),
+  // Webhooks (services/webhooks, docs/webhooks.md).
+  SUIGW_WEBHOOK_ALLOW_HTTP: boolean,
+  SUIGW_WEBHOOK_ALLOWED_ADDRESSES: z.string().default('').transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))),
+  SUIGW_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   SUIGW_OPERATOR_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('suigw'),
   SUIGW_OPERATOR_IDENTITY: optionalString,
   SUIGW_OPERATOR_IMAGE: z.string().min(1).default('ghcr.io/suigw/suigw:0.1.0'),
@@ -213,6 +218,15 @@ export interface Config {
     proverTimeoutMs: number;
     /** Proofs in flight per process; past it 503 PROVER_BUSY. */
     proverSlots: number;
+  };
+  /** Outbound webhook deliveries (services/webhooks, docs/webhooks.md). */
+  webhooks: {
+    /** Accept `http://` endpoint URLs (`suigw dev` turns it on); otherwise HTTPS only. */
+    allowHttp: boolean;
+    /** Private, loopback or link-local addresses (IPs or CIDRs) deliveries may reach anyway; every other non-public address is refused. */
+    allowedAddresses: readonly string[];
+    /** Deadline of one delivery attempt, connection to response headers and the capped body. */
+    timeoutMs: number;
   };
   /** The Kubernetes operator (services/operator, docs/kubernetes.md). */
   operator: {
@@ -316,6 +330,11 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       proverTimeoutMs: v.SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS,
       proverSlots: v.SUIGW_ZKLOGIN_PROVER_SLOTS,
     }),
+    webhooks: Object.freeze({
+      allowHttp: v.SUIGW_WEBHOOK_ALLOW_HTTP,
+      allowedAddresses: Object.freeze([...v.SUIGW_WEBHOOK_ALLOWED_ADDRESSES]),
+      timeoutMs: v.SUIGW_WEBHOOK_TIMEOUT_MS,
+    }),
     operator: Object.freeze({
       namespace: v.SUIGW_OPERATOR_NAMESPACE,
       identity: v.SUIGW_OPERATOR_IDENTITY,
@@ -392,6 +411,9 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_ZKLOGIN_PROVER_URL: 'Mysten prover service URL (POST /v1), or `local` for the local prover whose proofs do not verify on chain. Unset: /prove answers 502 PROVER_FAILED; `suigw dev` uses local.',
   SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: 'Deadline of one prover call (default 15000 ms); past it 502 PROVER_FAILED.',
   SUIGW_ZKLOGIN_PROVER_SLOTS: 'Proofs in flight per process (default 8); past it 503 PROVER_BUSY with Retry-After.',
+  SUIGW_WEBHOOK_ALLOW_HTTP: 'Accept http:// webhook URLs (default false: HTTPS only; `suigw dev` defaults to true).',
+  SUIGW_WEBHOOK_ALLOWED_ADDRESSES: 'Private, loopback or link-local addresses webhook deliveries may reach, IPs or CIDRs, comma separated (default none: only public addresses; `suigw dev` defaults to 127.0.0.0/8,::1). See docs/webhooks.md.',
+  SUIGW_WEBHOOK_TIMEOUT_MS: 'Deadline of one webhook delivery attempt (default 10000 ms); past it the attempt failed and is retried.',
   SUIGW_OPERATOR_NAMESPACE: '`suigw operator`: the namespace of its Lease and stream-worker Deployments (default suigw).',
   SUIGW_OPERATOR_IDENTITY: "`suigw operator`: this replica's name in the leader Lease (default: the host name, i.e. the pod name).",
   SUIGW_OPERATOR_IMAGE: '`suigw operator`: the image of the stream workers and billing CronJobs it creates.',

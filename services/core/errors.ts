@@ -186,6 +186,13 @@ export const ERRORS = {
   STREAM_ALREADY_CONNECTED: e(409, G.ALREADY_EXISTS, W.CONFLICT, 'Stream already connected'),
   STREAM_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Stream not found'),
   STREAM_LIMIT_REACHED: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Stream limit reached'),
+  /** Not in the spec: the stream is beyond the plan's stream count (a plan ended); docs/webhooks.md#plan-end-pause. */
+  STREAM_PAUSED: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Stream paused'),
+
+  // Webhooks (not in the spec beyond "managed with the manage scope"; docs/webhooks.md).
+  WEBHOOK_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Webhook not found'),
+  WEBHOOK_LIMIT_REACHED: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Webhook limit reached'),
+  WEBHOOK_URL_NOT_ALLOWED: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Webhook URL not allowed'),
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERRORS;

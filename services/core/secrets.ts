@@ -6,7 +6,7 @@ import { hkdfSync } from 'node:crypto';
  * another (a wallet challenge, an identity header), and rotating one purpose's format is a new
  * `info`, not a new secret.
  */
-export type SecretPurpose = 'cursors' | 'identity-headers' | 'wallet-challenges' | 'zklogin-salt';
+export type SecretPurpose = 'cursors' | 'identity-headers' | 'wallet-challenges' | 'zklogin-salt' | 'webhook-secrets';
 
 const SALT = 'suigw-secret-v1';
 

@@ -21,6 +21,8 @@ export function streamDefinitionsCapability(deps: StreamDefinitionDeps): Capabil
   };
 }
 
+export type { MatchConsumer, MatchTarget } from './ingest/match-consumer.js';
+export type { AppendedEvent } from './log/stream-log.js';
 export { startWarpRuntime, type WarpRuntime, type WarpRuntimeOptions } from './warp-runtime.js';
 export type { WarpDeliveryDeps };
 export { WARP_COSTS } from './delivery/warp-charges.js';

@@ -3,6 +3,7 @@ import type { Database } from '../db/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import { MemoryStreamLease, RedisStreamLease, type StreamLease } from './delivery/stream-lease.js';
 import { CheckpointIngest } from './ingest/checkpoint-ingest.js';
+import type { MatchConsumer } from './ingest/match-consumer.js';
 import { MemoryStreamLog } from './log/stream-log.memory.js';
 import { RedisStreamLog } from './log/stream-log.redis.js';
 import type { StreamLog } from './log/stream-log.js';
@@ -23,6 +24,8 @@ export interface WarpRuntimeOptions {
   upstreams: UpstreamSet;
   /** Run one checkpoint ingest per network with an upstream. */
   ingest: boolean;
+  /** Matched in the same pass as the streams (webhooks); handed to every ingest. */
+  consumers?: readonly MatchConsumer[];
   keyPrefix?: string;
 }
 
@@ -36,7 +39,8 @@ export async function startWarpRuntime(options: WarpRuntimeOptions): Promise<War
   const ingests: CheckpointIngest[] = [];
   if (options.ingest) {
     for (const [network, upstream] of options.upstreams) {
-      const ingest = new CheckpointIngest({ network, upstream, database: options.database, log, clock, logger: logger.child({ module: 'warp-ingest', network }) });
+      const ingest = new CheckpointIngest({ network, upstream, database: options.database, log, clock, logger: logger.child({ module: 'warp-ingest', network }),
+        ...(options.consumers ? { consumers: options.consumers } : {}) });
       await ingest.start();
       ingests.push(ingest);
     }

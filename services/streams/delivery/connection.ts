@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import type { Clock, Logger } from '../../core/index.js';
+import { WsClose, type Clock, type Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
-import type { Metering } from '../../metering/index.js';
+import { planOf, type Metering } from '../../metering/index.js';
+import { isStreamPaused } from '../definitions/pause.js';
 import { findStream } from '../definitions/store.js';
 import type { StreamLog } from '../log/stream-log.js';
 import { DeliverySession, type MessageSink } from './delivery-session.js';
@@ -36,7 +37,8 @@ export interface OpenConnection {
 
 /**
  * Opens one stream connection over any transport: the stream must be the caller's (else an
- * `error` STREAM_NOT_FOUND), the stream's lease must be free (else `error`
+ * `error` STREAM_NOT_FOUND) and within the plan's stream count (else `error` STREAM_PAUSED,
+ * close 4003), the stream's lease must be free (else `error`
  * STREAM_ALREADY_CONNECTED), then `connected`, then the session; the lease is renewed while
  * the connection lives and each started minute is charged.
  */
@@ -45,6 +47,11 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
   if (!stream || stream.organizationId !== request.principal.organization.id || stream.network !== request.network) {
     await sink.send({ event: 'error', data: { code: 'STREAM_NOT_FOUND', message: 'Stream not found' } });
     sink.close(4004, 'STREAM_NOT_FOUND');
+    return undefined;
+  }
+  if (await isStreamPaused(deps.database, stream, planOf(request.principal.organization).streams)) {
+    await sink.send({ event: 'error', data: { code: 'STREAM_PAUSED', message: 'The stream is beyond the plan’s stream count (paused); upgrade or delete older streams.' } });
+    sink.close(WsClose.FORBIDDEN, 'STREAM_PAUSED');
     return undefined;
   }
   const token = newLeaseToken();

@@ -6,6 +6,7 @@ import type { Upstream } from '../../upstream/index.js';
 import { listNetworkStreams, streamsDb } from '../definitions/store.js';
 import type { AppendedEvent, StreamLog } from '../log/stream-log.js';
 import { CHECKPOINT_READ_MASK, checkpointTransactions } from './chain-activity.js';
+import type { MatchConsumer, MatchTarget } from './match-consumer.js';
 import { StreamMatcher } from './matcher.js';
 
 export interface CheckpointIngestOptions {
@@ -19,6 +20,8 @@ export interface CheckpointIngestOptions {
   refreshMs?: number;
   /** Wait before resubscribing after the upstream stream broke. */
   reconnectMs?: number;
+  /** Consumers matched in the same pass as the streams (webhooks). */
+  consumers?: readonly MatchConsumer[];
   /** Called after each checkpoint was matched and appended (benchmarks and tests follow progress). */
   onCheckpoint?: (sequence: bigint, matched: number) => void;
 }
@@ -34,6 +37,8 @@ export interface CheckpointIngestOptions {
 export class CheckpointIngest {
   readonly #options: CheckpointIngestOptions;
   #matcher = new StreamMatcher([]);
+  /** Which consumer owns each non-stream target of the matcher. */
+  #consumerOf = new Map<string, MatchConsumer>();
   #cursor: bigint | undefined;
   #abort = new AbortController();
   #running: Promise<void> | undefined;
@@ -66,7 +71,17 @@ export class CheckpointIngest {
   }
 
   async refreshStreams(): Promise<void> {
-    this.#matcher = new StreamMatcher(await listNetworkStreams(this.#options.database, this.#options.network));
+    const { database, network } = this.#options;
+    const targets: MatchTarget[] = await listNetworkStreams(database, network);
+    const consumerOf = new Map<string, MatchConsumer>();
+    for (const consumer of this.#options.consumers ?? []) {
+      for (const target of await consumer.targets(network)) {
+        targets.push(target);
+        consumerOf.set(target.id, consumer);
+      }
+    }
+    this.#matcher = new StreamMatcher(targets);
+    this.#consumerOf = consumerOf;
   }
 
   async #loop(): Promise<void> {
@@ -121,9 +136,22 @@ export class CheckpointIngest {
       }
     }
     let matched = 0;
-    await Promise.all([...byStream].map(async ([streamId, events]) => {
-      matched += (await this.#options.log.append(streamId, events, sequence)).length;
-    }));
+    const handOver = new Map<MatchConsumer, Map<string, AppendedEvent[]>>();
+    for (const [id, events] of byStream) {
+      const consumer = this.#consumerOf.get(id);
+      if (!consumer) continue;
+      byStream.delete(id);
+      const matches = handOver.get(consumer) ?? new Map<string, AppendedEvent[]>();
+      matches.set(id, events);
+      handOver.set(consumer, matches);
+      matched += events.length;
+    }
+    await Promise.all([
+      ...[...byStream].map(async ([streamId, events]) => {
+        matched += (await this.#options.log.append(streamId, events, sequence)).length;
+      }),
+      ...[...handOver].map(([consumer, matches]) => consumer.accept(this.#options.network, sequence, matches)),
+    ]);
     await this.#persist(sequence);
     this.#options.onCheckpoint?.(sequence, matched);
   }

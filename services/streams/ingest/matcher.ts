@@ -1,8 +1,8 @@
 import { normalizeStructTag, parseStructTag } from '@mysten/sui/utils';
 import type { StreamType } from '../definitions/filters.js';
-import type { StreamDefinition } from '../definitions/store.js';
 import type { AppendedEvent } from '../log/stream-log.js';
 import type { ChainTransaction } from './chain-activity.js';
+import type { MatchTarget } from './match-consumer.js';
 
 type StructTag = ReturnType<typeof parseStructTag>;
 
@@ -56,14 +56,14 @@ export interface StreamMatch {
  * not with the number of streams.
  */
 export class StreamMatcher {
-  readonly #byEventType = new Map<string, StreamDefinition[]>();
-  readonly #byAddress = new Map<string, StreamDefinition[]>();
-  readonly #byCoinType = new Map<string, StreamDefinition[]>();
-  readonly #byObjectId = new Map<string, StreamDefinition[]>();
+  readonly #byEventType = new Map<string, MatchTarget[]>();
+  readonly #byAddress = new Map<string, MatchTarget[]>();
+  readonly #byCoinType = new Map<string, MatchTarget[]>();
+  readonly #byObjectId = new Map<string, MatchTarget[]>();
   readonly size: number;
 
-  constructor(streams: readonly StreamDefinition[]) {
-    const add = (index: Map<string, StreamDefinition[]>, key: string, stream: StreamDefinition) => {
+  constructor(streams: readonly MatchTarget[]) {
+    const add = (index: Map<string, MatchTarget[]>, key: string, stream: MatchTarget) => {
       const list = index.get(key) ?? [];
       if (!list.includes(stream)) list.push(stream);
       index.set(key, list);
@@ -83,7 +83,7 @@ export class StreamMatcher {
   match(transaction: ChainTransaction): StreamMatch[] {
     const out: StreamMatch[] = [];
     const base = { checkpoint: transaction.checkpoint, digest: transaction.digest, timestampMs: transaction.timestampMs };
-    const emit = (stream: StreamDefinition, kind: StreamType, data: Record<string, unknown>) =>
+    const emit = (stream: MatchTarget, kind: StreamType, data: Record<string, unknown>) =>
       out.push({ streamId: stream.id, event: { kind, data: { ...base, ...data } } });
 
     for (const event of transaction.events) {

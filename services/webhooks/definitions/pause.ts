@@ -1,0 +1,28 @@
+import type { Database } from '../../db/index.js';
+import { pausedBeyondPlan, planOf } from '../../metering/index.js';
+import { webhooksDb } from './store.js';
+
+/**
+ * The webhooks the plan-end pause rule switches off now (the rule streams use too): per
+ * organization, live webhooks oldest first, those beyond the plan's webhook count. A paused
+ * webhook queues nothing and attempts nothing until the plan allows it again.
+ */
+export async function pausedWebhookIds(database: Database): Promise<Set<string>> {
+  const rows = await webhooksDb(database).selectFrom('webhooks as w')
+    .innerJoin('organizations as o', 'o.id', 'w.organization_id')
+    .select(['w.id', 'w.organization_id', 'o.tier', 'o.subscription_plan', 'o.subscription_status'])
+    .where('w.deleted_at', 'is', null).orderBy('w.created_seq').execute();
+  const byOrganization = new Map<string, { limit: number; ids: string[] }>();
+  for (const row of rows) {
+    let entry = byOrganization.get(row.organization_id);
+    if (!entry) {
+      const plan = planOf({ tier: row.tier, subscription: { plan: row.subscription_plan, status: row.subscription_status, periodEnd: null } });
+      entry = { limit: plan.webhooks, ids: [] };
+      byOrganization.set(row.organization_id, entry);
+    }
+    entry.ids.push(row.id);
+  }
+  const paused = new Set<string>();
+  for (const { limit, ids } of byOrganization.values()) for (const id of pausedBeyondPlan(ids, limit)) paused.add(id);
+  return paused;
+}

@@ -1,0 +1,188 @@
+import { randomBytes } from 'node:crypto';
+import { toBase58 } from '@mysten/sui/utils';
+import { sql } from 'kysely';
+import type { StreamType } from '../../streams/index.js';
+import type { Database } from '../../db/index.js';
+import { webhooksDb } from '../definitions/store.js';
+import { nextAttemptDelay } from './retry-schedule.js';
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'cancelled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+/** One matched event for one webhook, as the ingest hands it over. */
+export interface QueuedEvent {
+  webhookId: string;
+  checkpoint: bigint;
+  /** Its place among the webhook's matches of that checkpoint: with the checkpoint, what makes it unique. */
+  position: number;
+  eventType: string;
+  body: string;
+}
+
+export function newMessageId(): string {
+  return `msg_${toBase58(randomBytes(12))}`;
+}
+
+/**
+ * Queues events for their first attempt (due now). A checkpoint ingested twice (a restart, or
+ * several `streams` processes ingesting) queues each event once; only enabled, live webhooks
+ * queue anything.
+ */
+export async function enqueueDeliveries(database: Database, now: number, events: readonly QueuedEvent[]): Promise<number> {
+  if (events.length === 0) return 0;
+  const db = webhooksDb(database);
+  const ids = [...new Set(events.map((event) => event.webhookId))];
+  const live = new Set((await db.selectFrom('webhooks').select('id').where('id', 'in', ids).where('enabled', '=', true)
+    .where('deleted_at', 'is', null).execute()).map((row) => row.id));
+  const at = new Date(now);
+  const rows = events.filter((event) => live.has(event.webhookId)).map((event) => ({
+    id: newMessageId(),
+    webhook_id: event.webhookId,
+    checkpoint: event.checkpoint.toString(),
+    position: event.position,
+    event_type: event.eventType,
+    body: event.body,
+    status: 'pending',
+    next_attempt_at: at,
+    created_at: at,
+  }));
+  if (rows.length === 0) return 0;
+  const inserted = await db.insertInto('webhook_deliveries').values(rows)
+    .onConflict((oc) => oc.columns(['webhook_id', 'checkpoint', 'position']).doNothing()).returning('id').execute();
+  return inserted.length;
+}
+
+/** A delivery taken for one attempt, with what the attempt needs of its webhook. */
+export interface ClaimedDelivery {
+  id: string;
+  webhookId: string;
+  url: string;
+  body: string;
+  attempts: number;
+  secretSealed: string;
+  previousSecretSealed: string | null;
+  previousSecretExpiresAt: Date | null;
+}
+
+/**
+ * Takes up to `limit` due deliveries of enabled webhooks not in `paused` for one attempt: each
+ * is held until `claimUntil`, so another process does not attempt it at the same time (a
+ * process that dies holding one frees it when the hold ends). SKIP LOCKED lets several
+ * processes claim side by side.
+ */
+export async function claimDueDeliveries(
+  database: Database,
+  options: { now: number; claimUntil: number; limit: number; paused: ReadonlySet<string> },
+): Promise<ClaimedDelivery[]> {
+  const now = new Date(options.now);
+  const paused = [...options.paused];
+  const pausedFilter = paused.length === 0 ? sql`` : sql`AND d.webhook_id NOT IN (${sql.join(paused)})`;
+  const result = await sql<{
+    id: string; webhook_id: string; url: string; body: string; attempts: number;
+    secret_sealed: string; previous_secret_sealed: string | null; previous_secret_expires_at: Date | string | null;
+  }>`
+    UPDATE webhook_deliveries AS t SET claimed_until = ${new Date(options.claimUntil)}
+    FROM webhooks AS w
+    WHERE w.id = t.webhook_id AND t.id IN (
+      SELECT d.id FROM webhook_deliveries AS d JOIN webhooks AS h ON h.id = d.webhook_id
+      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+        AND (d.claimed_until IS NULL OR d.claimed_until <= ${now})
+        AND h.enabled AND h.deleted_at IS NULL ${pausedFilter}
+      ORDER BY d.next_attempt_at, d.created_seq
+      LIMIT ${options.limit}
+      FOR UPDATE OF d SKIP LOCKED
+    )
+    RETURNING t.id, t.webhook_id, w.url, t.body, t.attempts, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
+  `.execute(database.db);
+  return result.rows.map((row) => ({
+    id: row.id,
+    webhookId: row.webhook_id,
+    url: row.url,
+    body: row.body,
+    attempts: row.attempts,
+    secretSealed: row.secret_sealed,
+    previousSecretSealed: row.previous_secret_sealed,
+    previousSecretExpiresAt: row.previous_secret_expires_at === null ? null : new Date(row.previous_secret_expires_at),
+  }));
+}
+
+/** What one attempt came to. `status` null: no HTTP answer (refused address, connection error, timeout). */
+export interface AttemptOutcome {
+  status: number | null;
+  retryAfterMs: number | null;
+  error: string | null;
+}
+
+/**
+ * Records an attempt: 2xx succeeded; 410 Gone failed and the webhook is disabled (reason
+ * `gone`, its other pending deliveries cancelled); anything else is retried on the schedule
+ * until the last attempt, then failed.
+ */
+export async function recordAttempt(database: Database, delivery: ClaimedDelivery, now: number, outcome: AttemptOutcome): Promise<DeliveryStatus> {
+  const attempts = delivery.attempts + 1;
+  const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  const gone = outcome.status === 410;
+  const delay = succeeded || gone ? undefined : nextAttemptDelay(attempts, outcome.retryAfterMs);
+  const status: DeliveryStatus = succeeded ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
+  await webhooksDb(database).transaction().execute(async (trx) => {
+    await trx.updateTable('webhook_deliveries').set({
+      status,
+      attempts,
+      last_attempt_at: new Date(now),
+      last_response_status: outcome.status,
+      last_error: outcome.error,
+      next_attempt_at: delay === undefined ? null : new Date(now + delay),
+      claimed_until: null,
+    }).where('id', '=', delivery.id).execute();
+    if (gone) {
+      await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'gone' }).where('id', '=', delivery.webhookId).execute();
+      await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null, claimed_until: null })
+        .where('webhook_id', '=', delivery.webhookId).where('status', '=', 'pending').execute();
+    }
+  });
+  return status;
+}
+
+/** A delivery as the delivery log shows it. */
+export interface DeliveryRecord {
+  id: string;
+  eventType: StreamType;
+  status: DeliveryStatus;
+  attempts: number;
+  responseStatus: number | null;
+  error: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  createdAt: string;
+}
+
+const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
+
+/** A page of a webhook's deliveries, newest first, after the position `before` (a created_seq). */
+export async function listDeliveries(
+  database: Database,
+  webhookId: string,
+  options: { limit: number; before: string | undefined; status: DeliveryStatus | undefined },
+): Promise<{ records: DeliveryRecord[]; next: string | undefined }> {
+  let query = webhooksDb(database).selectFrom('webhook_deliveries')
+    .select(['id', 'event_type', 'status', 'attempts', 'last_response_status', 'last_error', 'last_attempt_at', 'next_attempt_at', 'created_at', 'created_seq'])
+    .where('webhook_id', '=', webhookId);
+  if (options.before !== undefined) query = query.where('created_seq', '<', options.before);
+  if (options.status !== undefined) query = query.where('status', '=', options.status);
+  const rows = await query.orderBy('created_seq', 'desc').limit(options.limit + 1).execute();
+  const page = rows.slice(0, options.limit);
+  return {
+    records: page.map((row) => ({
+      id: row.id,
+      eventType: row.event_type as StreamType,
+      status: row.status as DeliveryStatus,
+      attempts: row.attempts,
+      responseStatus: row.last_response_status,
+      error: row.last_error,
+      lastAttemptAt: iso(row.last_attempt_at),
+      nextAttemptAt: iso(row.next_attempt_at),
+      createdAt: new Date(row.created_at).toISOString(),
+    })),
+    next: rows.length > options.limit ? String(page[page.length - 1]!.created_seq) : undefined,
+  };
+}

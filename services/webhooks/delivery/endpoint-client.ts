@@ -1,0 +1,98 @@
+import http from 'node:http';
+import https from 'node:https';
+import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
+import type { AttemptOutcome } from './deliveries.js';
+import { parseRetryAfter } from './retry-schedule.js';
+
+/** What is read of a receiver's answer at most: the status is what counts, the body is only drained. */
+export const RESPONSE_BODY_CAP_BYTES = 64 * 1024;
+
+export interface EndpointClientOptions {
+  /** Deadline of one attempt: connecting, sending, the response headers and the capped body. */
+  timeoutMs: number;
+  /** Non-public addresses (IPs, CIDRs) that may be reached anyway; every other one is refused. */
+  allowedAddresses: readonly string[];
+  userAgent?: string;
+}
+
+/**
+ * POSTs deliveries to customer endpoints, guarded against SSRF: the agents check the address a
+ * host name resolves to at connection time (request-filtering-agent), so a name that points to
+ * a private, loopback, link-local or metadata address is refused even if it changed after the
+ * URL was accepted. Redirects are not followed (a 3xx is a failed attempt): a redirect would
+ * otherwise lead a signed delivery wherever the receiver says.
+ */
+export class EndpointClient {
+  readonly #options: EndpointClientOptions;
+  readonly #http: http.Agent;
+  readonly #https: https.Agent;
+
+  constructor(options: EndpointClientOptions) {
+    this.#options = options;
+    const filter = { allowIPAddressList: [...options.allowedAddresses], keepAlive: true };
+    this.#http = new RequestFilteringHttpAgent(filter);
+    this.#https = new RequestFilteringHttpsAgent(filter);
+  }
+
+  /** One attempt; never throws: a failure is an outcome with a null status and an error. */
+  post(url: string, headers: Record<string, string>, body: string, now: () => number): Promise<AttemptOutcome> {
+    return new Promise<AttemptOutcome>((resolve) => {
+      const target = new URL(url);
+      let settled = false;
+      const finish = (outcome: AttemptOutcome) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        resolve(outcome);
+      };
+      const request = (target.protocol === 'https:' ? https : http).request(target, {
+        method: 'POST',
+        agent: target.protocol === 'https:' ? this.#https : this.#http,
+        headers: {
+          ...headers,
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': this.#options.userAgent ?? 'suigw-webhooks/1',
+        },
+      }, (response) => {
+        const status = response.statusCode ?? null;
+        const retryAfter = response.headers['retry-after'];
+        const outcome: AttemptOutcome = {
+          status,
+          retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
+          error: status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`,
+        };
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          // Past the cap the rest is not wanted: the connection is dropped, the status stands.
+          if (read > RESPONSE_BODY_CAP_BYTES) {
+            response.destroy();
+            finish(outcome);
+          }
+        });
+        response.on('end', () => finish(outcome));
+        response.on('error', () => finish(outcome));
+        response.on('close', () => finish(outcome));
+      });
+      const timer = setTimeout(() => {
+        request.destroy(new Error('timeout'));
+        finish({ status: null, retryAfterMs: null, error: `no answer within ${this.#options.timeoutMs} ms` });
+      }, this.#options.timeoutMs);
+      request.on('error', (error) => finish({ status: null, retryAfterMs: null, error: describe(error) }));
+      request.end(body);
+    });
+  }
+
+  close(): void {
+    this.#http.destroy();
+    this.#https.destroy();
+  }
+}
+
+/** A short reason for the delivery log; never the URL (it may carry a token in its path or query). */
+function describe(error: Error): string {
+  if (/is not allowed/.test(error.message)) return 'address not allowed (private, loopback or reserved)';
+  const code = (error as NodeJS.ErrnoException).code;
+  return code ? `connection failed (${code})` : 'connection failed';
+}

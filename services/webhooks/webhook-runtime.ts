@@ -1,0 +1,47 @@
+import { deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
+import type { Database } from '../db/index.js';
+import { SecretBox } from './definitions/signing-secret.js';
+import { WebhookDispatcher } from './delivery/dispatcher.js';
+import { EndpointClient } from './delivery/endpoint-client.js';
+import { WebhookMatchConsumer } from './delivery/webhook-consumer.js';
+
+/** The sealing box of webhook secrets: the same SUIGW_SECRET on the gateway (create, rotate) and on `streams` (sign). */
+export function webhookSecretBox(secret: string): SecretBox {
+  return new SecretBox(deriveSubkey(secret, 'webhook-secrets'));
+}
+
+export interface WebhookRuntime {
+  /** Hand to the Warp runtime's ingests: webhooks are matched with the streams. */
+  consumer: WebhookMatchConsumer;
+  dispatcher: WebhookDispatcher;
+  close(): Promise<void>;
+}
+
+export interface WebhookRuntimeOptions {
+  config: Readonly<Config>;
+  secret: string;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  /** Poll and attempt on a timer (a process); off in tests, which call `dispatcher.runDue()`. */
+  start: boolean;
+}
+
+/** Webhook delivery of one process (`suigw streams`, `suigw dev`): queue from the ingest, attempt from PostgreSQL. */
+export function createWebhookRuntime(options: WebhookRuntimeOptions): WebhookRuntime {
+  const client = new EndpointClient({ timeoutMs: options.config.webhooks.timeoutMs, allowedAddresses: options.config.webhooks.allowedAddresses });
+  const dispatcher = new WebhookDispatcher({
+    database: options.database, clock: options.clock, logger: options.logger.child({ module: 'webhooks' }),
+    box: webhookSecretBox(options.secret), client,
+  });
+  const consumer = new WebhookMatchConsumer({ database: options.database, clock: options.clock, onQueued: () => dispatcher.wake() });
+  if (options.start) dispatcher.start();
+  return {
+    consumer,
+    dispatcher,
+    async close() {
+      await dispatcher.stop();
+      client.close();
+    },
+  };
+}
