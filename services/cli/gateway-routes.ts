@@ -4,13 +4,17 @@ import type { RouteDeclaration } from '../envoy/index.js';
 import { registeredRoutes } from '../http/index.js';
 import type { AccessRule, Authenticator } from '../identity/index.js';
 import type { RouteCost } from '../metering/index.js';
+import type { App } from '../route-contract/index.js';
+import { startWarpRuntime } from '../streams/index.js';
 import { buildGatewayApp } from './gateway-app.js';
+import { buildStreamsApp } from './streams-app.js';
 
 /**
- * The gateway's route table as data, for the Envoy-facing services: the composition root builds
- * the gateway exactly as `suigw gateway` does (never listening; building reads nothing from the
- * database and calls no upstream), reads every registered route's declarations and closes it.
- * So authz decides on the very routes the gateway serves, with their `auth` and `cost`.
+ * The public route table as data, for the Envoy-facing services: the composition root builds
+ * the gateway exactly as `suigw gateway` does and the streams app as `suigw streams` does (never
+ * listening; building reads nothing from the database and calls no upstream), reads every
+ * registered route's declarations and closes them. So authz decides on the very routes the two
+ * roles serve (Envoy sends `/v1/warp/` to `streams`), with their `auth` and `cost`.
  */
 export async function gatewayRouteDeclarations(deps: {
   config: Readonly<Config>;
@@ -19,9 +23,20 @@ export async function gatewayRouteDeclarations(deps: {
   logger: Logger;
   authenticator: Authenticator;
 }): Promise<RouteDeclaration[]> {
-  // The in-memory limiter: the app is never served, it must not connect to Redis.
+  // The in-memory limiter and stream log: the apps are never served, they must not connect to Redis.
   const config: Readonly<Config> = { ...deps.config, redisUrl: undefined };
-  const app = await buildGatewayApp({ ...deps, config });
+  const warp = await startWarpRuntime({ redisUrl: undefined, database: deps.database, clock: deps.clock, logger: deps.logger, upstreams: new Map(), ingest: false });
+  try {
+    const gateway = await declarationsOf(await buildGatewayApp({ ...deps, config }));
+    const streams = await declarationsOf(await buildStreamsApp({ ...deps, config, warp }));
+    const seen = new Set(gateway.map((route) => `${route.method} ${route.url}`));
+    return [...gateway, ...streams.filter((route) => !seen.has(`${route.method} ${route.url}`))];
+  } finally {
+    await warp.close();
+  }
+}
+
+async function declarationsOf(app: App): Promise<RouteDeclaration[]> {
   try {
     await app.ready();
     return registeredRoutes(app).flatMap((route) =>

@@ -3,12 +3,14 @@ import { startMetricsServer } from '../http/index.js';
 import { startWarpRuntime } from '../streams/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { createWebhookRuntime } from '../webhooks/index.js';
-import { buildGatewayApp } from './gateway-app.js';
+import { buildStreamsApp } from './streams-app.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
 
 /**
  * `suigw streams`: checkpoint ingest (one subscription per configured network), Warp delivery
- * (`/v1/warp/{id}/ws|stream`, with the stream definitions) and webhook delivery (docs/webhooks.md). Several processes share one Redis
+ * (`/v1/warp/{id}/ws|stream` and `/health`; `/metrics` on its own port, see `buildStreamsApp`)
+ * and webhook delivery (docs/webhooks.md); stream and webhook definitions and every other route
+ * are the gateway's. Several processes share one Redis
  * (REDIS_URL): the stream logs, the delivery state and the one-connection leases live there, so a
  * client resumes on any process. Without REDIS_URL everything is in-process (one process only).
  */
@@ -26,7 +28,7 @@ export async function runStreams(): Promise<void> {
     ingest: true,
     consumers: [webhooks.consumer],
   });
-  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, warp });
+  const app = await buildStreamsApp({ ...runtime, metrics, warp });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await app.close();

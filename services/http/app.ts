@@ -37,6 +37,8 @@ export interface HttpAppOptions {
   metrics?: RequestInstruments;
   /** Each capability's routes, registered once per network under `/{network}`. */
   capabilities: readonly Capability[];
+  /** `/v1/openapi.json` and `/docs` (default true); a role serving no documented API leaves them out. */
+  openApi?: boolean;
 }
 
 const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -123,7 +125,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   await registerLoadShedding(app, config.shedding, (request) => healthPaths.has(request.routeOptions.url ?? ''));
   app.addHook('onRequest', authenticationHook(authenticator, config.networks, options.trustedIdentity));
 
-  await registerOpenApi(app, config);
+  if (options.openApi !== false) await registerOpenApi(app, config);
   const healthOptions = { database, clock, stats, checks: options.healthChecks };
   registerHealth(app, healthOptions, '/health');
 

@@ -92,6 +92,12 @@ describe('suigw streams: two processes sharing Redis', () => {
     return { socket, messages, closed };
   }
 
+  it('serves only what the streams role needs: Warp and /health, not the gateway\'s routes', async () => {
+    const status = async (path: string) => (await fetch(`${a.url}${path}`, { headers: { 'x-api-key': apiKey } })).status;
+    expect(await status('/health')).toBe(200);
+    for (const path of ['/mainnet/v1/streams', '/mainnet/v1/keys', '/mainnet/v1/chain', '/v1/openapi.json']) expect({ path, status: await status(path) }).toEqual({ path, status: 404 });
+  });
+
   it('one active connection per stream across both processes; SIGKILL of the holder, resume on the other: every event acked, none lost', async () => {
     const acked: string[] = [];
     const ack = (message: Message, socket: WebSocket) => {

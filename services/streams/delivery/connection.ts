@@ -8,7 +8,10 @@ import { findStream } from '../definitions/store.js';
 import type { StreamLog } from '../log/stream-log.js';
 import { DeliverySession, type MessageSink } from './delivery-session.js';
 import { LEASE_RENEW_MS, newLeaseToken, type StreamLease } from './stream-lease.js';
-import { WarpCharges } from './warp-charges.js';
+import { StartedMinutes, WarpCharges } from './warp-charges.js';
+
+/** How often a connection looks at the clock (minute charges, SSE's redelivery window). */
+const TICK_MS = 1_000;
 
 /** What the delivery routes need; handed over by the composition root. */
 export interface WarpDeliveryDeps {
@@ -17,7 +20,8 @@ export interface WarpDeliveryDeps {
   logger: Logger;
   log: StreamLog;
   lease: StreamLease;
-  metering: Pick<Metering, 'ledger' | 'usage'>;
+  /** `meter` settles the connect request itself (a hijacked reply never reaches the meter's onSend). */
+  metering: Pick<Metering, 'meter' | 'ledger' | 'usage'>;
 }
 
 export interface ConnectRequest {
@@ -73,7 +77,8 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
     await sink.send({ event: 'quota_exceeded', data: { code: 'CU_QUOTA_EXCEEDED', message: 'Monthly credits spent' } });
     sink.close(1008, 'QUOTA_EXCEEDED');
   };
-  if (!(await charges.minute())) {
+  const minutes = new StartedMinutes(deps.clock, () => charges.minute());
+  if (!(await minutes.charge())) {
     await deps.lease.release(stream.id, token);
     stopListening();
     await quota();
@@ -86,13 +91,17 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
       if (!held) sink.close(4009, 'STREAM_ALREADY_CONNECTED');
     }, (error: unknown) => deps.logger.warn({ err: error }, 'stream lease renewal failed'));
   }, LEASE_RENEW_MS);
-  const minutes = setInterval(() => {
-    charges.minute().then((ok) => {
-      if (!ok) { session.stop(); void quota(); }
+  // Once a second: the connection minutes started on the clock (the first was charged above) and,
+  // for SSE, what was written more than the redelivery window ago is acknowledged.
+  const tick: NodeJS.Timeout = setInterval(() => {
+    minutes.charge().then((ok) => {
+      if (ok) return;
+      clearInterval(tick);
+      session.stop();
+      void quota();
     }, () => undefined);
-  }, 60_000);
-  // SSE acknowledges what it wrote once the redelivery window has passed.
-  const window = request.protocol === 'sse' ? setInterval(() => { void session.ackWritten().catch(() => undefined); }, 1_000) : undefined;
+    if (request.protocol === 'sse') void session.ackWritten().catch(() => undefined);
+  }, TICK_MS);
   await sink.send({ event: 'connected', data: { connId: randomUUID(), subscriptionId: stream.id, subscriptionType: stream.type, protocol: request.protocol } });
   await session.start(request.mode, request.lastEventId);
   return {
@@ -101,8 +110,7 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
       session.stop();
       stopListening();
       clearInterval(renew);
-      clearInterval(minutes);
-      clearInterval(window);
+      clearInterval(tick);
       await deps.lease.release(stream.id, token).catch(() => undefined);
       resolveClosed();
       await closedPromise;

@@ -1,3 +1,4 @@
+import type { Clock } from '../../core/index.js';
 import type { Principal } from '../../identity/index.js';
 import { planOf, type Metering } from '../../metering/index.js';
 
@@ -34,5 +35,42 @@ export class WarpCharges {
     if (!ok) return false;
     this.#metering.usage.record({ organizationId: organization.id, keyId: this.#principal.keyId, network: this.#network, route, credits });
     return true;
+  }
+}
+
+const MINUTE_MS = 60_000;
+
+/**
+ * The connection minutes a connection has started on the clock, each charged once: minute 1 at
+ * connect, minute n + 1 once n × 60 s have passed. Called on a timer; a call while one is still
+ * charging does nothing (the next call catches up).
+ */
+export class StartedMinutes {
+  readonly #clock: Clock;
+  readonly #openedAt: number;
+  readonly #chargeOne: () => Promise<boolean>;
+  #charged = 0;
+  #charging = false;
+
+  constructor(clock: Clock, chargeOne: () => Promise<boolean>) {
+    this.#clock = clock;
+    this.#openedAt = clock.now();
+    this.#chargeOne = chargeOne;
+  }
+
+  /** Charges the minutes started and not yet charged; false when credits ran out. */
+  async charge(): Promise<boolean> {
+    if (this.#charging) return true;
+    this.#charging = true;
+    try {
+      const started = Math.floor((this.#clock.now() - this.#openedAt) / MINUTE_MS) + 1;
+      while (this.#charged < started) {
+        if (!(await this.#chargeOne())) return false;
+        this.#charged += 1;
+      }
+      return true;
+    } finally {
+      this.#charging = false;
+    }
   }
 }

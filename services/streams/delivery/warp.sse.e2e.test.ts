@@ -4,28 +4,34 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../core/index.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
-import { MemoryStreamLog } from '../log/stream-log.memory.js';
+import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engines.js';
+import type { StreamLog } from '../log/stream-log.js';
 import { SSE_REDELIVERY_MS } from './delivery-session.js';
-import { MemoryStreamLease } from './stream-lease.js';
 
 interface Seen { type: string; id: string; data: Record<string, unknown> }
 
-describe('Warp SSE /v1/warp/{id}/stream (eventsource client)', () => {
+// Redis Streams is the production engine (issue 10); the in-process log is `suigw dev`'s.
+describe.each(WARP_ENGINES)('Warp SSE /v1/warp/{id}/stream (eventsource client, %s log)', (_engine, openEngine) => {
   let t: TestApp;
-  let log: MemoryStreamLog;
+  let engine: WarpEngine;
+  let log: StreamLog;
   let clock: ManualClock;
   let url: string;
   let streamId: string;
   beforeAll(async () => {
     clock = new ManualClock();
-    log = new MemoryStreamLog(clock);
-    t = await createTestApp({ tier: 'enterprise', extra: { clock, warp: { log, lease: new MemoryStreamLease(clock) } } });
+    engine = await openEngine(clock);
+    log = engine.log;
+    t = await createTestApp({ tier: 'enterprise', extra: { clock, warp: engine } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'object', filters: { objectIds: ['0x5'] } } });
     streamId = (created.body.data as { id: string }).id;
     url = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/mainnet/v1/warp/${streamId}/stream`;
   });
-  afterAll(async () => t.close());
+  afterAll(async () => {
+    await t.close();
+    await engine.close();
+  });
 
   const append = (from: number, n: number) => log.append(streamId, Array.from({ length: n }, (_, i) => ({ kind: 'object' as const, data: { n: from + i } })));
 
@@ -35,7 +41,11 @@ describe('Warp SSE /v1/warp/{id}/stream (eventsource client)', () => {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, 'x-api-key': t.adminKey, ...headers } }),
     });
     for (const type of ['connected', 'object', 'error']) {
-      source.addEventListener(type, (event) => seen.push({ type, id: event.lastEventId, data: JSON.parse(event.data) as Record<string, unknown> }));
+      source.addEventListener(type, (event) => {
+        // The client's own connection errors (a reconnect attempt) are `error` events without data.
+        if (typeof event.data !== 'string') return;
+        seen.push({ type, id: event.lastEventId, data: JSON.parse(event.data) as Record<string, unknown> });
+      });
     }
     return { source, seen, numbers: () => seen.filter((s) => s.type === 'object').map((s) => s.data['n']) };
   }

@@ -1,10 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { ManualClock } from '../../core/index.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
-import { MemoryStreamLog } from '../log/stream-log.memory.js';
-import { MemoryStreamLease } from './stream-lease.js';
+import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engines.js';
+import { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type StreamLog } from '../log/stream-log.js';
 
 interface Received { event: string; id?: string; data: unknown }
 
@@ -27,25 +28,48 @@ function connect(url: string, headers: Record<string, string> = {}) {
   return { socket, messages, closed, opened, onMessage: (listener: (m: Received) => void) => listeners.add(listener) };
 }
 
-describe('Warp WebSocket /v1/warp/{id}/ws', () => {
+// Redis Streams is the production engine (issue 10); the in-process log is `suigw dev`'s.
+describe.each(WARP_ENGINES)('Warp WebSocket /v1/warp/{id}/ws (%s log)', (_engine, openEngine) => {
   let t: TestApp;
-  let log: MemoryStreamLog;
+  let engine: WarpEngine;
+  let log: StreamLog;
+  let clock: ManualClock;
   let base: string;
   let streamId: string;
+  const createStream = async () => {
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+    return (created.body.data as { id: string }).id;
+  };
   beforeAll(async () => {
-    // The log's clock is the app's manual clock: the buffer caps never expire during the test.
-    const { ManualClock } = await import('../../core/index.js');
-    const clock = new ManualClock();
-    log = new MemoryStreamLog(clock);
-    t = await createTestApp({ tier: 'enterprise', extra: { clock, warp: { log, lease: new MemoryStreamLease(clock) } } });
+    // The log's clock is the app's manual clock: the buffer caps move only when a test moves it.
+    clock = new ManualClock();
+    engine = await openEngine(clock);
+    log = engine.log;
+    t = await createTestApp({ tier: 'enterprise', extra: { clock, warp: engine } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     base = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/mainnet/v1/warp`;
-    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
-    streamId = (created.body.data as { id: string }).id;
+    streamId = await createStream();
   });
-  afterAll(async () => t.close());
+  afterAll(async () => {
+    await t.close();
+    await engine.close();
+  });
 
-  const append = (from: number, n: number) => log.append(streamId, Array.from({ length: n }, (_, i) => ({ kind: 'coin' as const, data: { n: from + i } })));
+  const appendTo = (stream: string, from: number, n: number) => log.append(stream, Array.from({ length: n }, (_, i) => ({ kind: 'coin' as const, data: { n: from + i } })));
+  const append = (from: number, n: number) => appendTo(streamId, from, n);
+
+  /** Resumes `stream`, acking everything, until `expected` events arrived; returns their numbers. */
+  async function drain(stream: string, expected: number): Promise<number[]> {
+    const client = connect(`${base}/${stream}/ws?mode=resume`, { 'x-api-key': t.adminKey });
+    client.onMessage((message) => {
+      if (message.id !== undefined) client.socket.send(JSON.stringify({ type: 'ack', id: message.id }));
+    });
+    const events = () => client.messages.filter((m) => m.id !== undefined);
+    await expect.poll(() => events().length, { timeout: 20_000 }).toBe(expected);
+    client.socket.close();
+    await client.closed;
+    return events().map((m) => (m.data as { n: number }).n);
+  }
 
   it('connected first, then one STREAM_ALREADY_CONNECTED error for a second connection; the key may ride in api_key', async () => {
     const first = connect(`${base}/${streamId}/ws?api_key=${t.adminKey}`);
@@ -137,5 +161,25 @@ describe('Warp WebSocket /v1/warp/{id}/ws', () => {
     expect(sessions).toBeGreaterThan(5);
     expect(new Set(acked).size).toBe(acked.length);
     expect(acked).toEqual(produced);
+  }, 120_000);
+
+  it(`a resume after ${BUFFER_MAX_EVENTS + 500} events while disconnected delivers exactly the last ${BUFFER_MAX_EVENTS}`, async () => {
+    const stream = await createStream();
+    for (let batch = 0; batch < 5; batch += 1) {
+      await appendTo(stream, batch * 500, 500);
+      clock.advance(1);
+    }
+    const numbers = await drain(stream, BUFFER_MAX_EVENTS);
+    expect(numbers).toEqual(Array.from({ length: BUFFER_MAX_EVENTS }, (_, i) => 500 + i));
   }, 60_000);
+
+  it('a resume delivers events exactly 30 minutes old on the injected clock, and none older', async () => {
+    const stream = await createStream();
+    await appendTo(stream, 0, 1);
+    clock.advance(1);
+    await appendTo(stream, 1, 1);
+    // Event 0 is now 30 minutes and 1 ms old, event 1 exactly 30 minutes.
+    clock.advance(BUFFER_MAX_AGE_MS);
+    expect(await drain(stream, 1)).toEqual([1]);
+  });
 });

@@ -1,0 +1,56 @@
+import { Metrics, type Clock, type Config, type Logger } from '../core/index.js';
+import type { Database } from '../db/index.js';
+import { buildHttpApp, type HealthCheck } from '../http/index.js';
+import { Authenticator } from '../identity/index.js';
+import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
+import type { App } from '../route-contract/index.js';
+import { warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
+
+export interface StreamsAppOptions {
+  config: Readonly<Config>;
+  database: Database;
+  clock: Clock;
+  logger: Logger;
+  /** The process's stream log and lease (Redis in production). */
+  warp: Pick<WarpRuntime, 'log' | 'lease'>;
+  /** Created (and stopped on close) when absent. */
+  authenticator?: Authenticator;
+  /** Created (and closed with the app: usage flushed) when absent. */
+  metering?: Metering;
+  metrics?: Metrics;
+  healthChecks?: HealthCheck[];
+  /** Receives every route's declared cost (scripts/cost-table.ts). */
+  onRouteCost?: (route: DeclaredRouteCost) => void;
+}
+
+/**
+ * The HTTP side of `suigw streams`: Warp delivery (`/v1/warp/{id}/ws|stream`) and `/health`,
+ * through the same authentication, limit and meter stages as the gateway, and nothing else:
+ * stream definitions, data and management routes are the gateway's (Envoy sends only
+ * `/v1/warp/` here). `/metrics` is on its own listener (`startMetricsServer`), as for every role.
+ */
+export async function buildStreamsApp(options: StreamsAppOptions): Promise<App> {
+  const { config, database, clock, logger } = options;
+  const metrics = options.metrics ?? new Metrics();
+  const authenticator = options.authenticator ?? new Authenticator({
+    database, clock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups,
+  });
+  if (options.authenticator === undefined) await authenticator.start();
+  const metering = options.metering ?? (await createMetering({ config, database, clock, logger, metrics }));
+  const app = await buildHttpApp({
+    config,
+    database,
+    clock,
+    logger,
+    authenticator,
+    meter: config.metering.enabled ? metering.meter : undefined,
+    metrics,
+    onRouteCost: options.onRouteCost,
+    healthChecks: options.healthChecks ?? [],
+    openApi: false,
+    capabilities: [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering })],
+  });
+  if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
+  if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());
+  return app;
+}
