@@ -20,6 +20,8 @@ export interface ServiceProcess<Ready> {
   readonly ready: Ready;
   /** User + system CPU time of the whole process (all threads) so far, in microseconds. */
   cpuMicros(): number;
+  /** Every IPC message the child sends after it was ready (e.g. simnet's seal times). */
+  onMessage(listener: (message: unknown) => void): void;
   /** Sends a signal and resolves with the next IPC message the child sends. */
   signalForReply<Reply>(signal: NodeJS.Signals, timeoutMs?: number): Promise<Reply>;
   stop(): Promise<void>;
@@ -143,6 +145,9 @@ export async function startServiceProcess<Ready>(options: ServiceProcessOptions)
     cpuMicros: () => {
       if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) during the run`);
       return processCpuMicros(pid);
+    },
+    onMessage: (listener) => {
+      child.on('message', listener);
     },
     signalForReply: <Reply>(signal: NodeJS.Signals, timeoutMs = 30_000) =>
       new Promise<Reply>((resolve, reject) => {

@@ -72,7 +72,8 @@ export class RedisStreamLease implements StreamLease {
   }
 
   static async connect(url: string, keyPrefix = 'suigw:warp:'): Promise<RedisStreamLease> {
-    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as LeaseRedis;
+    // Auto-pipelining: renewals and acquisitions of one tick share one socket write.
+    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as LeaseRedis;
     redis.defineCommand('leaseRenew', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('leaseRelease', { numberOfKeys: 1, lua: RELEASE });
     await redis.connect();
