@@ -2,7 +2,8 @@
  * simnet in a process of its own, so the upstream's CPU is not the benchmarked process's CPU:
  * `node bin/run-ts.js bench/lib/simnet-process.ts` prints `{grpcUrl, graphqlUrl, owner}` (over
  * IPC when started by `startSimnetProcess`). No generated transactions, so the ledger does not
- * grow during a run.
+ * grow during a run. `BENCH_SIMNET_CHECKPOINT_INTERVAL_MS` sets how often it seals a (then empty)
+ * checkpoint (default simnet's 250 ms): the streaming benchmark raises the rate.
  */
 import { startSimnet } from '../../services/simnet/index.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
@@ -16,7 +17,12 @@ export interface SimnetReady {
   owner: string;
 }
 
-const simnet = await startSimnet({ seed: 'bench', transactionsPerCheckpoint: 0 });
+const interval = process.env['BENCH_SIMNET_CHECKPOINT_INTERVAL_MS'];
+const simnet = await startSimnet({
+  seed: 'bench',
+  transactionsPerCheckpoint: 0,
+  ...(interval ? { checkpointIntervalMs: Number(interval) } : {}),
+});
 const owner = simnet.accounts.find((a) => a.label === 'alice')!.address;
 const ready: SimnetReady = { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl, owner };
 serveUntilStopped(ready, () => simnet.stop());

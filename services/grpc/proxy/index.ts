@@ -10,8 +10,9 @@
  * reflection at start-up, going stale when the node upgrades), would decode the status details
  * and rebuild metadata, and runs two full call stacks per call.
  *
- * Native gRPC (HTTP/2, h2c) and gRPC-Web (HTTP/1.1, translated by services/grpc/web-mux) share
- * one port: the mux peeks at each connection and hands HTTP/2 ones to this proxy's server.
+ * Native gRPC (HTTP/2, h2c) and gRPC-Web (HTTP/1.1 and HTTP/2, translated by services/grpc/web-mux)
+ * share one port: the mux peeks at each connection and hands HTTP/2 ones to this proxy's server,
+ * which passes gRPC-Web streams back to the mux's translation.
  */
 import http2 from 'node:http2';
 import { randomBytes } from 'node:crypto';
@@ -50,7 +51,17 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     session.once('close', () => sessions.delete(session));
     session.on('error', () => session.destroy());
   });
-  server.on('stream', (stream, headers) => {
+  // gRPC-Web over HTTP/2 arrives here with native gRPC (the mux hands over every HTTP/2
+  // connection): those streams, and their CORS preflights, go to the mux's translation through
+  // node's HTTP/2 compatibility layer, which a server with a 'request' listener applies to the
+  // streams it is given.
+  const webOverHttp2 = http2.createServer((req, res) => mux.handleRequest(req as never, res as never));
+  server.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, flags: number, rawHeaders: string[]) => {
+    if (headers[':method'] === 'OPTIONS' || String(headers['content-type'] ?? '').startsWith('application/grpc-web')) {
+      stream.on('error', () => undefined);
+      webOverHttp2.emit('stream', stream, headers, flags, rawHeaders);
+      return;
+    }
     const web = headers[WEB_MARK] === webToken;
     const origin = web ? String(headers[WEB_ORIGIN] ?? '') || undefined : undefined;
     const clientIp = (web ? String(headers[WEB_CLIENT_IP] ?? '') : stream.session?.socket?.remoteAddress) || 'unknown';

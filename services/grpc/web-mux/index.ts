@@ -1,5 +1,6 @@
 /**
- * One TCP port for native gRPC (HTTP/2) and gRPC-Web (HTTP/1.1), as a Sui full node serves.
+ * One TCP port for native gRPC (HTTP/2) and gRPC-Web (HTTP/1.1; over HTTP/2 through
+ * `handleRequest`, see the gRPC proxy), as a Sui full node serves.
  *
  * Each accepted connection is classified by its first bytes: the HTTP/2 client preface goes to
  * the grpc-js server through `createConnectionInjector`; anything else goes to an HTTP/1.1
@@ -54,6 +55,12 @@ export interface GrpcWebMuxOptions {
 
 export interface GrpcWebMux {
   readonly server: net.Server;
+  /**
+   * The gRPC-Web translation for one request that arrived some other way: gRPC-Web over HTTP/2,
+   * through node's HTTP/2 compatibility API (its request and response mirror http's for what
+   * the translation uses), from a server that took the connection as native HTTP/2.
+   */
+  handleRequest: http.RequestListener;
   /** Starts listening; port 0 picks a free port. Resolves with the bound address. */
   listen(port: number, host?: string): Promise<net.AddressInfo>;
   /** Hands an already accepted connection to the mux (for callers with their own listener). */
@@ -157,12 +164,13 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     const headers: http2.OutgoingHttpHeaders = {
       ':method': 'POST',
       ':path': prefix && url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url,
-      ':authority': req.headers.host ?? 'localhost',
+      // HTTP/1.1 names the authority in Host; HTTP/2 in its `:authority` pseudo-header.
+      ':authority': req.headers.host ?? req.headers[':authority'] ?? 'localhost',
       'content-type': 'application/grpc',
       te: 'trailers',
     };
     for (const [name, value] of Object.entries(req.headers)) {
-      if (value === undefined || NOT_METADATA.has(name) || name.startsWith('sec-') || name.startsWith('access-control-')) continue;
+      if (value === undefined || name.startsWith(':') || NOT_METADATA.has(name) || name.startsWith('sec-') || name.startsWith('access-control-')) continue;
       headers[name] = value;
     }
     Object.assign(headers, options.translatedHeaders?.(req));
@@ -228,7 +236,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     stream.end(body);
   }
 
-  const httpServer = http.createServer((req, res) => {
+  const handleRequest: http.RequestListener = (req, res) => {
     const contentType = String(req.headers['content-type'] ?? '');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       preflight(req, res);
@@ -250,7 +258,8 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     }
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
-  });
+  };
+  const httpServer = http.createServer(handleRequest);
 
   function handleConnection(socket: net.Socket): void {
     if (closed) {
@@ -285,6 +294,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
 
   return {
     server,
+    handleRequest,
     handleConnection,
     listen(port, host) {
       return new Promise((resolve, reject) => {

@@ -24,12 +24,17 @@ function closeCode(code: string): number {
   return (ERRORS as Record<string, { ws: number }>)[code]?.ws ?? 1011;
 }
 
+/** Spent credits close with 1008 and the reason `QUOTA_EXCEEDED`, as Warp sockets do (spec: Errors). */
+function closeReason(code: string, message: string): string {
+  return code === 'CU_QUOTA_EXCEEDED' ? 'QUOTA_EXCEEDED' : `${code}: ${message}`.slice(0, 120);
+}
+
 /**
  * The WebSocket of `/v1/jsonrpc` (GET with `Upgrade: websocket`, as a node's WS port): JSON-RPC
  * subscriptions. The upgrade passes the data routes' pipeline (authentication with scope `data`,
  * `api_key` query accepted, network binding, limits) and costs one credit; then every call and
  * every notification is metered through the transport-neutral Meter, one credit each (as gRPC
- * streamed messages); spent credits close the socket with 1008 and the code CU_QUOTA_EXCEEDED.
+ * streamed messages); spent credits close the socket with 1008 and the reason QUOTA_EXCEEDED.
  */
 export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSocketOptions): Promise<void> {
   const feeds = options.feeds ?? new CheckpointFeeds();
@@ -81,7 +86,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
           }
           socket.send(text);
         },
-        close: (code, message) => socket.close(closeCode(code), `${code}: ${message}`.slice(0, 120)),
+        close: (code, message) => socket.close(closeCode(code), closeReason(code, message)),
       });
       socket.on('message', (data, isBinary) => {
         if (isBinary) {

@@ -1,0 +1,126 @@
+/**
+ * One account's balance three ways (issue 9), at concurrency 1 and 16 (BENCH_CONCURRENCY
+ * overrides), in interleaved rounds:
+ * - JSON-RPC: `POST /mainnet/v1/jsonrpc` with `suix_getBalance` (the body posted by h2load from a
+ *   file), which the gateway translates to gRPC `StateService.GetBalance` plus `ListOwnedObjects`
+ *   (for `coinObjectCount`);
+ * - REST: `GET /mainnet/v1/accounts/{address}/balance` (gRPC `ListBalances`);
+ * - direct gRPC: `StateService/GetBalance` sent by h2load straight to simnet (h2c, one connection
+ *   with c concurrent streams), what the upstream alone serves.
+ * One gateway process (the first BENCH_METERING variant, at production settings as in
+ * bench/balance.ts), simnet and h2load each in a process of their own; see docs/benchmarks.md.
+ */
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { GrpcTypes } from '@mysten/sui/grpc';
+import { assertGrpcCallSucceeds, GRPC_HEADERS } from './lib/grpc-frame.js';
+import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
+import { compare, interleavedRounds, type Subject } from './lib/rounds.js';
+import { describeSettings, readSettings } from './lib/settings.js';
+import { startBenchStack, type BenchStack } from './lib/stack.js';
+
+const GET_BALANCE_PATH = '/sui.rpc.v2.StateService/GetBalance';
+const SUI = '0x2::sui::SUI';
+const overHttp1 = (concurrency: number) => ({ connections: concurrency, streamsPerConnection: 1 });
+const overOneHttp2Connection = (concurrency: number) => ({ connections: 1, streamsPerConnection: concurrency });
+
+function getBalanceFrame(owner: string): Buffer {
+  const message = GrpcTypes.GetBalanceRequest.toBinary({ owner, coinType: SUI });
+  const frame = Buffer.alloc(5 + message.length);
+  frame.writeUInt32BE(message.length, 1);
+  frame.set(message, 5);
+  return frame;
+}
+
+/** JSON-RPC answers its errors with HTTP 200: check once that the call has a result. */
+async function assertJsonRpcSucceeds(url: string, apiKey: string, body: string): Promise<void> {
+  const response = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': apiKey }, body });
+  const answer = (await response.json()) as { result?: { totalBalance?: string }; error?: unknown };
+  if (response.status !== 200 || answer.result?.totalBalance === undefined) throw new Error(`suix_getBalance answered ${response.status} ${JSON.stringify(answer)}`);
+}
+
+async function assertRestSucceeds(url: string, apiKey: string): Promise<void> {
+  const response = await fetch(url, { headers: { 'x-api-key': apiKey } });
+  if (!response.ok) throw new Error(`REST balance answered ${response.status} ${await response.text()}`);
+  await response.arrayBuffer();
+}
+
+function protocolSubjects(stack: BenchStack, files: { jsonRpc: string; grpc: string }): Subject[] {
+  const { owner, grpcUrl } = stack.simnet.ready;
+  const gateway = stack.gateways[0]!;
+  return [
+    {
+      name: 'direct gRPC GetBalance',
+      target: { url: `${grpcUrl}${GET_BALANCE_PATH}`, http1: false, headers: GRPC_HEADERS, bodyFile: files.grpc },
+      shape: overOneHttp2Connection,
+      server: stack.simnet,
+    },
+    {
+      name: `REST balance (${gateway.variant})`,
+      target: { url: `${gateway.ready.url}/mainnet/v1/accounts/${owner}/balance`, http1: true, headers: { 'x-api-key': stack.apiKey } },
+      shape: overHttp1,
+      server: gateway,
+      upstream: stack.simnet,
+    },
+    {
+      name: `JSON-RPC suix_getBalance (${gateway.variant})`,
+      target: {
+        url: `${gateway.ready.url}/mainnet/v1/jsonrpc`,
+        http1: true,
+        headers: { 'x-api-key': stack.apiKey, 'content-type': 'application/json' },
+        bodyFile: files.jsonRpc,
+      },
+      shape: overHttp1,
+      server: gateway,
+      upstream: stack.simnet,
+    },
+  ];
+}
+
+export default async function benchProtocols(): Promise<void> {
+  const base = readSettings();
+  const settings = {
+    ...base,
+    // One gateway: the comparison is between protocols, not metering variants.
+    metering: base.metering.slice(0, 1),
+    concurrencies: process.env['BENCH_CONCURRENCY'] ? base.concurrencies : [1, 16],
+  };
+  console.log(`protocols (JSON-RPC, REST, direct gRPC): ${describeSettings(settings)}; gateway metering ${settings.metering[0]}`);
+  const stack = await startBenchStack(settings);
+  const directory = await mkdtemp(join(tmpdir(), 'suigw-bench-protocols-'));
+  try {
+    const { owner, grpcUrl } = stack.simnet.ready;
+    const frame = getBalanceFrame(owner);
+    const jsonRpcBody = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'suix_getBalance', params: [owner, SUI] });
+    const files = { grpc: join(directory, 'get-balance.grpc'), jsonRpc: join(directory, 'get-balance.json') };
+    await writeFile(files.grpc, frame);
+    await writeFile(files.jsonRpc, jsonRpcBody);
+    const subjects = protocolSubjects(stack, files);
+    await assertGrpcCallSucceeds(grpcUrl, GET_BALANCE_PATH, frame);
+    await assertRestSucceeds(subjects[1]!.target.url, stack.apiKey);
+    await assertJsonRpcSucceeds(subjects[2]!.target.url, stack.apiKey, jsonRpcBody);
+    for (const concurrency of settings.concurrencies) {
+      const results = await interleavedRounds(subjects, {
+        concurrency, rounds: settings.rounds, durationSeconds: settings.roundSeconds, warmupSeconds: settings.warmupSeconds,
+      });
+      console.log(`\nbalance by protocol, concurrency ${concurrency} (medians over ${settings.rounds} rounds)`);
+      printSubjects(results);
+      console.log('');
+      const [direct, rest, jsonRpc] = results as [typeof results[number], typeof results[number], typeof results[number]];
+      printComparisons([
+        compare('JSON-RPC / REST', jsonRpc, rest),
+        compare('JSON-RPC / direct', jsonRpc, direct),
+        compare('REST / direct', rest, direct),
+      ]);
+      warnOnFailures(results);
+    }
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+    await stack.stop();
+  }
+}
+
+// `node bin/run-ts.js bench/protocols.ts` runs this benchmark alone.
+if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) await benchProtocols();
