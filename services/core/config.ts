@@ -86,6 +86,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_USAGE_FLUSH_MS: z.coerce.number().int().min(100).max(60_000).default(2_000),
   SUIGW_REDIS_KEY_PREFIX: z.string().default('suigw:rl:'),
   SUIGW_RATE_LIMIT_TIMEOUT_MS: z.coerce.number().int().min(5).max(10_000).default(100),
+  SUIGW_RATE_LIMIT_LEASE_MS: z.coerce.number().int().min(0).max(1_000).default(20),
   SUIGW_METERING: z.enum(['on', 'off']).default('on'),
   // zkLogin (services/zklogin, docs/zklogin.md).
   SUIGW_ZKLOGIN_ENABLED: z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('true').transform((value) => value === 'true' || value === '1' || value === 'yes'),
@@ -205,6 +206,8 @@ export interface Config {
     redisKeyPrefix: string;
     /** A Redis decision slower than this allows the request (fail open). */
     rateLimitTimeoutMs: number;
+    /** Organization-rate lease window of the Redis limiter; 0: one Redis decision per request. */
+    rateLimitLeaseMs: number;
   };
   /** zkLogin (services/zklogin): issuer keys, salt master, prover. */
   zklogin: {
@@ -321,6 +324,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       usageFlushMs: v.SUIGW_USAGE_FLUSH_MS,
       redisKeyPrefix: v.SUIGW_REDIS_KEY_PREFIX,
       rateLimitTimeoutMs: v.SUIGW_RATE_LIMIT_TIMEOUT_MS,
+      rateLimitLeaseMs: v.SUIGW_RATE_LIMIT_LEASE_MS,
     }),
     zklogin: Object.freeze({
       enabled: v.SUIGW_ZKLOGIN_ENABLED,
@@ -405,6 +409,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_GRAPHQL_MAX_ALIASES: 'Most aliased fields in a GraphQL query (default 50); more: 400 GRAPHQL_TOO_MANY_ALIASES.',
   SUIGW_GRAPHQL_MAX_COMPLEXITY: 'Most fields a GraphQL query selects, counted each time a fragment is spread (default 1000); more: 400 GRAPHQL_QUERY_TOO_COMPLEX.',
   SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
+  SUIGW_RATE_LIMIT_LEASE_MS: 'Organization-rate lease window of the Redis limiter (default 20 ms): requests without per-key/per-IP caps are admitted from leases of at most rate × window taken from Redis, not one Redis call each; each process may admit up to one lease beyond the plan rate over any interval (docs/metering.md, Leases). 0: one exact Redis decision per request.',
   SUIGW_ZKLOGIN_ENABLED: 'Serve the /v1/zklogin endpoints (default true; false: 404 NOT_FOUND).',
   SUIGW_ZKLOGIN_ISSUER_JWKS: 'JSON {"<issuer>": "<JWKS URL>"} overriding the real issuers\' JWKS URLs (tests, private deployments); issuers must be one of the four the spec names.',
   SUIGW_ZKLOGIN_SALT_SECRET: 'Master secret of zkLogin user salts (32+ chars). Unset: derived from SUIGW_SECRET. Must never change for seedVersion 1 (it would change every user address); see docs/zklogin.md.',

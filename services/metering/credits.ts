@@ -59,7 +59,7 @@ export class CreditLedger {
 
   /** Takes `credits` from the organization's balance when it has them; otherwise nothing. */
   async reserve(organizationId: string, plan: Plan, credits: number): Promise<{ ok: boolean; balance: CreditBalance }> {
-    const account = await this.#account(organizationId, plan);
+    const account = this.#current(organizationId, plan) ?? (await this.#account(organizationId, plan));
     const ok = remainingOf(account) >= credits;
     if (ok) account.charged += credits;
     return { ok, balance: balanceOf(account) };
@@ -101,11 +101,21 @@ export class CreditLedger {
     }
   }
 
+  /** The organization's account when it is loaded and of the current period (the hot path: no await). */
+  #current(organizationId: string, plan: Plan): Account | undefined {
+    const current = this.#accounts.get(organizationId);
+    if (!current) return undefined;
+    const now = this.#options.clock.now();
+    if (now >= current.replenishAtMs || now < current.periodStartMs) return undefined;
+    if (this.#plans.get(organizationId) !== plan) this.#plans.set(organizationId, plan);
+    return current;
+  }
+
   async #account(organizationId: string, plan: Plan): Promise<Account> {
+    const current = this.#current(organizationId, plan);
+    if (current) return current;
     this.#plans.set(organizationId, plan);
     const now = this.#options.clock.now();
-    const current = this.#accounts.get(organizationId);
-    if (current && now < current.replenishAtMs && now >= current.periodStartMs) return current;
     const loading = this.#loading.get(organizationId);
     if (loading) return loading;
     const load = this.#load(organizationId, plan, now).finally(() => this.#loading.delete(organizationId));

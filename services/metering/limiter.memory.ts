@@ -37,7 +37,7 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   stats(): LimiterStats {
-    return { decisions: this.#decisions, failOpen: 0 };
+    return { decisions: this.#decisions, failOpen: 0, roundTrips: 0 };
   }
 
   async close(): Promise<void> {

@@ -50,23 +50,80 @@ if quantity > 0 then store(org, tat) end
 return {0, remaining, math.floor(tat / 1000), 0}
 `;
 
+/**
+ * A lease: up to ARGV[1] requests of one organization taken at once from its GCRA (KEYS[1]),
+ * as many as it allows right now (the same arithmetic as `GCRA_SCRIPT` with a quantity of
+ * `granted`). ARGV: wanted, emission interval, burst tolerance (µs). Returns {granted,
+ * remaining after, TAT ms, retry-after ms}; granted 0 is a denial, with the wait for one request.
+ */
+const LEASE_SCRIPT = `
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
+local wanted = tonumber(ARGV[1])
+local interval = tonumber(ARGV[2])
+local tolerance = tonumber(ARGV[3])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat < now then tat = now end
+local available = math.max(0, math.floor((now + tolerance - tat) / interval))
+local granted = math.min(wanted, available)
+if granted == 0 then
+  return {0, 0, math.floor(tat / 1000), math.ceil((tat + interval - tolerance - now) / 1000)}
+end
+local new_tat = tat + interval * granted
+redis.call('SET', KEYS[1], string.format('%.0f', new_tat), 'PX', math.ceil((new_tat - now) / 1000) + 1)
+return {granted, available - granted, math.floor(new_tat / 1000), 0}
+`;
+
+type ScriptReply = [number, number, number, number];
+
 interface ScriptedRedis extends Redis {
-  gcraCheck(numberOfKeys: number, ...args: (string | number)[]): Promise<[number, number, number, number]>;
+  gcraCheck(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
+  gcraLease(key: string, wanted: number, intervalUs: number, toleranceUs: number): Promise<ScriptReply>;
 }
 
 const OUTCOMES = ['allowed', 'cap-exceeded', 'org-exceeded'] as const;
 
+/** Default of `leaseMs` (SUIGW_RATE_LIMIT_LEASE_MS). */
+export const DEFAULT_LEASE_MS = 20;
+
 export interface RedisRateLimiterOptions {
   url: string;
   logger: Logger;
-  /** Only for the headers of a fail-open answer; decisions use Redis's clock. */
+  /** Lease expiry, and the headers of a fail-open answer; GCRA decisions use Redis's clock. */
   clock: Clock;
   /** Prefix of every key (several deployments, or tests, may share one Redis). */
   keyPrefix?: string;
   /** A decision that takes longer fails open (SUIGW_RATE_LIMIT_TIMEOUT_MS; Envoy's ratelimit filter waits 20 ms). */
   timeoutMs?: number;
+  /**
+   * The organization-rate lease window (SUIGW_RATE_LIMIT_LEASE_MS): a lease holds at most
+   * ⌊rate × leaseMs / 1000⌋ requests and lives leaseMs. 0: one Redis decision per request.
+   */
+  leaseMs?: number;
   /** Counts each decision taken without Redis (services/core/metrics.ts). */
   failures?: Metrics['limiterFailures'];
+}
+
+/**
+ * Requests of one organization this process may admit without asking Redis: taken from the
+ * organization's GCRA in Redis ahead of use, so every admitted request has been counted there.
+ */
+interface Lease {
+  /** Unspent requests of the current lease. */
+  tokens: number;
+  /** Spent from the current lease. */
+  used: number;
+  /** How many the next lease asks for (grows ×2 while leases run out, shrinks to the demand when one expires). */
+  size: number;
+  /** Local clock. Unspent tokens are dropped then, so the headers never describe an old state. */
+  expiresAtMs: number;
+  /** After a denial: until then (local clock) this process denies without asking Redis again. */
+  deniedUntilMs: number;
+  /** Redis's count of the organization's remaining requests after the last lease or denial. */
+  remaining: number;
+  resetAtMs: number;
+  /** The lease being taken; resolves to the Redis error when it failed. */
+  renewing: Promise<unknown> | undefined;
 }
 
 /**
@@ -74,20 +131,32 @@ export interface RedisRateLimiterOptions {
  * than `timeoutMs`) the request is allowed — fail open, as Envoy's ratelimit filter does by
  * default — and the failure is logged (first one, then every 1000th) and counted in `stats()`:
  * Redis holds only rebuildable counters, and credits stay enforced by the ledger meanwhile.
+ *
+ * Requests with per-key or per-IP caps take one exact decision each (one script call). Requests
+ * that only count against their organization's rate, the common case, take it from a lease when
+ * the rate allows more than one request per lease window: one Redis round trip per lease instead
+ * of per request. A lease is consumed in Redis before it is spent, so the organization never gets
+ * more than GCRA allows from the start; over any interval the processes admit at most
+ * ⌊rate × leaseMs / 1000⌋ each beyond it (what they held unspent when the interval began).
+ * docs/metering.md, "Leases", states and tests that bound.
  */
 export class RedisRateLimiter implements RateLimiter {
   readonly #redis: ScriptedRedis;
   readonly #logger: Logger;
   readonly #clock: Clock;
   readonly #prefix: string;
+  readonly #leaseMs: number;
+  readonly #leases = new Map<string, Lease>();
   #decisions = 0;
   #failOpen = 0;
+  #roundTrips = 0;
   readonly #failures: Metrics['limiterFailures'] | undefined;
 
   constructor(options: RedisRateLimiterOptions) {
     this.#logger = options.logger;
     this.#clock = options.clock;
     this.#prefix = options.keyPrefix ?? 'suigw:rl:';
+    this.#leaseMs = options.leaseMs ?? DEFAULT_LEASE_MS;
     this.#failures = options.failures;
     this.#redis = new Redis(options.url, {
       lazyConnect: true,
@@ -101,6 +170,7 @@ export class RedisRateLimiter implements RateLimiter {
       // Connection errors surface through failed decisions (counted and logged there).
     });
     this.#redis.defineCommand('gcraCheck', { lua: GCRA_SCRIPT });
+    this.#redis.defineCommand('gcraLease', { lua: LEASE_SCRIPT, numberOfKeys: 1 });
   }
 
   /** Connects once; a Redis that is down at start is retried in the background (fail open meanwhile). */
@@ -114,9 +184,29 @@ export class RedisRateLimiter implements RateLimiter {
 
   async check(request: LimitCheck): Promise<LimitDecision> {
     this.#decisions += 1;
+    if (request.caps.length === 0 && request.quantity === 1) {
+      const largestLease = Math.floor((request.org.perSecond * this.#leaseMs) / 1000);
+      if (largestLease > 1) return this.#fromLease(request.org, largestLease);
+    }
+    return this.#decide(request);
+  }
+
+  stats(): LimiterStats {
+    return { decisions: this.#decisions, failOpen: this.#failOpen, roundTrips: this.#roundTrips };
+  }
+
+  async close(): Promise<void> {
+    this.#leases.clear();
+    this.#redis.disconnect();
+  }
+
+  /** One exact decision over every rule (one script call). */
+  async #decide(request: LimitCheck): Promise<LimitDecision> {
     const rules = [...request.caps, request.org];
-    const args: (string | number)[] = [...rules.map((rule) => this.#prefix + rule.key), request.quantity];
+    const args: (string | number)[] = rules.map((rule) => this.#prefix + rule.key);
+    args.push(request.quantity);
     for (const rule of rules) args.push(...microseconds(rule));
+    this.#roundTrips += 1;
     try {
       const [outcome, remaining, resetAtMs, retryAfterMs] = await this.#redis.gcraCheck(rules.length, ...args);
       return { outcome: OUTCOMES[outcome]!, org: { limit: request.org.perSecond, remaining, resetAtMs }, retryAfterMs };
@@ -125,12 +215,55 @@ export class RedisRateLimiter implements RateLimiter {
     }
   }
 
-  stats(): LimiterStats {
-    return { decisions: this.#decisions, failOpen: this.#failOpen };
+  /** An organization-only decision answered from this process's lease, renewed when spent or expired. */
+  async #fromLease(org: LimitRule, largestLease: number): Promise<LimitDecision> {
+    let lease = this.#leases.get(org.key);
+    if (!lease) {
+      lease = { tokens: 0, used: 0, size: 1, expiresAtMs: 0, deniedUntilMs: 0, remaining: 0, resetAtMs: 0, renewing: undefined };
+      this.#leases.set(org.key, lease);
+    }
+    for (;;) {
+      const now = this.#clock.now();
+      if (lease.tokens > 0 && now < lease.expiresAtMs) {
+        lease.tokens -= 1;
+        lease.used += 1;
+        return { outcome: 'allowed', org: { limit: org.perSecond, remaining: lease.remaining + lease.tokens, resetAtMs: lease.resetAtMs }, retryAfterMs: 0 };
+      }
+      if (now < lease.deniedUntilMs) {
+        return { outcome: 'org-exceeded', org: { limit: org.perSecond, remaining: 0, resetAtMs: lease.resetAtMs }, retryAfterMs: lease.deniedUntilMs - now };
+      }
+      // One renewal at a time per organization: concurrent requests wait for it, then share it.
+      lease.renewing ??= this.#renew(org, lease, largestLease).finally(() => {
+        lease.renewing = undefined;
+      });
+      const failure = await lease.renewing;
+      if (failure !== undefined) return this.#allowWithoutRedis(org, failure);
+    }
   }
 
-  async close(): Promise<void> {
-    this.#redis.disconnect();
+  /** Takes the next lease; resolves to the error when Redis could not answer (nothing held then). */
+  async #renew(org: LimitRule, lease: Lease, largestLease: number): Promise<unknown> {
+    // Demand decides the size: double it while leases run out, shrink it to what was spent when one expires.
+    const wanted = Math.min(largestLease, lease.tokens === 0 ? lease.size * 2 : Math.max(1, lease.used));
+    lease.tokens = 0;
+    lease.used = 0;
+    const [intervalUs, toleranceUs] = microseconds(org);
+    this.#roundTrips += 1;
+    try {
+      const [granted, remaining, resetAtMs, retryAfterMs] = await this.#redis.gcraLease(this.#prefix + org.key, wanted, intervalUs, toleranceUs);
+      // Timed from the answer: a slow Redis must not hand out leases that are already over.
+      const now = this.#clock.now();
+      lease.size = granted === 0 ? 1 : wanted;
+      lease.tokens = granted;
+      lease.remaining = remaining;
+      lease.resetAtMs = resetAtMs;
+      lease.expiresAtMs = now + this.#leaseMs;
+      lease.deniedUntilMs = granted === 0 ? now + retryAfterMs : 0;
+      return undefined;
+    } catch (error) {
+      lease.size = 1;
+      return error ?? new Error('Redis lease failed');
+    }
   }
 
   #allowWithoutRedis(org: LimitRule, error: unknown): LimitDecision {

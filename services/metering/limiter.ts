@@ -9,6 +9,9 @@
  *    counts against them, it is billed), outcome `org-exceeded`;
  * 3. all allow → all consumed.
  * Quantity 0 consumes nothing and reports the organization's state (for headers on free routes).
+ *
+ * The Redis limiter may answer organization-only decisions from a lease taken ahead of use
+ * (`limiter.redis.ts`): exact per request for the caps, within a stated bound for the organization.
  */
 export interface LimitRule {
   key: string;
@@ -49,4 +52,6 @@ export interface LimiterStats {
   decisions: number;
   /** Decisions taken without the backend (Redis down): allowed, see docs/metering.md (fail open). */
   failOpen: number;
+  /** Calls to the shared store (Redis): one per exact decision, one per organization lease. 0 in memory. */
+  roundTrips: number;
 }

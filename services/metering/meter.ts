@@ -206,6 +206,14 @@ function headersOf(ticket: MeterTicket): Record<string, string> {
     [RATE_LIMIT_HEADERS.remaining]: String(ticket.org.remaining),
     [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(ticket.org.resetAtMs / 1000)),
     [RATE_LIMIT_HEADERS.creditRemaining]: String(ticket.credit.remaining),
-    [RATE_LIMIT_HEADERS.creditReplenishDate]: new Date(ticket.credit.replenishAtMs).toISOString(),
+    [RATE_LIMIT_HEADERS.creditReplenishDate]: replenishDate(ticket.credit.replenishAtMs),
   };
+}
+
+/** The replenish date is the same for every organization for a month: formatted once, not per response. */
+let lastReplenish: { atMs: number; iso: string } | undefined;
+
+function replenishDate(atMs: number): string {
+  if (lastReplenish?.atMs !== atMs) lastReplenish = { atMs, iso: new Date(atMs).toISOString() };
+  return lastReplenish.iso;
 }

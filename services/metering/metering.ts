@@ -37,6 +37,7 @@ export async function createMetering(deps: MeteringDeps): Promise<Metering> {
       clock,
       keyPrefix: config.metering.redisKeyPrefix,
       timeoutMs: config.metering.rateLimitTimeoutMs,
+      leaseMs: config.metering.rateLimitLeaseMs,
       ...(deps.metrics ? { failures: deps.metrics.limiterFailures } : {}),
     });
     await redis.connect();

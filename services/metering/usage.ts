@@ -68,7 +68,15 @@ export class UsageRecorder {
 
   record(event: UsageEvent): void {
     const minute = Math.floor(this.#options.clock.now() / MINUTE_MS) * MINUTE_MS;
-    this.#merge({ ...event, minute, requests: 1 });
+    // The hot path: count into an existing bucket without building one.
+    const existing = this.#buckets.get(bucketId(event, minute));
+    if (existing) {
+      existing.requests += 1;
+      existing.credits += event.credits;
+      return;
+    }
+    const { organizationId, keyId, network, route, credits } = event;
+    this.#merge({ organizationId, keyId, network, route, credits, minute, requests: 1 });
   }
 
   /** Counts not yet in PostgreSQL. */
@@ -121,7 +129,7 @@ export class UsageRecorder {
   }
 
   #merge(bucket: Bucket): void {
-    const id = [bucket.organizationId, bucket.keyId, bucket.network, bucket.route, bucket.minute].join('\u0000');
+    const id = bucketId(bucket, bucket.minute);
     const existing = this.#buckets.get(id);
     if (existing) {
       existing.requests += bucket.requests;
@@ -130,6 +138,10 @@ export class UsageRecorder {
       this.#buckets.set(id, bucket);
     }
   }
+}
+
+function bucketId(event: Pick<UsageEvent, 'organizationId' | 'keyId' | 'network' | 'route'>, minute: number): string {
+  return `${event.organizationId}\u0000${event.keyId}\u0000${event.network}\u0000${event.route}\u0000${minute}`;
 }
 
 async function upsert(db: Kysely<DatabaseSchema>, rows: readonly Bucket[]): Promise<void> {
