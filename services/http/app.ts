@@ -5,15 +5,17 @@ import type { Database } from '../db/index.js';
 import type { Authenticator, SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost, Meter } from '../metering/index.js';
 import type { App, Capability } from '../route-contract/index.js';
-import { authenticationHook } from './authenticate.js';
+import { authenticationStage } from './authenticate.js';
 import { clientErrorHandler } from './client-errors.js';
 import websocket from '@fastify/websocket';
-import { registerCors } from './cors.js';
+import { corsStage } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { registerMetering } from './metering-hooks.js';
 import { registerHealth, RequestStats, type HealthCheck } from './health.js';
-import { registerLoadShedding } from './load-shedding.js';
-import { registerRequestMetrics, type RequestInstruments } from './request-metrics.js';
+import { startLoadShedding } from './load-shedding.js';
+import { requestRecorder, type RequestInstruments } from './request-metrics.js';
+import { RouteFactsBook } from './route-facts.js';
+import { registerRootHooks } from './root-hooks.js';
 import { legacyRedirectTarget, networkRewriter } from './networks.js';
 import { registerOpenApi } from './openapi.js';
 import { RouteTable, type RegisteredRoute } from './route-table.js';
@@ -108,22 +110,15 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   });
 
   const stats = new RequestStats();
-  app.addHook('onRequest', async (request, reply) => {
-    void reply.header('x-request-id', request.id);
+  registerRootHooks(app, {
+    routes: new RouteFactsBook(config.networks),
+    cors: corsStage(routes),
+    pressure: await startLoadShedding(app, config.shedding),
+    authenticate: authenticationStage(authenticator, options.trustedIdentity),
+    stats,
+    logRequest: requestLogger(config.requestLog),
+    record: options.metrics ? requestRecorder(options.metrics) : undefined,
   });
-  const logRequest = requestLogger(config.requestLog);
-  app.addHook('onResponse', (request, reply, done) => {
-    stats.record(reply.statusCode);
-    logRequest(request, reply);
-    done();
-  });
-  if (options.metrics) registerRequestMetrics(app, options.metrics, config.networks);
-  // Root onRequest hooks run in this order: CORS (a preflight carries no key), load shedding,
-  // authentication; the network scopes' limit stage follows (metering/pipeline.ts).
-  registerCors(app, routes);
-  const healthPaths = new Set(['/health', ...config.networks.map((network) => `/${network}/v1/health`)]);
-  await registerLoadShedding(app, config.shedding, (request) => healthPaths.has(request.routeOptions.url ?? ''));
-  app.addHook('onRequest', authenticationHook(authenticator, config.networks, options.trustedIdentity));
 
   if (options.openApi !== false) await registerOpenApi(app, config);
   const healthOptions = { database, clock, stats, checks: options.healthChecks };

@@ -4,12 +4,12 @@ import {
   decideAccess,
   IDENTITY_HEADER_NAMES,
   IDENTITY_HEADERS,
-  networkOfRoute,
   pathOf,
   type Authenticator,
   type SignedIdentity,
 } from '../identity/index.js';
 import type { AdmissionStage } from '../metering/index.js';
+import { RouteFactsBook, type RouteFacts } from './route-facts.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -18,23 +18,26 @@ declare module 'fastify' {
   }
 }
 
+/** Authenticates one request of a route (sets `principal` and `network`); rejects with the spec's ApiError. */
+export type AuthenticationStage = (request: FastifyRequest, route: RouteFacts) => Promise<void>;
+
 /**
- * The fastify adapter of the one access decision (`decideAccess`, services/identity), registered
- * on the root so it covers every route (plugin routes included). Runs in `onRequest`, before the
- * body is read, so an unauthenticated caller learns nothing about body validation.
+ * The fastify adapter of the one access decision (`decideAccess`, services/identity), run by the
+ * root `onRequest` hook (root-hooks.ts) so it covers every route (plugin routes included), before
+ * the body is read, so an unauthenticated caller learns nothing about body validation.
  *
  * Identity headers (docs/envoy.md) are taken off every request first. With `trusted` (Envoy in
  * front) a token that verifies for this method, path and network stands for the caller, whose
  * limits Envoy's ratelimit service already ran; any other token is ignored and the key is checked
  * here, exactly as without Envoy.
  */
-export function authenticationHook(authenticator: Authenticator, networks: readonly Network[], trusted?: SignedIdentity) {
-  return async function authenticate(request: FastifyRequest): Promise<void> {
+export function authenticationStage(authenticator: Authenticator, trusted?: SignedIdentity): AuthenticationStage {
+  return async function authenticate(request, route) {
     const token = takeIdentityHeaders(request);
     // No route matched: the not-found handler answers 404, with nothing to protect.
-    if (request.is404) return;
-    const { auth, queryKey } = request.routeOptions.config;
-    const network = networkOfRoute(request.routeOptions.url, networks);
+    if (route.url === undefined) return;
+    const { auth, queryKey } = route.config;
+    const network = route.network;
     if (network) request.network = network;
     if (trusted && token !== undefined && auth !== undefined && auth !== 'none') {
       const claims = trusted.verify(token, { method: request.method, path: pathOf(request.originalUrl) });
@@ -55,6 +58,13 @@ export function authenticationHook(authenticator: Authenticator, networks: reado
       origin: request.headers.origin,
     });
   };
+}
+
+/** The stage as a hook of its own, reading the route from the request (tests call it with requests as fastify hands them over). */
+export function authenticationHook(authenticator: Authenticator, networks: readonly Network[], trusted?: SignedIdentity) {
+  const routes = new RouteFactsBook(networks);
+  const stage = authenticationStage(authenticator, trusted);
+  return (request: FastifyRequest): Promise<void> => stage(request, routes.of(request));
 }
 
 /** Removes every identity header from the request; returns the token if there was one. */

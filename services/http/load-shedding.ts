@@ -1,6 +1,5 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
-import type { FastifyRequest } from 'fastify';
 import { ApiError, type Config } from '../core/index.js';
 import type { App } from '../route-contract/index.js';
 
@@ -15,35 +14,41 @@ const SAMPLE_INTERVAL_MS = 1_000;
  */
 export const STARTUP_GRACE_MS = 2 * SAMPLE_INTERVAL_MS;
 
+/** Answers whether a request must be shed now: the error to answer with, or undefined. */
+export type PressureCheck = () => ApiError | undefined;
+
 /**
  * Sheds load with 503 SERVICE_OVERLOADED (and `Retry-After`) while the event loop lags or the
- * heap is nearly full, before queued requests make every answer late. Requests that `exempt`
- * names (health checks) are always answered, so a load balancer sees an overloaded process as
- * alive; that it sends less traffic is the 503s' job.
+ * heap is nearly full, before queued requests make every answer late. The caller exempts health
+ * checks, so a load balancer sees an overloaded process as alive; that it sends less traffic is
+ * the 503s' job.
+ *
+ * `@fastify/under-pressure` samples the event-loop delay and the heap; it is registered without
+ * thresholds, so it adds no hook of its own and the check runs inside the gateway's one root
+ * `onRequest` hook (services/http/root-hooks.ts), where it reads the last sample.
  */
-export async function registerLoadShedding(
-  app: App,
-  shedding: Config['shedding'],
-  exempt: (request: FastifyRequest) => boolean,
-): Promise<void> {
+export async function startLoadShedding(app: App, shedding: Config['shedding']): Promise<PressureCheck> {
   let readyAt = Number.POSITIVE_INFINITY;
   app.addHook('onReady', async () => {
     readyAt = Date.now();
   });
+  const maxDelayMs = shedding.maxEventLoopDelayMs;
   const maxHeapUsedBytes =
     shedding.maxHeapPercent === 0 ? 0 : Math.floor((getHeapStatistics().heap_size_limit * shedding.maxHeapPercent) / 100);
-  await app.register(underPressure, {
-    maxEventLoopDelay: shedding.maxEventLoopDelayMs,
-    maxHeapUsedBytes,
-    sampleInterval: SAMPLE_INTERVAL_MS,
-    retryAfter: SHED_RETRY_AFTER_SECONDS,
-    // A rejected promise goes to the error handler, so the answer has the standard error body.
-    pressureHandler: async (request, _reply, type) => {
-      if (exempt(request) || Date.now() - readyAt < STARTUP_GRACE_MS) return;
-      throw new ApiError('SERVICE_OVERLOADED', {
-        message: `The gateway is overloaded (${type}); retry after ${SHED_RETRY_AFTER_SECONDS} s.`,
-        headers: { 'retry-after': String(SHED_RETRY_AFTER_SECONDS) },
-      });
-    },
-  });
+  await app.register(underPressure, { sampleInterval: SAMPLE_INTERVAL_MS });
+  const overloaded = (type: string) =>
+    new ApiError('SERVICE_OVERLOADED', {
+      message: `The gateway is overloaded (${type}); retry after ${SHED_RETRY_AFTER_SECONDS} s.`,
+      headers: { 'retry-after': String(SHED_RETRY_AFTER_SECONDS) },
+    });
+  if (maxDelayMs === 0 && maxHeapUsedBytes === 0) return () => undefined;
+  return () => {
+    const sample = app.memoryUsage();
+    const type =
+      maxDelayMs > 0 && sample.eventLoopDelay > maxDelayMs ? 'eventLoopDelay'
+      : maxHeapUsedBytes > 0 && sample.heapUsed > maxHeapUsedBytes ? 'heapUsedBytes'
+      : undefined;
+    if (type === undefined || Date.now() - readyAt < STARTUP_GRACE_MS) return undefined;
+    return overloaded(type);
+  };
 }

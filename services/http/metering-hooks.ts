@@ -30,13 +30,15 @@ export function registerMetering(scope: App, network: string, options: MeteringA
   });
   if (!meter) return;
   scope.addHook('onRequest', async (request: FastifyRequest) => {
-    const cost = request.routeOptions.config.cost;
+    // The root hook (root-hooks.ts) ran first and left the route's facts.
+    const { config, url } = request.routeFacts ?? request.routeOptions;
+    const cost = config.cost;
     if (!request.principal || cost === undefined) return;
     const admission = await meter.admit({
       principal: request.principal,
       clientIp: request.ip,
       network,
-      route: `${request.method} ${routePath(request.routeOptions.url ?? request.url, network)}`,
+      route: `${request.method} ${routePath(url ?? request.url, network)}`,
       cost,
     }, request.limitStage);
     request.meterTicket = admission.ticket;

@@ -1,31 +1,39 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Metrics, Network } from '../core/index.js';
-import type { App, RouteProtocol } from '../route-contract/index.js';
+import type { Metrics } from '../core/index.js';
+import type { RouteFacts } from './route-facts.js';
 
 /** The Prometheus instruments of the HTTP adapter (services/core/metrics.ts). */
 export type RequestInstruments = Pick<Metrics, 'requests' | 'requestDuration'>;
 
-/** The `route` label of a request no route matched (404, CORS preflights): never the raw URL. */
-export const UNMATCHED_ROUTE = 'unmatched';
+export { UNMATCHED_ROUTE } from './route-facts.js';
+
+/** Counts one answered request and its duration. */
+export type RequestRecorder = (request: FastifyRequest, reply: FastifyReply, route: RouteFacts) => void;
+
+interface SeriesLabels {
+  counted: { protocol: string; route: string; method: string; status: string };
+  timed: { protocol: string; route: string; method: string };
+}
 
 /**
- * Counts every answered request and its duration by protocol, route pattern, method and status.
- * The protocol is the route's `protocol` config (REST data routes: `rest`); otherwise a route
- * under a network is `management` (or `health`), a root route `health` or `docs`; an unmatched
- * request is `none`. Labels stay bounded: patterns, never URLs.
+ * Counts every answered request and its duration by protocol, route pattern, method and status
+ * (see `RouteFacts.protocol`). Labels stay bounded: patterns, never URLs; methods are the ones
+ * Node's parser accepts. prom-client hashes the label object on every call, and a fresh object
+ * per call costs about three times a reused one, so each series' labels are built once.
  */
-export function registerRequestMetrics(app: App, instruments: RequestInstruments, networks: readonly Network[]): void {
-  const networkPrefixes = networks.map((network) => `/${network}/`);
-  const protocolOf = (request: FastifyRequest): RouteProtocol | 'none' => {
-    const route = request.routeOptions.url;
-    if (route === undefined) return 'none';
-    if (request.routeOptions.config.protocol) return request.routeOptions.config.protocol;
-    if (route === '/health' || route.endsWith('/v1/health')) return 'health';
-    return networkPrefixes.some((prefix) => route.startsWith(prefix)) ? 'management' : 'docs';
+export function requestRecorder(instruments: RequestInstruments): RequestRecorder {
+  const series = new Map<string, SeriesLabels>();
+  return (request, reply, route) => {
+    const method = request.method;
+    const status = reply.statusCode;
+    const key = `${route.protocol} ${route.metricRoute} ${method} ${status}`;
+    let labels = series.get(key);
+    if (labels === undefined) {
+      const timed = { protocol: route.protocol, route: route.metricRoute, method };
+      labels = { counted: { ...timed, status: String(status) }, timed };
+      series.set(key, labels);
+    }
+    instruments.requests.inc(labels.counted);
+    instruments.requestDuration.observe(labels.timed, reply.elapsedTime / 1000);
   };
-  app.addHook('onResponse', async (request: FastifyRequest, reply: FastifyReply) => {
-    const labels = { protocol: protocolOf(request), route: request.routeOptions.url ?? UNMATCHED_ROUTE, method: request.method };
-    instruments.requests.inc({ ...labels, status: String(reply.statusCode) });
-    instruments.requestDuration.observe(labels, reply.elapsedTime / 1000);
-  });
 }

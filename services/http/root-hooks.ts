@@ -1,0 +1,61 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { App } from '../route-contract/index.js';
+import type { AuthenticationStage } from './authenticate.js';
+import type { CorsStage } from './cors.js';
+import type { RequestStats } from './health.js';
+import type { PressureCheck } from './load-shedding.js';
+import type { RequestRecorder } from './request-metrics.js';
+import type { RouteFacts, RouteFactsBook } from './route-facts.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The facts of the request's route, set by the root `onRequest` hook. */
+    routeFacts: RouteFacts | undefined;
+  }
+}
+
+/** The stages every request passes at the root, in the order they run. */
+export interface RootStages {
+  routes: RouteFactsBook;
+  /** First: a preflight carries no key and is answered here. */
+  cors: CorsStage;
+  /** Then load shedding (health checks are exempt). */
+  pressure: PressureCheck;
+  /** Then authentication; the network scopes' limit stage follows (metering/pipeline.ts). */
+  authenticate: AuthenticationStage;
+  /** When the answer is sent: `/health`'s counts, request logging, request metrics. */
+  stats: RequestStats;
+  logRequest: (request: FastifyRequest, reply: FastifyReply) => void;
+  record: RequestRecorder | undefined;
+}
+
+/**
+ * The gateway's per-request work at the root as one `onRequest` and one `onResponse` hook
+ * instead of one hook per concern: each hook costs a dispatch (and an async one a promise) on
+ * every request, and each concern read the route again (docs/benchmarks.md, "Per change").
+ * `onRequest`: the request id header (so every answer carries it, errors included), CORS, load
+ * shedding, authentication, in that order.
+ */
+export function registerRootHooks(app: App, stages: RootStages): void {
+  const { routes, cors, pressure, authenticate, stats, logRequest, record } = stages;
+  app.decorateRequest('routeFacts', undefined);
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const route = routes.of(request);
+    request.routeFacts = route;
+    void reply.header('x-request-id', request.id);
+    if (cors(request, reply, route)) return reply;
+    if (!route.shedExempt) {
+      const shed = pressure();
+      if (shed) throw shed;
+    }
+    await authenticate(request, route);
+    return undefined;
+  });
+  app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    stats.record(reply.statusCode);
+    logRequest(request, reply);
+    // Answers sent before the root hook ran (framework errors) have no facts yet.
+    record?.(request, reply, request.routeFacts ?? routes.of(request));
+    done();
+  });
+}
