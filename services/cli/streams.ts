@@ -8,7 +8,8 @@ import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js
 
 /**
  * `suigw streams`: checkpoint ingest (one subscription per configured network), Warp delivery
- * (`/v1/warp/{id}/ws|stream`, with the stream definitions) and webhook delivery (docs/webhooks.md). Several processes share one Redis
+ * (`/v1/warp/{id}/ws|stream`, with the stream definitions) and webhook delivery (docs/webhooks.md,
+ * due deliveries claimed from PostgreSQL by every process). Several processes share one Redis
  * (REDIS_URL): the stream logs, the delivery state and the one-connection leases live there, so a
  * client resumes on any process. Without REDIS_URL everything is in-process (one process only).
  */
