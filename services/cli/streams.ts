@@ -9,8 +9,9 @@ import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js
 /**
  * `suigw streams`: checkpoint ingest (one subscription per configured network), Warp delivery
  * (`/v1/warp/{id}/ws|stream` and `/health`; `/metrics` on its own port, see `buildStreamsApp`)
- * and webhook delivery (docs/webhooks.md); stream and webhook definitions and every other route
- * are the gateway's. Several processes share one Redis
+ * and webhook delivery (docs/webhooks.md, due deliveries claimed from PostgreSQL by every
+ * process); stream and webhook definitions and every other route are the gateway's. Several
+ * processes share one Redis
  * (REDIS_URL): the stream logs, the delivery state and the one-connection leases live there, so a
  * client resumes on any process. Without REDIS_URL everything is in-process (one process only).
  */

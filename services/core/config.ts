@@ -372,7 +372,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUI_TESTNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for testnet; unset in dev: simnet.',
   SUI_DEVNET_GRPC_URL: 'Upstream Sui full node gRPC URL for devnet.',
   SUI_DEVNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for devnet.',
-  SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges, identity headers and (unless SUIGW_ZKLOGIN_SALT_SECRET is set) zkLogin salts are derived from it. Required by `suigw gateway`; `suigw dev` persists one.',
+  SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges, identity headers, webhook secrets (sealed at rest: the gateway and `suigw streams` must share it) and (unless SUIGW_ZKLOGIN_SALT_SECRET is set) zkLogin salts are derived from it. Required by `suigw gateway` and `suigw streams`; `suigw dev` persists one.',
   SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',
   SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',

@@ -1,5 +1,6 @@
 import { isValidStructTag, isValidSuiAddress, normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import { z } from 'zod';
+import { ApiError } from '../../core/index.js';
 
 /** The four stream types of the spec (Events, Addresses, Coins, Objects). */
 export const STREAM_TYPES = ['event', 'address', 'coin', 'object'] as const;
@@ -62,3 +63,16 @@ export const streamFilterSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('coin'), filters: coinFiltersSchema }),
   z.object({ type: z.literal('object'), filters: objectFiltersSchema }),
 ]);
+
+/**
+ * New filters for an existing stream or webhook (PATCH): they must be those of its type, which is
+ * fixed at creation; otherwise 400 VALIDATION_FAILED naming each issue under `body.filters`.
+ */
+export function parseFiltersOf(type: StreamType, filters: unknown): StreamFilter['filters'] {
+  const parsed = FILTER_SCHEMAS[type].safeParse(filters);
+  if (!parsed.success) {
+    const issues = parsed.error.issues.map((issue) => `body.filters.${issue.path.join('.')}: ${issue.message}`);
+    throw new ApiError('VALIDATION_FAILED', { message: issues.join('; '), fields: { issues } });
+  }
+  return parsed.data;
+}

@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiError, errorResponses } from '../../core/index.js';
+import { errorResponses } from '../../core/index.js';
 import type { App } from '../../route-contract/index.js';
-import { FILTER_SCHEMAS } from '../definitions/filters.js';
+import { parseFiltersOf } from '../definitions/filters.js';
 import { getStream, updateStream } from '../definitions/store.js';
 import { owner, publicStream } from './caller.js';
 import type { StreamDefinitionDeps } from './deps.js';
@@ -27,16 +27,9 @@ export function registerUpdateStream(app: App, deps: StreamDefinitionDeps): void
     },
     async (request) => {
       const who = owner(request);
-      let filters;
-      if (request.body.filters !== undefined) {
-        const stream = await getStream(deps.database, who, request.params.id);
-        const parsed = FILTER_SCHEMAS[stream.type].safeParse(request.body.filters);
-        if (!parsed.success) {
-          const issues = parsed.error.issues.map((issue) => `body.filters.${issue.path.join('.')}: ${issue.message}`);
-          throw new ApiError('VALIDATION_FAILED', { message: issues.join('; '), fields: { issues } });
-        }
-        filters = parsed.data;
-      }
+      const filters = request.body.filters === undefined
+        ? undefined
+        : parseFiltersOf((await getStream(deps.database, who, request.params.id)).type, request.body.filters);
       const updated = await updateStream(deps.database, who, request.params.id, {
         ...(request.body.name === undefined ? {} : { name: request.body.name }),
         ...(filters === undefined ? {} : { filters }),

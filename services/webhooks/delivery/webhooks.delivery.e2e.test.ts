@@ -31,7 +31,7 @@ describe('webhook delivery', () => {
   beforeAll(async () => {
     t = await createTestApp({
       tier: 'enterprise',
-      env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '300' },
+      env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '2000' },
       extra: { clock },
     });
     receiver = await startWebhookReceiver();
@@ -204,7 +204,7 @@ describe('webhook delivery', () => {
     receiver.answer('hang');
     await match(hook.id);
     await runtime.dispatcher.runDue();
-    expect((await deliveryLog(hook.id))[0]).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null, error: 'no answer within 300 ms' });
+    expect((await deliveryLog(hook.id))[0]).toMatchObject({ status: 'pending', attempts: 1, responseStatus: null, error: 'no answer within 2000 ms' });
 
     const moved = await createHook('/moved');
     receiver.answer({ status: 302, headers: { location: `${receiver.url}/elsewhere` } });

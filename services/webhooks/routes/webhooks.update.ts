@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { ApiError, errorResponses } from '../../core/index.js';
+import { errorResponses } from '../../core/index.js';
 import type { App } from '../../route-contract/index.js';
-import { FILTER_SCHEMAS } from '../../streams/index.js';
+import { parseFiltersOf } from '../../streams/index.js';
 import { checkEndpointUrl } from '../definitions/endpoint-url.js';
 import { getWebhook, updateWebhook, type WebhookChange } from '../definitions/store.js';
 import { owner, pausedFor, publicWebhook } from './caller.js';
@@ -34,13 +34,7 @@ export function registerUpdateWebhook(app: App, deps: WebhookRouteDeps): void {
       if (request.body.url !== undefined) change.url = checkEndpointUrl(request.body.url, deps.policy);
       if (request.body.enabled !== undefined) change.enabled = request.body.enabled;
       if (request.body.filters !== undefined) {
-        const webhook = await getWebhook(deps.database, who, request.params.id);
-        const parsed = FILTER_SCHEMAS[webhook.type].safeParse(request.body.filters);
-        if (!parsed.success) {
-          const issues = parsed.error.issues.map((issue) => `body.filters.${issue.path.join('.')}: ${issue.message}`);
-          throw new ApiError('VALIDATION_FAILED', { message: issues.join('; '), fields: { issues } });
-        }
-        change.filters = parsed.data;
+        change.filters = parseFiltersOf((await getWebhook(deps.database, who, request.params.id)).type, request.body.filters);
       }
       const updated = await updateWebhook(deps.database, who, request.params.id, change);
       return { data: publicWebhook(updated, await pausedFor(deps, request)) };
