@@ -20,6 +20,9 @@ const GraphQLRequest = z.object({
   extensions: z.object({
     persistedQuery: z.object({ version: z.literal(1), sha256Hash: z.string().regex(/^[0-9a-fA-F]{64}$/) }).optional(),
   }).passthrough().optional(),
+}).meta({
+  id: 'GraphQLRequest',
+  examples: [{ query: 'query ($address: SuiAddress!) { address(address: $address) { balance { totalBalance } } }', variables: { address: '0x7d20dcdb2bca4f508ea9613994683eb4e76e9c4ed371169677c1be02aaf0b58e' } }],
 });
 
 /** Apollo's answer to an unknown hash: clients then resend the hash with the query. */
@@ -45,7 +48,7 @@ export function registerGraphQL(app: App, deps: GraphQLDeps): void {
       body: GraphQLRequest,
       response: {
         200: z.object({ data: z.unknown().optional(), errors: z.array(z.unknown()).optional() }).passthrough().describe('The upstream GraphQL response'),
-        ...errorResponses(400, 500, 502, 503, 504),
+        ...errorResponses(400, 401, 403, 429, 500, 502, 503, 504),
       },
     },
   }, async (request, reply) => {

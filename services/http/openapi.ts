@@ -42,7 +42,14 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
     transform: (input) => {
       const { url } = input;
       if (!url.startsWith(`${prefix}/`)) return { schema: { ...input.schema, hide: true }, url };
-      const transformed = jsonSchemaTransform({ ...input, url: url.slice(prefix.length) });
+      // @fastify/websocket hides every WebSocket route (schema.hide); one that describes itself
+      // (a summary) is documented, with the upgrade's 101 beside its refusals.
+      const websocket = (input.route as { websocket?: boolean }).websocket === true && typeof input.schema?.summary === 'string';
+      const transformed = jsonSchemaTransform({ ...input, schema: websocket ? { ...input.schema, hide: false } : input.schema, url: url.slice(prefix.length) });
+      if (websocket) {
+        const responses = (transformed.schema as { response?: Record<string, unknown> }).response ?? {};
+        transformed.schema = { ...transformed.schema, response: { 101: { type: 'null', description: 'Switching Protocols: the WebSocket is open' }, ...responses } };
+      }
       const auth = input.route.config?.auth;
       if (auth === 'none') transformed.schema = { ...transformed.schema, security: [] };
       return transformed;

@@ -1,11 +1,12 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CursorCodec, type Logger } from '../core/index.js';
+import { CursorCodec, errorResponses, type Logger } from '../core/index.js';
 import type { Meter } from '../metering/index.js';
 import { requestUpstream, watchRequest, type App, type Capability } from '../route-contract/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import { NetworkCursors } from './cursors.js';
 import { JsonRpcDispatcher } from './dispatcher.js';
 import type { JsonRpcContext, JsonRpcMethod } from './method.js';
+import { JsonRpcAnswerDoc, JsonRpcBodyDoc } from './openapi-schemas.js';
 
 export interface JsonRpcCapabilityOptions {
   methods: readonly JsonRpcMethod[];
@@ -70,8 +71,16 @@ export function jsonRpcCapability(options: JsonRpcCapabilityOptions): Capability
         schema: {
           tags: ['gateways'],
           summary: 'JSON-RPC 2.0 (Sui JSON-RPC by translation)',
-          description: 'Sui\'s JSON-RPC method set (docs/jsonrpc.md), single calls and batches; one credit per call.',
+          description: 'Sui\'s JSON-RPC method set (docs/jsonrpc.md), single calls and batches; one credit per call. ' +
+            'JSON-RPC errors are HTTP 200 with an `error` object; 204 when every call was a notification. ' +
+            'Subscriptions: the WebSocket of the same path.',
+          body: JsonRpcBodyDoc,
+          response: { 200: JsonRpcAnswerDoc, ...errorResponses(401, 403, 429) },
         },
+        // The schemas above document the envelope; the dispatcher reads the raw bytes itself
+        // (not JSON: -32700, not a request: -32600), and the answer is JSON-RPC's own.
+        validatorCompiler: () => (data: unknown) => ({ value: data }),
+        serializerCompiler: () => (data: unknown) => JSON.stringify(data),
       }, handle);
     });
   };

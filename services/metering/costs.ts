@@ -63,6 +63,7 @@ export function creditsCharged(cost: RouteCost, outcome: ChargeOutcome): number 
  */
 export const OPERATION_COSTS = [
   { operation: 'JSON-RPC request (any method)', credits: 1, unit: 'per request' },
+  { operation: 'JSON-RPC WebSocket call or notification (subscriptions)', credits: 1, unit: 'per message (the upgrade: 1)' },
   { operation: 'GraphQL request', credits: 1, unit: 'per request' },
   { operation: 'gRPC unary call', credits: 1, unit: 'per call' },
   { operation: 'gRPC streamed message (SubscriptionService)', credits: 1, unit: 'per message' },

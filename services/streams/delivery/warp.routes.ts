@@ -57,7 +57,18 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
     {
       websocket: true,
       config: { auth: { scope: 'streams' }, cost: CONNECT_COST, queryKey: true },
-      schema: { params, querystring: wsQuery },
+      schema: {
+        summary: 'Warp stream over WebSocket',
+        description:
+          'Upgrade to a WebSocket (GET with `Upgrade: websocket`). Exactly-once: acknowledge each message that has an `id` ' +
+          'with `{"type":"ack","id":"…"}`. Live by default; `mode=resume` or `lastEventId` replays the buffer first. ' +
+          'Messages: connected, event|address|coin|object, quota_exceeded (then close 1008 `QUOTA_EXCEEDED`), error. ' +
+          'Scope or origin refused after the upgrade: close 4003.',
+        tags: ['streams'],
+        params,
+        querystring: wsQuery,
+        response: errorResponses(400, 401, 403, 404, 429),
+      },
       errorHandler(error, request, reply) {
         if (isApiError(error) && error.definition.ws === WsClose.FORBIDDEN && request.ws && closeUpgrade(app, request, reply, WsClose.FORBIDDEN, error.code)) return;
         throw error;

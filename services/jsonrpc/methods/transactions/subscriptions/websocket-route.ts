@@ -1,9 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ERRORS, isApiError } from '../../../../core/index.js';
+import { ERRORS, errorResponses, isApiError } from '../../../../core/index.js';
 import type { Meter } from '../../../../metering/index.js';
 import type { App, Capability } from '../../../../route-contract/index.js';
 import type { UpstreamSet } from '../../../../upstream/index.js';
+import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../../../openapi-schemas.js';
 import { CheckpointFeeds } from './checkpoint-feed.js';
 import { SubscriptionSession, type Charge } from './session.js';
 
@@ -53,7 +54,14 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
     inner.get('/v1/jsonrpc', {
       websocket: true,
       config: { auth: { scope: 'data' }, cost: WEBSOCKET_MESSAGE_COST, protocol: 'jsonrpc', queryKey: true },
-      schema: { hide: true },
+      // Documented like every WebSocket route with a summary (services/http/openapi.ts: 101 added).
+      schema: {
+        tags: ['gateways'],
+        summary: 'JSON-RPC subscriptions (WebSocket)',
+        description: WEBSOCKET_DESCRIPTION,
+        querystring: webSocketQuery,
+        response: errorResponses(401, 403, 429),
+      },
     }, (socket: WebSocket, request: FastifyRequest) => {
       const ticket = request.meterTicket;
       // The hijacked upgrade never reaches the meter's onSend: it is answered (101) here.
