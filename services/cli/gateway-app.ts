@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
+import { catalogCapability, EventCatalog } from '../catalog/index.js';
+import { CursorCodec, deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { graphqlCapability } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
@@ -92,6 +93,11 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }))] : []),
       graphqlCapability({ upstreams, limits: config.graphql }),
       streamDefinitionsCapability({ database, clock }),
+      catalogCapability({
+        catalog: EventCatalog.shipped(),
+        cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
+        catalogNetworkOf: (network) => (config.catalogSimnetNetworks.includes(network) ? 'simnet' : network),
+      }),
       ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering })] : []),
     ],
   });

@@ -186,6 +186,9 @@ export const ERRORS = {
   STREAM_ALREADY_CONNECTED: e(409, G.ALREADY_EXISTS, W.CONFLICT, 'Stream already connected'),
   STREAM_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Stream not found'),
   STREAM_LIMIT_REACHED: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Stream limit reached'),
+
+  // Catalog (`?protocol=` names no protocol cataloged on the key's network).
+  PROTOCOL_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Protocol not found'),
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERRORS;
