@@ -9,5 +9,5 @@ describe('docs/costs.md', () => {
     expect(table).toContain('| POST | `/v1/keys` | free (not metered) |');
     expect(table).toContain('| GET | `/v1/usage` | free (not metered) |');
     expect(await readFile(new URL('../../docs/costs.md', import.meta.url), 'utf8')).toBe(table);
-  }, 60_000);
+  }, 120_000);
 });

@@ -80,12 +80,15 @@ export async function runDev(argv: string[]): Promise<void> {
   const { values } = parseArgs({ args: argv, options: { 'state-file': { type: 'string' } } });
   const base = readConfig();
   // dev has no prover service: the local prover (its proofs do not verify on chain) unless one is configured.
+  // Networks without upstream URLs run on simnet (devUpstreams): their catalog is simnet's.
+  const simnetNetworks = base.networks.filter((n) => !base.endpoints[n].grpcUrl || !base.endpoints[n].graphqlUrl);
   const config = readConfig({
     ...(base.secret ? {} : { SUIGW_SECRET: await devSecret(base.dataDir) }),
     ...(base.zklogin.proverUrl ? {} : { SUIGW_ZKLOGIN_PROVER_URL: 'local' }),
     // Webhooks to a receiver on the laptop: http and loopback addresses (HTTPS and public addresses only elsewhere).
     ...(base.webhooks.allowHttp ? {} : { SUIGW_WEBHOOK_ALLOW_HTTP: 'true' }),
     ...(base.webhooks.allowedAddresses.length > 0 ? {} : { SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.0/8,::1' }),
+    ...(base.catalogSimnetNetworks.length > 0 ? {} : { SUIGW_CATALOG_SIMNET_NETWORKS: simnetNetworks.join(',') }),
   });
   const stateFile = values['state-file'] ?? join(config.dataDir, 'dev.json');
   const previous = await readJson<DevState>(stateFile);

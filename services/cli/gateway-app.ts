@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { catalogCapability, EventCatalog } from '../catalog/index.js';
 import { CursorCodec, deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { graphqlCapability } from '../graphql/index.js';
@@ -96,7 +97,12 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       webhooksCapability({ database, clock, box: webhookSecretBox(secret), policy: config.webhooks,
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
       }),
-      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering })] : []),
+      catalogCapability({
+        catalog: EventCatalog.shipped(),
+        cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
+        catalogNetworkOf: (network) => (config.catalogSimnetNetworks.includes(network) ? 'simnet' : network),
+      }),
+      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering: config.metering.enabled ? metering : undefined })] : []),
     ],
   });
   monitor.start();

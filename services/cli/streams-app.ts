@@ -48,7 +48,7 @@ export async function buildStreamsApp(options: StreamsAppOptions): Promise<App> 
     onRouteCost: options.onRouteCost,
     healthChecks: options.healthChecks ?? [],
     openApi: false,
-    capabilities: [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering })],
+    capabilities: [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering: config.metering.enabled ? metering : undefined })],
   });
   if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
   if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());

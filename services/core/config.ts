@@ -55,6 +55,9 @@ export const ENV_SCHEMA = z.object({
   SUIGW_SECRET: optionalString.pipe(z.string().min(32).optional()),
   SUIGW_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   SUIGW_DEV_ADMIN_KEY: optionalString,
+  SUIGW_CATALOG_SIMNET_NETWORKS: z.string().default('')
+    .transform((value) => value.split(',').map((n) => n.trim()).filter(Boolean))
+    .pipe(z.array(z.enum(NETWORKS))),
   SUIGW_WALLET_MIN_PREPAID_USD: z.coerce.number().min(0).default(5),
   SUIGW_TRUST_PROXY: boolean,
   SUIGW_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
@@ -153,6 +156,8 @@ export interface Config {
   secret: string | undefined;
   keyCacheTtlMs: number;
   devAdminKey: string | undefined;
+  /** Networks whose upstream is simnet: their catalog lists simnet's stand-in protocols (`/v1/catalog/*`). */
+  catalogSimnetNetworks: readonly Network[];
   walletMinPrepaidMicroUsd: bigint;
   trustProxy: boolean;
   /**
@@ -279,6 +284,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     secret: v.SUIGW_SECRET,
     keyCacheTtlMs: v.SUIGW_KEY_CACHE_TTL_MS,
     devAdminKey: v.SUIGW_DEV_ADMIN_KEY,
+    catalogSimnetNetworks: Object.freeze([...new Set(v.SUIGW_CATALOG_SIMNET_NETWORKS)]),
     walletMinPrepaidMicroUsd: BigInt(Math.round(v.SUIGW_WALLET_MIN_PREPAID_USD * 1_000_000)),
     trustProxy: v.SUIGW_TRUST_PROXY,
     identityHeaders: Object.freeze({ trusted: v.SUIGW_TRUST_IDENTITY_HEADERS, maxAgeMs: v.SUIGW_IDENTITY_HEADER_MAX_AGE_MS }),
@@ -374,6 +380,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUI_DEVNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for devnet.',
   SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges, identity headers, webhook secrets (sealed at rest: the gateway and `suigw streams` must share it) and (unless SUIGW_ZKLOGIN_SALT_SECRET is set) zkLogin salts are derived from it. Required by `suigw gateway` and `suigw streams`; `suigw dev` persists one.',
   SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',
+  SUIGW_CATALOG_SIMNET_NETWORKS: 'Networks served by simnet, comma separated (default none; `suigw dev` sets the networks it runs on simnet): their /v1/catalog lists simnet\'s stand-in protocols besides the Sui framework\'s.',
   SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
   SUIGW_TRUST_PROXY: 'Trust X-Forwarded-* headers for client IP and protocol (default false).',

@@ -193,6 +193,9 @@ export const ERRORS = {
   WEBHOOK_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Webhook not found'),
   WEBHOOK_LIMIT_REACHED: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Webhook limit reached'),
   WEBHOOK_URL_NOT_ALLOWED: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Webhook URL not allowed'),
+
+  // Catalog (`?protocol=` names no protocol cataloged on the key's network).
+  PROTOCOL_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Protocol not found'),
 } as const satisfies Record<string, ErrorDefinition>;
 
 export type ErrorCode = keyof typeof ERRORS;

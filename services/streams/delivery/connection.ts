@@ -20,8 +20,11 @@ export interface WarpDeliveryDeps {
   logger: Logger;
   log: StreamLog;
   lease: StreamLease;
-  /** `meter` settles the connect request itself (a hijacked reply never reaches the meter's onSend). */
-  metering: Pick<Metering, 'meter' | 'ledger' | 'usage'>;
+  /**
+   * `meter` settles the connect request itself (a hijacked reply never reaches the meter's onSend);
+   * absent when metering is off (SUIGW_METERING=off): nothing is charged or recorded.
+   */
+  metering: Pick<Metering, 'meter' | 'ledger' | 'usage'> | undefined;
 }
 
 export interface ConnectRequest {

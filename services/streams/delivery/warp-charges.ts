@@ -11,11 +11,12 @@ export const WARP_COSTS = { event: 1, connectionMinute: 1 } as const;
  * the per-key/per-IP caps were counted once, when the connection was admitted.
  */
 export class WarpCharges {
-  readonly #metering: Pick<Metering, 'ledger' | 'usage'>;
+  readonly #metering: Pick<Metering, 'ledger' | 'usage'> | undefined;
   readonly #principal: Principal;
   readonly #network: string;
 
-  constructor(metering: Pick<Metering, 'ledger' | 'usage'>, principal: Principal, network: string) {
+  /** Without `metering` (SUIGW_METERING=off) every charge succeeds and nothing is recorded. */
+  constructor(metering: Pick<Metering, 'ledger' | 'usage'> | undefined, principal: Principal, network: string) {
     this.#metering = metering;
     this.#principal = principal;
     this.#network = network;
@@ -30,6 +31,7 @@ export class WarpCharges {
   }
 
   async #charge(credits: number, route: string): Promise<boolean> {
+    if (!this.#metering) return true;
     const organization = this.#principal.organization;
     const { ok } = await this.#metering.ledger.reserve(organization.id, planOf(organization), credits);
     if (!ok) return false;

@@ -82,3 +82,34 @@ describe('Warp usage through HTTP, SSE and WebSocket', () => {
     ]);
   });
 });
+
+describe('Warp with SUIGW_METERING=off', () => {
+  it('delivers without charging: no credit headers, no usage rows', async () => {
+    const clock = new ManualClock();
+    const engine = await WARP_ENGINES.find(([name]) => name === 'memory')![1](clock);
+    const t = await createTestApp({ tier: 'team', env: { SUIGW_METERING: 'off' }, extra: { clock, warp: engine } });
+    try {
+      await t.app.listen({ port: 0, host: '127.0.0.1' });
+      const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+      const stream = (created.body.data as { id: string }).id;
+      await engine.log.append(stream, [{ kind: 'coin', data: { n: 0 } }]);
+      const port = (t.app.server.address() as AddressInfo).port;
+      const socket = new WebSocket(`ws://127.0.0.1:${port}/mainnet/v1/warp/${stream}/ws?mode=resume`, { headers: { 'x-api-key': t.adminKey } });
+      const events: string[] = [];
+      socket.on('message', (raw) => {
+        const message = JSON.parse(String(raw)) as { id?: string };
+        if (message.id !== undefined) events.push(message.id);
+      });
+      await expect.poll(() => events.length).toBe(1);
+      clock.advance(60_000);
+      socket.close();
+      await new Promise((resolve) => socket.once('close', resolve));
+      const usage = await call(t, 'GET', '/v1/usage', { key: t.adminKey });
+      expect(usage.status).toBe(200);
+      expect((usage.body.data as { routes: unknown[] }).routes).toEqual([]);
+    } finally {
+      await t.close();
+      await engine.close();
+    }
+  });
+});
