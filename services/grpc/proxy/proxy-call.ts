@@ -121,11 +121,14 @@ class ForwardedCall {
       // The upstream gets the same grpc-timeout and normally ends the call itself; this bounds a node that does not.
       this.#deadline = setTimeout(() => this.#end({ code: GrpcStatus.DEADLINE_EXCEEDED, message: 'deadline exceeded' }, true), deadlineMs);
     }
-    const budget = this.#upstream.budget(Date.now(), this.#cancel.signal, this.#principal.organization.id);
-    const upstream = this.#upstream.forRequest(deadlineMs === undefined ? budget : { ...budget, deadlineAt: Date.now() + deadlineMs });
+    // A proxied call is one upstream call: its request's budget and cancel signal go straight to
+    // it (no per-request view of the upstream: there is no fan-out to bound).
     const name = `${this.#upstream.network}/grpc`;
-    this.#call = await upstream.rawGrpc(this.#path, (channel, timeoutMs, signal) =>
-      openUpstreamCall(channel, name, this.#path, this.#forwardedHeaders(channel.authority), client, timeoutMs, signal), {
+    const headers = this.#headers;
+    this.#call = await this.#upstream.rawGrpc(this.#path, (channel, timeoutMs, signal) =>
+      openUpstreamCall(channel, name, this.#path, forwardedHeaders(headers, this.#path, channel.authority), client, timeoutMs, signal), {
+      signal: this.#cancel.signal,
+      tenant: this.#principal.organization.id,
       ...(deadlineMs === undefined ? {} : { deadlineMs }),
     });
     if (this.#finished) {
@@ -133,15 +136,6 @@ class ForwardedCall {
       return;
     }
     this.#relay(this.#call);
-  }
-
-  #forwardedHeaders(authority: string): http2.OutgoingHttpHeaders {
-    const out: http2.OutgoingHttpHeaders = { ':method': 'POST', ':scheme': 'http', ':path': this.#path, ':authority': authority };
-    for (const [name, value] of Object.entries(this.#headers)) {
-      if (value === undefined || name.startsWith(':') || NOT_FORWARDED.has(name) || name.startsWith('x-suigw-')) continue;
-      out[name] = value;
-    }
-    return out;
   }
 
   #relay(call: OpenedCall): void {
@@ -154,7 +148,8 @@ class ForwardedCall {
     this.#client.respond({ ...returnedMetadata(headers), ':status': 200 }, { waitForTrailers: true });
     const splitter = new FrameSplitter();
     let trailers: http2.IncomingHttpHeaders | undefined;
-    let pending = Promise.resolve();
+    // Set while streamed messages wait for the ledger; the call ends after them.
+    let paying: Promise<void> | undefined;
     up.on('data', (chunk: Buffer) => {
       const frames = splitter.push(chunk);
       if (frames.length === 0) return;
@@ -167,7 +162,7 @@ class ForwardedCall {
       }
       // Streamed messages past the first are paid for before they are sent: the stream waits for the ledger.
       up.pause();
-      pending = pending.then(async () => {
+      paying = (paying ?? Promise.resolve()).then(async () => {
         const paid = await this.#meter.extend(this.#ticket!, extra * MESSAGE_CREDITS);
         if (!paid) {
           const quota = new ApiError('CU_QUOTA_EXCEEDED');
@@ -180,15 +175,17 @@ class ForwardedCall {
       });
     });
     up.on('trailers', (received) => { trailers = received; });
+    const ended = () => {
+      if (this.#finished) return;
+      if (trailers?.['grpc-status'] !== undefined) {
+        this.#end(statusOfHeaders(trailers), false, returnedMetadata(trailers));
+        return;
+      }
+      this.#end({ code: GrpcStatus.UNAVAILABLE, message: `UPSTREAM_UNAVAILABLE: the upstream ended the call without a status (code ${up.rstCode})` }, false);
+    };
     up.once('close', () => {
-      void pending.then(() => {
-        if (this.#finished) return;
-        if (trailers?.['grpc-status'] !== undefined) {
-          this.#end(statusOfHeaders(trailers), false, returnedMetadata(trailers));
-          return;
-        }
-        this.#end({ code: GrpcStatus.UNAVAILABLE, message: `UPSTREAM_UNAVAILABLE: the upstream ended the call without a status (code ${up.rstCode})` }, false);
-      });
+      if (paying) void paying.then(ended);
+      else ended();
     });
   }
 
@@ -219,6 +216,17 @@ class ForwardedCall {
     client.once('wantTrailers', () => client.sendTrailers(trailers));
     client.end();
   }
+}
+
+/** The caller's request headers for the upstream: its metadata as sent, without credentials, hop headers or our own marks. */
+function forwardedHeaders(headers: http2.IncomingHttpHeaders, path: string, authority: string): http2.OutgoingHttpHeaders {
+  const out: http2.OutgoingHttpHeaders = { ':method': 'POST', ':scheme': 'http', ':path': path, ':authority': authority };
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || name.startsWith(':') || NOT_FORWARDED.has(name) || name.startsWith('x-suigw-')) continue;
+    out[name] = value;
+  }
+  return out;
 }
 
 function statusOfHeaders(headers: http2.IncomingHttpHeaders): CallStatus {

@@ -1,6 +1,7 @@
 import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
 import { UpstreamError, type RawGrpcChannel } from '../../upstream/index.js';
+import { forwardRequestBody } from './request-body.js';
 
 export interface OpenedCall {
   stream: http2.ClientHttp2Stream;
@@ -21,6 +22,10 @@ export function openUpstreamCall(
   body: Readable, timeoutMs: number, signal: AbortSignal | undefined,
 ): Promise<OpenedCall> {
   return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(new UpstreamError('cancelled', upstream, operation, `${operation}: cancelled by the caller`, { local: true }));
+      return;
+    }
     let stream: http2.ClientHttp2Stream;
     try {
       stream = channel.request(headers);
@@ -29,25 +34,23 @@ export function openUpstreamCall(
       return;
     }
     let settled = false;
-    const fail = (error: UpstreamError) => {
+    let stopBody: () => void = () => undefined;
+    // Errors are built only for a call that fails: 'close' and 'error' also come after every answer.
+    const fail = (kind: 'unavailable' | 'timeout' | 'cancelled', detail: string, cause?: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
-      body.unpipe(stream);
+      stopBody();
       if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
-      reject(error);
+      reject(new UpstreamError(kind, upstream, operation, `${operation}: ${detail}`, kind === 'cancelled' ? { local: true } : cause === undefined ? {} : { cause }));
     };
-    const onAbort = () => fail(new UpstreamError('cancelled', upstream, operation, `${operation}: cancelled by the caller`, { local: true }));
-    const timer = setTimeout(() => fail(new UpstreamError('timeout', upstream, operation, `${operation}: no answer within ${Math.round(timeoutMs)} ms`)), timeoutMs);
-    if (signal?.aborted) {
-      onAbort();
-      return;
-    }
+    const onAbort = () => fail('cancelled', 'cancelled by the caller');
+    const timer = setTimeout(() => fail('timeout', `no answer within ${Math.round(timeoutMs)} ms`), timeoutMs);
     signal?.addEventListener('abort', onAbort, { once: true });
     // Errors after the answer are handled by the forwarder, through 'close' and its rstCode.
-    stream.on('error', (error) => fail(new UpstreamError('unavailable', upstream, operation, `${operation}: ${error.message}`, { cause: error })));
-    stream.once('close', () => fail(new UpstreamError('unavailable', upstream, operation, `${operation}: stream closed before an answer (code ${stream.rstCode})`)));
+    stream.on('error', (error) => fail('unavailable', error.message, error));
+    stream.once('close', () => fail('unavailable', `stream closed before an answer (code ${stream.rstCode})`));
     stream.once('response', (responseHeaders, flags) => {
       if (settled) return;
       settled = true;
@@ -56,6 +59,6 @@ export function openUpstreamCall(
       const endStream = (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0;
       resolve({ stream, headers: responseHeaders, trailersOnly: endStream || responseHeaders['grpc-status'] !== undefined });
     });
-    body.pipe(stream);
+    stopBody = forwardRequestBody(body, stream);
   });
 }
