@@ -5,7 +5,7 @@ import type { Meter, MeterTicket } from '../../metering/index.js';
 import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, parseGrpcTimeout, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
-import { openUpstreamCall, type OpenedCall } from './upstream-call.js';
+import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-call.js';
 
 /** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
 export interface CallOrigin {
@@ -85,7 +85,7 @@ function answerTrailersOnly(stream: http2.ServerHttp2Stream, status: CallStatus,
 }
 
 /** The handle and meter stages of one admitted call. */
-class ForwardedCall {
+class ForwardedCall implements CallerLink {
   readonly #client: http2.ServerHttp2Stream;
   readonly #headers: http2.IncomingHttpHeaders;
   readonly #path: string;
@@ -93,11 +93,11 @@ class ForwardedCall {
   readonly #principal: Principal;
   readonly #ticket: MeterTicket | undefined;
   readonly #meter: Meter;
-  readonly #cancel = new AbortController();
   #call: OpenedCall | undefined;
   #messages = 0;
   #finished = false;
   #deadline: NodeJS.Timeout | undefined;
+  cancelAttempt: (() => void) | undefined;
 
   constructor(client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal, ticket: MeterTicket | undefined, meter: Meter) {
     this.#client = client;
@@ -107,6 +107,10 @@ class ForwardedCall {
     this.#principal = principal;
     this.#ticket = ticket;
     this.#meter = meter;
+  }
+
+  get gone(): boolean {
+    return this.#finished;
   }
 
   async run(): Promise<void> {
@@ -121,16 +125,23 @@ class ForwardedCall {
       // The upstream gets the same grpc-timeout and normally ends the call itself; this bounds a node that does not.
       this.#deadline = setTimeout(() => this.#end({ code: GrpcStatus.DEADLINE_EXCEEDED, message: 'deadline exceeded' }, true), deadlineMs);
     }
-    // A proxied call is one upstream call: its request's budget and cancel signal go straight to
-    // it (no per-request view of the upstream: there is no fan-out to bound).
+    // A proxied call is one upstream call: its request's budget goes straight to it (no
+    // per-request view of the upstream: there is no fan-out to bound). Cancellation reaches the
+    // attempt through `cancelAttempt`; a call that ends while queued for a slot gives the slot
+    // back as soon as it gets it, without opening a stream.
     const name = `${this.#upstream.network}/grpc`;
     const headers = this.#headers;
-    this.#call = await this.#upstream.rawGrpc(this.#path, (channel, timeoutMs, signal) =>
-      openUpstreamCall(channel, name, this.#path, forwardedHeaders(headers, this.#path, channel.authority), client, timeoutMs, signal), {
-      signal: this.#cancel.signal,
-      tenant: this.#principal.organization.id,
-      ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    });
+    try {
+      this.#call = await this.#upstream.rawGrpc(this.#path, (channel, timeoutMs) =>
+        openUpstreamCall(channel, name, this.#path, forwardedHeaders(headers, this.#path, channel.authority), client, timeoutMs, this), {
+        tenant: this.#principal.organization.id,
+        ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      });
+    } catch (error) {
+      // Already answered (cancelled by the client, or its deadline): the failed attempt is that end.
+      if (this.#finished) return;
+      throw error;
+    }
     if (this.#finished) {
       this.#call.stream.close(http2.constants.NGHTTP2_CANCEL);
       return;
@@ -200,7 +211,7 @@ class ForwardedCall {
     this.#finished = true;
     clearTimeout(this.#deadline);
     // Only a call still waiting for the upstream's answer has an attempt to cancel.
-    if (!this.#call) this.#cancel.abort();
+    this.cancelAttempt?.();
     const up = this.#call?.stream;
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
     // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
