@@ -9,6 +9,7 @@ import net from 'node:net';
  */
 export class RawGrpcChannel {
   readonly #origin: string;
+  readonly #authority: string;
   #session: http2.ClientHttp2Session | undefined;
   #closed = false;
 
@@ -16,11 +17,12 @@ export class RawGrpcChannel {
     const url = new URL(grpcUrl);
     const tls = url.protocol === 'https:';
     this.#origin = `${tls ? 'https' : 'http'}://${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port || (tls ? '443' : '80')}`;
+    this.#authority = new URL(this.#origin).host;
   }
 
   /** The authority of the upstream (what `:authority` should say to it). */
   get authority(): string {
-    return new URL(this.#origin).host;
+    return this.#authority;
   }
 
   /** Opens one stream; throws when the channel is closed or the session cannot take a stream. */

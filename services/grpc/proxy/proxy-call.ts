@@ -5,7 +5,7 @@ import type { Meter, MeterTicket } from '../../metering/index.js';
 import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, parseGrpcTimeout, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
-import { openUpstreamCall, type OpenedCall } from './upstream-call.js';
+import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-call.js';
 
 /** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
 export interface CallOrigin {
@@ -85,7 +85,7 @@ function answerTrailersOnly(stream: http2.ServerHttp2Stream, status: CallStatus,
 }
 
 /** The handle and meter stages of one admitted call. */
-class ForwardedCall {
+class ForwardedCall implements CallerLink {
   readonly #client: http2.ServerHttp2Stream;
   readonly #headers: http2.IncomingHttpHeaders;
   readonly #path: string;
@@ -93,11 +93,11 @@ class ForwardedCall {
   readonly #principal: Principal;
   readonly #ticket: MeterTicket | undefined;
   readonly #meter: Meter;
-  readonly #cancel = new AbortController();
   #call: OpenedCall | undefined;
   #messages = 0;
   #finished = false;
   #deadline: NodeJS.Timeout | undefined;
+  cancelAttempt: (() => void) | undefined;
 
   constructor(client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal, ticket: MeterTicket | undefined, meter: Meter) {
     this.#client = client;
@@ -107,6 +107,10 @@ class ForwardedCall {
     this.#principal = principal;
     this.#ticket = ticket;
     this.#meter = meter;
+  }
+
+  get gone(): boolean {
+    return this.#finished;
   }
 
   async run(): Promise<void> {
@@ -121,27 +125,28 @@ class ForwardedCall {
       // The upstream gets the same grpc-timeout and normally ends the call itself; this bounds a node that does not.
       this.#deadline = setTimeout(() => this.#end({ code: GrpcStatus.DEADLINE_EXCEEDED, message: 'deadline exceeded' }, true), deadlineMs);
     }
-    const budget = this.#upstream.budget(Date.now(), this.#cancel.signal, this.#principal.organization.id);
-    const upstream = this.#upstream.forRequest(deadlineMs === undefined ? budget : { ...budget, deadlineAt: Date.now() + deadlineMs });
+    // A proxied call is one upstream call: its request's budget goes straight to it (no
+    // per-request view of the upstream: there is no fan-out to bound). Cancellation reaches the
+    // attempt through `cancelAttempt`; a call that ends while queued for a slot gives the slot
+    // back as soon as it gets it, without opening a stream.
     const name = `${this.#upstream.network}/grpc`;
-    this.#call = await upstream.rawGrpc(this.#path, (channel, timeoutMs, signal) =>
-      openUpstreamCall(channel, name, this.#path, this.#forwardedHeaders(channel.authority), client, timeoutMs, signal), {
-      ...(deadlineMs === undefined ? {} : { deadlineMs }),
-    });
+    const headers = this.#headers;
+    try {
+      this.#call = await this.#upstream.rawGrpc(this.#path, (channel, timeoutMs) =>
+        openUpstreamCall(channel, name, this.#path, forwardedHeaders(headers, this.#path, channel.authority), client, timeoutMs, this), {
+        tenant: this.#principal.organization.id,
+        ...(deadlineMs === undefined ? {} : { deadlineMs }),
+      });
+    } catch (error) {
+      // Already answered (cancelled by the client, or its deadline): the failed attempt is that end.
+      if (this.#finished) return;
+      throw error;
+    }
     if (this.#finished) {
       this.#call.stream.close(http2.constants.NGHTTP2_CANCEL);
       return;
     }
     this.#relay(this.#call);
-  }
-
-  #forwardedHeaders(authority: string): http2.OutgoingHttpHeaders {
-    const out: http2.OutgoingHttpHeaders = { ':method': 'POST', ':scheme': 'http', ':path': this.#path, ':authority': authority };
-    for (const [name, value] of Object.entries(this.#headers)) {
-      if (value === undefined || name.startsWith(':') || NOT_FORWARDED.has(name) || name.startsWith('x-suigw-')) continue;
-      out[name] = value;
-    }
-    return out;
   }
 
   #relay(call: OpenedCall): void {
@@ -154,7 +159,8 @@ class ForwardedCall {
     this.#client.respond({ ...returnedMetadata(headers), ':status': 200 }, { waitForTrailers: true });
     const splitter = new FrameSplitter();
     let trailers: http2.IncomingHttpHeaders | undefined;
-    let pending = Promise.resolve();
+    // Set while streamed messages wait for the ledger; the call ends after them.
+    let paying: Promise<void> | undefined;
     up.on('data', (chunk: Buffer) => {
       const frames = splitter.push(chunk);
       if (frames.length === 0) return;
@@ -167,7 +173,7 @@ class ForwardedCall {
       }
       // Streamed messages past the first are paid for before they are sent: the stream waits for the ledger.
       up.pause();
-      pending = pending.then(async () => {
+      paying = (paying ?? Promise.resolve()).then(async () => {
         const paid = await this.#meter.extend(this.#ticket!, extra * MESSAGE_CREDITS);
         if (!paid) {
           const quota = new ApiError('CU_QUOTA_EXCEEDED');
@@ -180,15 +186,17 @@ class ForwardedCall {
       });
     });
     up.on('trailers', (received) => { trailers = received; });
+    const ended = () => {
+      if (this.#finished) return;
+      if (trailers?.['grpc-status'] !== undefined) {
+        this.#end(statusOfHeaders(trailers), false, returnedMetadata(trailers));
+        return;
+      }
+      this.#end({ code: GrpcStatus.UNAVAILABLE, message: `UPSTREAM_UNAVAILABLE: the upstream ended the call without a status (code ${up.rstCode})` }, false);
+    };
     up.once('close', () => {
-      void pending.then(() => {
-        if (this.#finished) return;
-        if (trailers?.['grpc-status'] !== undefined) {
-          this.#end(statusOfHeaders(trailers), false, returnedMetadata(trailers));
-          return;
-        }
-        this.#end({ code: GrpcStatus.UNAVAILABLE, message: `UPSTREAM_UNAVAILABLE: the upstream ended the call without a status (code ${up.rstCode})` }, false);
-      });
+      if (paying) void paying.then(ended);
+      else ended();
     });
   }
 
@@ -203,7 +211,7 @@ class ForwardedCall {
     this.#finished = true;
     clearTimeout(this.#deadline);
     // Only a call still waiting for the upstream's answer has an attempt to cancel.
-    if (!this.#call) this.#cancel.abort();
+    this.cancelAttempt?.();
     const up = this.#call?.stream;
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
     // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
@@ -219,6 +227,17 @@ class ForwardedCall {
     client.once('wantTrailers', () => client.sendTrailers(trailers));
     client.end();
   }
+}
+
+/** The caller's request headers for the upstream: its metadata as sent, without credentials, hop headers or our own marks. */
+function forwardedHeaders(headers: http2.IncomingHttpHeaders, path: string, authority: string): http2.OutgoingHttpHeaders {
+  const out: http2.OutgoingHttpHeaders = { ':method': 'POST', ':scheme': 'http', ':path': path, ':authority': authority };
+  for (const name in headers) {
+    const value = headers[name];
+    if (value === undefined || name.startsWith(':') || NOT_FORWARDED.has(name) || name.startsWith('x-suigw-')) continue;
+    out[name] = value;
+  }
+  return out;
 }
 
 function statusOfHeaders(headers: http2.IncomingHttpHeaders): CallStatus {

@@ -1,6 +1,18 @@
 import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
 import { UpstreamError, type RawGrpcChannel } from '../../upstream/index.js';
+import { forwardRequestBody } from './request-body.js';
+
+/**
+ * The proxied call as the attempt sees it. Not an AbortSignal: an EventTarget signal per call
+ * (created, listened to, unlistened) was a measurable share of the proxy's CPU per call.
+ */
+export interface CallerLink {
+  /** True once the caller's call has ended (it went away, or was answered, e.g. at its deadline). */
+  readonly gone: boolean;
+  /** Set by the attempt while it waits for the upstream's answer: cancels it (never breaker-counted). */
+  cancelAttempt: (() => void) | undefined;
+}
 
 export interface OpenedCall {
   stream: http2.ClientHttp2Stream;
@@ -14,13 +26,18 @@ export interface OpenedCall {
  * and resolves once the upstream answers (its response headers): from then on the call is the
  * node's answer, whatever its gRPC status. Before that, a refused stream, a session error, a
  * reset, or silence past `timeoutMs` is a transport failure (the breaker counts it); the caller
- * going away is `cancelled` (never counted).
+ * going away (`caller.cancelAttempt`) is `cancelled` (never counted).
  */
 export function openUpstreamCall(
   channel: RawGrpcChannel, upstream: string, operation: string, headers: http2.OutgoingHttpHeaders,
-  body: Readable, timeoutMs: number, signal: AbortSignal | undefined,
+  body: Readable, timeoutMs: number, caller: CallerLink,
 ): Promise<OpenedCall> {
   return new Promise((resolve, reject) => {
+    // Gone while waiting for a slot: nothing to open.
+    if (caller.gone) {
+      reject(new UpstreamError('cancelled', upstream, operation, `${operation}: cancelled by the caller`, { local: true }));
+      return;
+    }
     let stream: http2.ClientHttp2Stream;
     try {
       stream = channel.request(headers);
@@ -29,33 +46,30 @@ export function openUpstreamCall(
       return;
     }
     let settled = false;
-    const fail = (error: UpstreamError) => {
+    let stopBody: () => void = () => undefined;
+    // Errors are built only for a call that fails: 'close' and 'error' also come after every answer.
+    const fail = (kind: 'unavailable' | 'timeout' | 'cancelled', detail: string, cause?: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      body.unpipe(stream);
+      caller.cancelAttempt = undefined;
+      stopBody();
       if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
-      reject(error);
+      reject(new UpstreamError(kind, upstream, operation, `${operation}: ${detail}`, kind === 'cancelled' ? { local: true } : cause === undefined ? {} : { cause }));
     };
-    const onAbort = () => fail(new UpstreamError('cancelled', upstream, operation, `${operation}: cancelled by the caller`, { local: true }));
-    const timer = setTimeout(() => fail(new UpstreamError('timeout', upstream, operation, `${operation}: no answer within ${Math.round(timeoutMs)} ms`)), timeoutMs);
-    if (signal?.aborted) {
-      onAbort();
-      return;
-    }
-    signal?.addEventListener('abort', onAbort, { once: true });
+    const timer = setTimeout(() => fail('timeout', `no answer within ${Math.round(timeoutMs)} ms`), timeoutMs);
+    caller.cancelAttempt = () => fail('cancelled', 'cancelled by the caller');
     // Errors after the answer are handled by the forwarder, through 'close' and its rstCode.
-    stream.on('error', (error) => fail(new UpstreamError('unavailable', upstream, operation, `${operation}: ${error.message}`, { cause: error })));
-    stream.once('close', () => fail(new UpstreamError('unavailable', upstream, operation, `${operation}: stream closed before an answer (code ${stream.rstCode})`)));
+    stream.on('error', (error) => fail('unavailable', error.message, error));
+    stream.once('close', () => fail('unavailable', `stream closed before an answer (code ${stream.rstCode})`));
     stream.once('response', (responseHeaders, flags) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+      caller.cancelAttempt = undefined;
       const endStream = (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0;
       resolve({ stream, headers: responseHeaders, trailersOnly: endStream || responseHeaders['grpc-status'] !== undefined });
     });
-    body.pipe(stream);
+    stopBody = forwardRequestBody(body, stream);
   });
 }

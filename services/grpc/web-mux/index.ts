@@ -3,7 +3,8 @@
  * `handleRequest`, see the gRPC proxy), as a Sui full node serves.
  *
  * Each accepted connection is classified by its first bytes: the HTTP/2 client preface goes to
- * the grpc-js server through `createConnectionInjector`; anything else goes to an HTTP/1.1
+ * the grpc-js server through `createConnectionInjector` (the socket itself, with the peeked bytes
+ * put back, so HTTP/2 runs on its native handle); anything else goes to an HTTP/1.1
  * server that translates gRPC-Web (`application/grpc-web[+proto]`, `application/grpc-web-text
  * [+proto]`) into a native gRPC call on the same grpc-js server over an in-memory HTTP/2
  * session, then streams the response back with trailers in a trailer frame and CORS headers.
@@ -15,7 +16,7 @@ import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { ServerCredentials } from '@grpc/grpc-js';
 import type { Server as GrpcServer, ServerCredentials as GrpcServerCredentials } from '@grpc/grpc-js';
-import { duplexPair, replayingSocket } from './duplex-pair.js';
+import { duplexPair } from './duplex-pair.js';
 import { FrameSplitter, decodeTextBody, encodeTrailerFrame } from './grpc-web-framing.js';
 
 /** Whatever serves the HTTP/2 connections (a grpc-js server's injector, or a node:http2 server). */
@@ -271,23 +272,26 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     // Small gRPC frames must not wait for Nagle's algorithm (~40 ms per exchange otherwise).
     socket.setNoDelay(true);
     socket.on('error', () => socket.destroy());
-    let head = Buffer.alloc(0);
-    const onData = (chunk: Buffer) => {
-      head = Buffer.concat([head, chunk]);
+    // Peek in paused mode ('readable' + read(), never a 'data' listener), then put the bytes back
+    // with unshift. Node's HTTP/2 session takes over the native socket and feeds itself the bytes
+    // still buffered in the socket (core.js reads `socket.readableLength` on creation), so HTTP/2
+    // runs on the socket's own handle rather than through a JS stream wrapper.
+    let head: Buffer = Buffer.alloc(0);
+    const onReadable = () => {
+      let chunk: Buffer | null;
+      while ((chunk = socket.read() as Buffer | null) !== null) head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
       const compared = Math.min(head.length, HTTP2_PREFACE.length);
       const isHttp2 = head.subarray(0, compared).equals(HTTP2_PREFACE.subarray(0, compared));
       if (isHttp2 && head.length < HTTP2_PREFACE.length) return;
-      socket.off('data', onData);
+      socket.off('readable', onReadable);
+      socket.unshift(head);
       if (isHttp2) {
-        injector.injectConnection(replayingSocket(socket, head));
+        injector.injectConnection(socket);
         return;
       }
-      socket.pause();
-      socket.unshift(head);
       httpServer.emit('connection', socket);
-      socket.resume();
     };
-    socket.on('data', onData);
+    socket.on('readable', onReadable);
   }
 
   const server = net.createServer(handleConnection);

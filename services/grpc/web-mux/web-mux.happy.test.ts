@@ -1,3 +1,6 @@
+import http2 from 'node:http2';
+import net from 'node:net';
+import { Duplex } from 'node:stream';
 import * as grpc from '@grpc/grpc-js';
 import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
 import { adaptService } from '@protobuf-ts/grpc-backend';
@@ -58,6 +61,50 @@ describe('gRPC and gRPC-Web on one port', () => {
     const client = new SuiGrpcClient({ network: 'localnet', transport });
     expect((await client.ledgerService.getServiceInfo({})).response.chainId).toBe('muxed');
     transport.close();
+  });
+
+  it('hands HTTP/2 connections to the target as the accepted socket itself, even when the preface comes in pieces', async () => {
+    // The socket itself (not a JS stream around it) lets Node run HTTP/2 on the native handle.
+    const handed: Duplex[] = [];
+    const h2 = http2.createServer();
+    h2.on('stream', (stream, headers) => stream.respond({ ':status': 200, 'x-path': String(headers[':path']) }, { endStream: true }));
+    const direct = createGrpcWebMux({ target: { injectConnection: (connection) => { handed.push(connection); h2.emit('connection', connection); }, destroy: () => h2.close() } });
+    const { port } = await direct.listen(0, '127.0.0.1');
+    const socket = net.connect(port, '127.0.0.1');
+    socket.setNoDelay(true);
+    // The client's first write (preface and SETTINGS) reaches the mux split in two.
+    let first = true;
+    const splitting = new Duplex({
+      read() {},
+      write(chunk: Buffer, _encoding, callback) {
+        if (!first) {
+          socket.write(chunk, callback);
+          return;
+        }
+        first = false;
+        socket.write(chunk.subarray(0, 10));
+        setImmediate(() => socket.write(chunk.subarray(10), callback));
+      },
+    });
+    socket.on('data', (chunk: Buffer) => splitting.push(chunk));
+    socket.on('end', () => splitting.push(null));
+    const session = http2.connect(`http://127.0.0.1:${port}`, { createConnection: () => splitting });
+    try {
+      const response = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
+        const stream = session.request({ ':path': '/sui.rpc.v2.LedgerService/GetServiceInfo' });
+        stream.on('response', resolve);
+        stream.on('error', reject);
+        stream.resume();
+      });
+      expect(response[':status']).toBe(200);
+      expect(response['x-path']).toBe('/sui.rpc.v2.LedgerService/GetServiceInfo');
+      expect(handed).toHaveLength(1);
+      expect(handed[0]!.constructor).toBe(net.Socket);
+    } finally {
+      session.destroy();
+      socket.destroy();
+      await direct.close();
+    }
   });
 
   it('serves gRPC-Web (binary) to the SDK, with statuses and server streaming', async () => {
