@@ -6,6 +6,7 @@ import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, parseGrpcTimeout, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
 import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-call.js';
+import { metricOperationOf } from './metric-operation.js';
 
 /** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
 export interface CallOrigin {
@@ -132,7 +133,7 @@ class ForwardedCall implements CallerLink {
     const name = `${this.#upstream.network}/grpc`;
     const headers = this.#headers;
     try {
-      this.#call = await this.#upstream.rawGrpc(this.#path, (channel, timeoutMs) =>
+      this.#call = await this.#upstream.rawGrpc(metricOperationOf(this.#path), (channel, timeoutMs) =>
         openUpstreamCall(channel, name, this.#path, forwardedHeaders(headers, this.#path, channel.authority), client, timeoutMs, this), {
         tenant: this.#principal.organization.id,
         ...(deadlineMs === undefined ? {} : { deadlineMs }),
