@@ -83,6 +83,9 @@ interface ScriptedRedis extends Redis {
 
 const OUTCOMES = ['allowed', 'cap-exceeded', 'org-exceeded'] as const;
 
+/** Sweep leases that hold nothing once this many organizations have one. */
+const SWEEP_LEASES_AT = 10_000;
+
 /** Default of `leaseMs` (SUIGW_RATE_LIMIT_LEASE_MS). */
 export const DEFAULT_LEASE_MS = 20;
 
@@ -219,6 +222,7 @@ export class RedisRateLimiter implements RateLimiter {
   async #fromLease(org: LimitRule, largestLease: number): Promise<LimitDecision> {
     let lease = this.#leases.get(org.key);
     if (!lease) {
+      if (this.#leases.size >= SWEEP_LEASES_AT) this.#sweepLeases();
       lease = { tokens: 0, used: 0, size: 1, expiresAtMs: 0, deniedUntilMs: 0, remaining: 0, resetAtMs: 0, renewing: undefined };
       this.#leases.set(org.key, lease);
     }
@@ -263,6 +267,14 @@ export class RedisRateLimiter implements RateLimiter {
     } catch (error) {
       lease.size = 1;
       return error ?? new Error('Redis lease failed');
+    }
+  }
+
+  /** Forgets organizations that hold nothing (no tokens, no denial, no renewal), so idle ones do not accumulate. */
+  #sweepLeases(): void {
+    const now = this.#clock.now();
+    for (const [key, lease] of this.#leases) {
+      if (!lease.renewing && (lease.tokens === 0 || now >= lease.expiresAtMs) && now >= lease.deniedUntilMs) this.#leases.delete(key);
     }
   }
 
