@@ -4,7 +4,8 @@
  * Before the load, between slices and after it, the gateway collects garbage and reports
  * `process.memoryUsage()` (SIGUSR2, bench/lib/gateway-server.ts, `--expose-gc`): a flat
  * heapUsed across the slices means nothing is retained per request.
- * One gateway process, the first BENCH_METERING variant (default redis).
+ * One gateway process, the first BENCH_METERING variant (default redis). BENCH_HEAP_SNAPSHOTS=DIR
+ * also writes a heap snapshot at each report (compare two with bench/heap-diff.ts).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -22,7 +23,9 @@ const megabytes = (bytes: number) => (bytes / 1_048_576).toFixed(1);
 async function retained(gateway: GatewayProcess): Promise<NodeJS.MemoryUsage> {
   // Let in-flight work and the last responses' buffers settle before collecting.
   await sleep(1_000);
-  return (await gateway.signalForReply<HeapReport>('SIGUSR2')).heap;
+  const report = await gateway.signalForReply<HeapReport>('SIGUSR2', 120_000);
+  if (report.snapshot) console.log(`heap snapshot: ${report.snapshot}`);
+  return report.heap;
 }
 
 export default async function benchMemory(): Promise<void> {

@@ -10,8 +10,11 @@
  * - `GET /bench/noop`: no key, no database, the same body and zod response schema as
  *   `/v1/auth/me`, so that its difference to auth/me is authentication alone;
  * - on SIGUSR2 it collects garbage (needs `--expose-gc`) and reports `process.memoryUsage()`
- *   as `{heap: …}` over IPC (stdout when run by hand), for bench/memory.ts.
+ *   as `{heap: …}` over IPC (stdout when run by hand), for bench/memory.ts; with
+ *   BENCH_HEAP_SNAPSHOTS=DIR it also writes a heap snapshot there and names it (`snapshot`).
  */
+import { join } from 'node:path';
+import { writeHeapSnapshot } from 'node:v8';
 import { z } from 'zod';
 import { createLogger, flushLogger, loadConfig, systemClock } from '../../services/core/index.js';
 import { openDatabase } from '../../services/db/index.js';
@@ -28,7 +31,12 @@ export interface GatewayReady {
 
 export interface HeapReport {
   heap: NodeJS.MemoryUsage;
+  /** The heap snapshot written after the collection, with BENCH_HEAP_SNAPSHOTS set. */
+  snapshot?: string;
 }
+
+/** BENCH_HEAP_SNAPSHOTS=DIR: every heap report also writes a V8 heap snapshot there (bench/heap-diff.ts compares two). */
+const snapshotDirectory = process.env['BENCH_HEAP_SNAPSHOTS'];
 
 const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' });
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
@@ -60,6 +68,7 @@ process.on('SIGUSR2', () => {
   gc();
   gc();
   const report: HeapReport = { heap: process.memoryUsage() };
+  if (snapshotDirectory) report.snapshot = writeHeapSnapshot(join(snapshotDirectory, `gateway-${process.pid}-${Date.now()}.heapsnapshot`));
   if (process.send) process.send(report);
   else console.log(JSON.stringify(report));
 });

@@ -1,5 +1,5 @@
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, redactQueryKey, requestIdFrom, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { Authenticator, SignedIdentity } from '../identity/index.js';
@@ -18,6 +18,7 @@ import { RouteFactsBook } from './route-facts.js';
 import { registerRootHooks } from './root-hooks.js';
 import { legacyRedirectTarget, networkRewriter } from './networks.js';
 import { registerOpenApi } from './openapi.js';
+import { responseSerializerCompiler } from './response-serializer.js';
 import { RouteTable, type RegisteredRoute } from './route-table.js';
 import { serverTimeouts } from './timeouts.js';
 
@@ -90,7 +91,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   routeTables.set(app, routes);
   app.addHook('onRoute', (route) => routes.add(route));
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  app.setSerializerCompiler(responseSerializerCompiler);
   app.setErrorHandler(errorHandler);
   app.setNotFoundHandler(notFoundHandler(routes));
   // JSON only: a text/plain body is 415 UNSUPPORTED_MEDIA_TYPE, not a string.

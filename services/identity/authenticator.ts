@@ -18,6 +18,10 @@ export interface AccessRequest {
   origin: string | undefined;
 }
 
+/** The cache-lookup label sets, built once: prom-client hashes the label object on every call, and a fresh one costs more. */
+const CACHE_HIT = { result: 'hit' } as const;
+const CACHE_MISS = { result: 'miss' } as const;
+
 /** How many raw values' hashes are remembered (a flood of random values only costs re-hashing). */
 const HASHES_REMEMBERED = 10_000;
 
@@ -152,7 +156,7 @@ export class Authenticator {
   async #resolve(hash: string): Promise<KeyResolution> {
     const now = this.#clock.now();
     const cached = this.#cache.get(hash);
-    this.#cacheLookups?.inc({ result: cached ? 'hit' : 'miss' });
+    this.#cacheLookups?.inc(cached ? CACHE_HIT : CACHE_MISS);
     if (cached) return cached;
     const changes = this.#changes;
     const creations = this.#creations;

@@ -48,6 +48,9 @@ export class SuiUpstream implements Upstream {
   readonly #breakers = new Map<string, CircuitBreaker>();
   readonly #bulkhead: Bulkhead;
   #instruments: UpstreamInstruments | undefined;
+  readonly #attemptLabels = new Map<string, { counted: Record<string, string>; timed: Record<string, string> }>();
+  /** The breaker state last written to the gauge per group: it is written again only when it changes. */
+  readonly #recordedBreakerStates = new Map<string, BreakerState>();
 
   constructor(options: SuiUpstreamOptions) {
     this.network = options.network;
@@ -196,14 +199,23 @@ export class SuiUpstream implements Upstream {
 
   #recordAttempt(api: 'grpc' | 'graphql', method: string, outcome: string, startedAt: number, group: string, breaker: CircuitBreaker): void {
     if (!this.#instruments) return;
-    const labels = { network: this.network, api, method };
-    this.#instruments.upstreamCalls.inc({ ...labels, outcome });
-    this.#instruments.upstreamDuration.observe(labels, (performance.now() - startedAt) / 1000);
-    this.#recordBreaker(group, breaker);
+    // One label set per series, built once (prom-client hashes the object on every call).
+    const key = `${api} ${method} ${outcome}`;
+    let labels = this.#attemptLabels.get(key);
+    if (labels === undefined) {
+      const timed = { network: this.network, api, method };
+      labels = { counted: { ...timed, outcome }, timed };
+      this.#attemptLabels.set(key, labels);
+    }
+    this.#instruments.upstreamCalls.inc(labels.counted);
+    this.#instruments.upstreamDuration.observe(labels.timed, (performance.now() - startedAt) / 1000);
+    if (this.#recordedBreakerStates.get(group) !== breaker.state) this.#recordBreaker(group, breaker);
   }
 
   #recordBreaker(group: string, breaker: CircuitBreaker): void {
-    this.#instruments?.breakerState.set({ network: this.network, group }, BREAKER_STATE_VALUE[breaker.state]);
+    if (!this.#instruments) return;
+    this.#recordedBreakerStates.set(group, breaker.state);
+    this.#instruments.breakerState.set({ network: this.network, group }, BREAKER_STATE_VALUE[breaker.state]);
   }
 
   #circuitOpen(name: string, operation: string, breaker: CircuitBreaker): UpstreamError {
