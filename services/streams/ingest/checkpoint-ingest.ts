@@ -38,9 +38,6 @@ export class CheckpointIngest {
   #abort = new AbortController();
   #running: Promise<void> | undefined;
   #refreshTimer: NodeJS.Timeout | undefined;
-  /** The cursor write in flight, and the newest cursor waiting for it. */
-  #persisting: Promise<void> | undefined;
-  #toPersist: bigint | undefined;
 
   constructor(options: CheckpointIngestOptions) {
     this.#options = options;
@@ -66,7 +63,6 @@ export class CheckpointIngest {
     clearInterval(this.#refreshTimer);
     this.#abort.abort();
     await this.#running;
-    await this.#persisting;
   }
 
   async refreshStreams(): Promise<void> {
@@ -128,38 +124,12 @@ export class CheckpointIngest {
     await Promise.all([...byStream].map(async ([streamId, events]) => {
       matched += (await this.#options.log.append(streamId, events, sequence)).length;
     }));
-    this.#persistSoon(sequence);
+    await this.#persist(sequence);
     this.#options.onCheckpoint?.(sequence, matched);
   }
 
-  /**
-   * The cursor is written off the checkpoint path (a PostgreSQL commit per checkpoint would hold
-   * the next one), only the newest when writes queue up. A cursor written late only makes a
-   * restart re-read a few checkpoints, which the log skips per stream (no duplicates).
-   */
-  #persistSoon(sequence: bigint): void {
-    this.#cursor = sequence;
-    this.#toPersist = sequence;
-    this.#persisting ??= this.#persistPending();
-  }
-
-  async #persistPending(): Promise<void> {
-    try {
-      while (this.#toPersist !== undefined) {
-        const sequence = this.#toPersist;
-        this.#toPersist = undefined;
-        try {
-          await this.#persist(sequence);
-        } catch (error) {
-          this.#options.logger.warn({ err: error, network: this.#options.network }, 'ingest cursor write failed; the next checkpoint retries');
-        }
-      }
-    } finally {
-      this.#persisting = undefined;
-    }
-  }
-
   async #persist(sequence: bigint): Promise<void> {
+    this.#cursor = sequence;
     const now = new Date(this.#options.clock.now());
     await streamsDb(this.#options.database).insertInto('stream_ingest_cursors')
       .values({ network: this.#options.network, checkpoint: sequence.toString(), updated_at: now })

@@ -9,10 +9,8 @@ import { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type AppendedEvent, type LogEntry
  * below the stream's last id, so ids stay monotonic when two processes' clocks differ); the
  * trims are exact (no `~`): the spec's caps are 2,000 events and 30 minutes, not "about".
  * KEYS[1] stream, KEYS[2] its last appended checkpoint; ARGV: now ms, max events, max age ms,
- * checkpoint ('' for none), the notification channel, the stream id, then one JSON payload per
- * event. A checkpoint at or below the last one is skipped: a restarted ingest re-splices without
- * duplicates. The delivering processes are notified from the script: no second round trip per
- * append on the ingest's path.
+ * checkpoint ('' for none), then one JSON payload per event. A checkpoint at or below the last
+ * one is skipped: a restarted ingest re-splices without duplicates.
  * The delivery group starts at 0: events matched before the first connection are buffered too.
  */
 const APPEND_SCRIPT = `
@@ -30,12 +28,11 @@ if #last > 0 then
   if last_ms > ms then ms = last_ms end
 end
 local ids = {}
-for i = 7, #ARGV do
+for i = 5, #ARGV do
   ids[#ids + 1] = redis.call('XADD', KEYS[1], string.format('%.0f-*', ms), 'e', ARGV[i])
 end
 redis.call('XTRIM', KEYS[1], 'MAXLEN', tonumber(ARGV[2]))
 redis.call('XTRIM', KEYS[1], 'MINID', string.format('%.0f', now - tonumber(ARGV[3])))
-if #ids > 0 then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return ids
 `;
 
@@ -81,9 +78,7 @@ export class RedisStreamLog implements StreamLog {
 
   static async connect(options: RedisStreamLogOptions): Promise<RedisStreamLog> {
     const prefix = options.keyPrefix ?? 'suigw:warp:';
-    // Auto-pipelining writes the commands of one tick (the acks of one client read, the appends of
-    // one checkpoint) in one socket write: per-event commands stop costing a syscall each.
-    const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as ScriptedRedis;
+    const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as ScriptedRedis;
     redis.defineCommand('warpAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     const subscriber = new Redis(options.url, { lazyConnect: true });
     await Promise.all([redis.connect(), subscriber.connect()]);
@@ -112,7 +107,8 @@ export class RedisStreamLog implements StreamLog {
     const payloads = events.map((event) => JSON.stringify({ k: event.kind, d: event.data }));
     const key = this.#key(streamId);
     const ids = await this.#redis.warpAppend(key, `${key}:checkpoint`, this.#clock.now(), BUFFER_MAX_EVENTS, BUFFER_MAX_AGE_MS,
-      checkpoint === undefined ? '' : checkpoint.toString(), `${this.#prefix}appended`, streamId, ...payloads);
+      checkpoint === undefined ? '' : checkpoint.toString(), ...payloads);
+    if (ids.length > 0) await this.#redis.publish(`${this.#prefix}appended`, streamId);
     return ids;
   }
 
