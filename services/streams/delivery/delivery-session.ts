@@ -42,8 +42,6 @@ export class DeliverySession {
   #replayAfter: string | undefined;
   #pumping = false;
   #again = false;
-  /** The last drain stopped because WS_WINDOW events were unacknowledged. */
-  #windowFull = false;
   readonly #inflight = new Set<string>();
   readonly #written: { id: string; at: number }[] = [];
 
@@ -74,9 +72,7 @@ export class DeliverySession {
   async ack(id: string): Promise<void> {
     if (!this.#inflight.delete(id)) return;
     await this.#o.log.ack(this.#o.streamId, [id]);
-    // Only a full window stops the drain; otherwise the log's append notice wakes it, and a read
-    // per ack would cost a log round trip per event for nothing.
-    if (this.#windowFull) this.pump();
+    this.pump();
   }
 
   /** SSE: acknowledges what was written more than the redelivery window ago. */
@@ -119,13 +115,9 @@ export class DeliverySession {
 
   async #drain(): Promise<void> {
     const { log, streamId } = this.#o;
-    this.#windowFull = false;
     while (!this.#closed) {
       const room = this.#o.acks === 'client' ? WS_WINDOW - this.#inflight.size : WS_WINDOW;
-      if (room <= 0) {
-        this.#windowFull = true;
-        return;
-      }
+      if (room <= 0) return;
       let entries: LogEntry[];
       if (this.#replaying) {
         entries = await log.readPending(streamId, this.#replayAfter, room);
@@ -138,25 +130,17 @@ export class DeliverySession {
         entries = await log.readNew(streamId, room);
         if (entries.length === 0) return;
       }
-      // A batch is written without waiting for each frame's write callback (the transport keeps
-      // the order); the batch's last write is awaited, so a slow client still holds the drain.
-      const writes: Promise<void>[] = [];
-      try {
-        for (const entry of entries) {
-          if (this.#closed) return;
-          if (!(await this.#o.chargeEvent())) {
-            this.#closed = true;
-            await Promise.all(writes);
-            await this.#o.sink.send({ event: 'quota_exceeded', data: { code: 'CU_QUOTA_EXCEEDED', message: 'Monthly credits spent' } });
-            this.#o.sink.close(1008, 'QUOTA_EXCEEDED');
-            return;
-          }
-          if (this.#o.acks === 'client') this.#inflight.add(entry.id);
-          else this.#written.push({ id: entry.id, at: this.#o.clock.now() });
-          writes.push(this.#o.sink.send({ event: entry.kind, id: entry.id, data: entry.data }));
+      for (const entry of entries) {
+        if (this.#closed) return;
+        if (!(await this.#o.chargeEvent())) {
+          this.#closed = true;
+          await this.#o.sink.send({ event: 'quota_exceeded', data: { code: 'CU_QUOTA_EXCEEDED', message: 'Monthly credits spent' } });
+          this.#o.sink.close(1008, 'QUOTA_EXCEEDED');
+          return;
         }
-      } finally {
-        await Promise.all(writes);
+        if (this.#o.acks === 'client') this.#inflight.add(entry.id);
+        else this.#written.push({ id: entry.id, at: this.#o.clock.now() });
+        await this.#o.sink.send({ event: entry.kind, id: entry.id, data: entry.data });
       }
       if (this.#o.acks === 'window') await this.ackWritten();
     }

@@ -72,8 +72,7 @@ export class RedisStreamLease implements StreamLease {
   }
 
   static async connect(url: string, keyPrefix = 'suigw:warp:'): Promise<RedisStreamLease> {
-    // Auto-pipelining: renewals and acquisitions of one tick share one socket write.
-    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as LeaseRedis;
+    const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as LeaseRedis;
     redis.defineCommand('leaseRenew', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('leaseRelease', { numberOfKeys: 1, lua: RELEASE });
     await redis.connect();

@@ -147,19 +147,13 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
         'x-request-id': request.id,
       });
       let ended = false;
-      // Sends of one batch share one wait for 'drain' (not a listener per message).
-      let drained: Promise<void> | undefined;
       const sink: MessageSink = {
-        send: (message) => {
-          if (ended) return Promise.resolve();
+        send: (message) => new Promise<void>((resolve) => {
+          if (ended) return resolve();
           const lines = `event: ${message.event}\n${message.id === undefined ? '' : `id: ${message.id}\n`}data: ${JSON.stringify(message.data)}\n\n`;
-          if (response.write(lines)) return drained ?? Promise.resolve();
-          drained ??= new Promise<void>((resolve) => response.once('drain', () => {
-            drained = undefined;
-            resolve();
-          }));
-          return drained;
-        },
+          if (response.write(lines)) resolve();
+          else response.once('drain', () => resolve());
+        }),
         close: () => {
           if (!ended) response.end();
         },

@@ -78,9 +78,7 @@ export class RedisStreamLog implements StreamLog {
 
   static async connect(options: RedisStreamLogOptions): Promise<RedisStreamLog> {
     const prefix = options.keyPrefix ?? 'suigw:warp:';
-    // Auto-pipelining writes the commands of one tick (the acks of one client read, the appends of
-    // one checkpoint) in one socket write: per-event commands stop costing a syscall each.
-    const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2, enableAutoPipelining: true }) as ScriptedRedis;
+    const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as ScriptedRedis;
     redis.defineCommand('warpAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     const subscriber = new Redis(options.url, { lazyConnect: true });
     await Promise.all([redis.connect(), subscriber.connect()]);
