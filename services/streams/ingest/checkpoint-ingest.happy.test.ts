@@ -60,24 +60,32 @@ describe('CheckpointIngest (simnet)', () => {
     const ingest = () => new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log, clock, logger: createLogger('silent'), onCheckpoint: (seq) => seen.push(seq) });
     const first = ingest();
     await first.start();
-    // The subscription starts at the tip: wait until it is open before producing.
-    await new Promise((resolve) => setTimeout(resolve, 200));
-    const start = simnet.ledger.latestCheckpoint().sequenceNumber + 1n;
-    for (let i = 0; i < 5; i += 1) await simnet.produceCheckpoint();
-    await expect.poll(() => seen.at(-1), { timeout: 5_000 }).toBe(start + 4n);
+    // The subscription starts at the tip: produce until the ingest sees a checkpoint (no fixed
+    // wait for the subscription to open), then four more.
+    await expect.poll(async () => {
+      await simnet.produceCheckpoint();
+      return seen.length;
+    }, { timeout: 10_000 }).toBeGreaterThan(0);
+    const start = seen[0]!;
+    for (let i = 0; i < 4; i += 1) await simnet.produceCheckpoint();
+    const tip = () => simnet.ledger.latestCheckpoint().sequenceNumber;
+    const firstEnd = tip();
+    await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(firstEnd);
     await first.stop();
 
-    // While no ingest runs, 6 checkpoints are sealed: the restarted ingest must read them from the ledger.
+    // While no ingest runs, 6 checkpoints are sealed: the restarted ingest must read them from the
+    // ledger. It is not given time to open its subscription: 3 more are sealed at once, so the
+    // backfill and the live subscription must splice wherever the subscription happens to start.
     for (let i = 0; i < 6; i += 1) await simnet.produceCheckpoint();
     const second = ingest();
     await second.start();
-    await new Promise((resolve) => setTimeout(resolve, 200));
     for (let i = 0; i < 3; i += 1) await simnet.produceCheckpoint();
-    const end = start + 13n;
-    await expect.poll(() => seen.at(-1), { timeout: 5_000 }).toBe(end);
+    const end = tip();
+    expect(end).toBe(firstEnd + 9n);
+    await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(end);
     await second.stop();
 
-    expect(seen).toEqual(Array.from({ length: 14 }, (_, i) => start + BigInt(i)));
+    expect(seen).toEqual(Array.from({ length: Number(end - start) + 1 }, (_, i) => start + BigInt(i)));
     const expected = truth(start, end);
     expect(expected.swaps.length).toBeGreaterThan(0);
     expect(expected.usdc.length).toBeGreaterThan(0);

@@ -102,6 +102,15 @@ export class CheckpointIngest {
       { readMask: { paths: CHECKPOINT_READ_MASK } },
       { abort: this.#abort.signal },
     );
+    // The subscription starts at the tip: checkpoints sealed since the persisted cursor are read
+    // from the ledger now, not when the next live checkpoint arrives (a quiet chain would leave
+    // the gap open). Live checkpoints received meanwhile wait in the call and are skipped below
+    // if the backfill covered them.
+    if (this.#cursor !== undefined) {
+      const { response } = await this.#options.upstream.grpc.ledgerService.getServiceInfo({}, { abort: this.#abort.signal, timeout: 10_000 });
+      const tip = response.checkpointHeight;
+      if (tip !== undefined && tip > this.#cursor) await this.#backfill(this.#cursor + 1n, tip);
+    }
     for await (const message of call.responses) {
       const checkpoint = message.checkpoint;
       if (!checkpoint || checkpoint.sequenceNumber === undefined) continue;

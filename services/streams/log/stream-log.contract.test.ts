@@ -51,6 +51,24 @@ describe.each(implementations)('StreamLog contract (%s)', (_name, open) => {
     expect(numbers(await log.readPending(stream, undefined, 10))).toEqual([3, 4]);
   });
 
+  it('ackThrough also passes over events never handed out (a Last-Event-ID from an earlier connection), never back over acked ones', async () => {
+    const ids = await log.append(stream, events(5));
+    await log.ackThrough(stream, ids[2]!);
+    expect(numbers(await log.readNew(stream, 10))).toEqual([3, 4]);
+    await log.ack(stream, [ids[3]!, ids[4]!]);
+    await log.ackThrough(stream, ids[0]!);
+    expect(await log.readNew(stream, 10)).toEqual([]);
+    expect(await log.readPending(stream, undefined, 10)).toEqual([]);
+  });
+
+  it('ackThrough with an id from the future does not skip events appended later', async () => {
+    await log.append(stream, events(2));
+    await log.ackThrough(stream, '999999999999999-0');
+    clock.advance(1);
+    await log.append(stream, events(1, 2));
+    expect(numbers(await log.readNew(stream, 10))).toEqual([2]);
+  });
+
   it('discard (live mode) drops pending and unread events; later events still arrive', async () => {
     await log.append(stream, events(4));
     await log.readNew(stream, 2);

@@ -91,6 +91,12 @@ export class MemoryStreamLog implements StreamLog {
   async ackThrough(streamId: string, id: string): Promise<void> {
     const state = this.#state(streamId);
     for (const pending of [...state.pending]) if (compareIds(pending, id) <= 0) state.pending.delete(pending);
+    // Events up to `id` never handed out (a Last-Event-ID from an earlier process) are not new either.
+    // Never past the newest event: an id from the future (client input) would skip events to come.
+    const newest = state.entries[state.entries.length - 1];
+    if (!newest) return;
+    const through = compareIds(id, newest.id) > 0 ? newest.id : id;
+    if (compareIds(through, state.lastDelivered) > 0) state.lastDelivered = through;
   }
 
   async discard(streamId: string): Promise<void> {

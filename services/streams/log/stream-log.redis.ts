@@ -2,7 +2,7 @@ import { EventEmitter } from 'node:events';
 import { Redis } from 'ioredis';
 import type { Clock } from '../../core/index.js';
 import type { StreamType } from '../definitions/filters.js';
-import { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type AppendedEvent, type LogEntry, type StreamLog } from './stream-log.js';
+import { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, compareIds, type AppendedEvent, type LogEntry, type StreamLog } from './stream-log.js';
 
 /**
  * Appends and trims in one atomic step. The id's millisecond part is the injected clock's (never
@@ -165,9 +165,28 @@ export class RedisStreamLog implements StreamLog {
     await this.#ensureGroup(key);
     for (;;) {
       const pending = (await this.#redis.xpending(key, GROUP, '-', id, 1_000)) as [string, ...unknown[]][];
-      if (pending.length === 0) return;
+      if (pending.length === 0) break;
       await this.#redis.xack(key, GROUP, ...pending.map((row) => row[0]));
     }
+    // Events up to `id` never handed out (a Last-Event-ID from an earlier process) are not new
+    // either: the group's last delivered id moves up to `id`, never down (that would hand out
+    // acknowledged events again). One connection per stream (the lease): no concurrent reader.
+    // Never past the newest event: an id from the future (client input) would skip events to come.
+    const [newest] = (await this.#redis.xrevrange(key, '+', '-', 'COUNT', 1)) as [string, unknown][];
+    if (newest === undefined) return;
+    const through = compareIds(id, newest[0]) > 0 ? newest[0] : id;
+    const lastDelivered = await this.#lastDeliveredId(key);
+    if (lastDelivered === undefined || compareIds(through, lastDelivered) > 0) await this.#redis.xgroup('SETID', key, GROUP, through);
+  }
+
+  async #lastDeliveredId(key: string): Promise<string | undefined> {
+    const groups = (await this.#redis.xinfo('GROUPS', key)) as unknown[][];
+    for (const fields of groups) {
+      const info = new Map<unknown, unknown>();
+      for (let i = 0; i + 1 < fields.length; i += 2) info.set(fields[i], fields[i + 1]);
+      if (info.get('name') === GROUP) return info.get('last-delivered-id') as string;
+    }
+    return undefined;
   }
 
   async discard(streamId: string): Promise<void> {
