@@ -46,6 +46,23 @@ describe('Redis limiter: organization leases', () => {
     expect(second).toEqual([second[0], second[0]! - 1, second[0]! - 2, second[0]! - 3]);
   });
 
+  it('header-only reads (free routes) share one Redis call per lease window, or read the live lease; then read again', async () => {
+    const clock = new ManualClock();
+    const limiter = await process({ clock, prefix: prefix() });
+    const reads = await Promise.all(Array.from({ length: 10 }, () => limiter.check({ caps: [], org: org(1_000), quantity: 0 })));
+    for (let i = 0; i < 10; i += 1) reads.push(await limiter.check({ caps: [], org: org(1_000), quantity: 0 }));
+    expect(limiter.stats().roundTrips).toBe(1);
+    expect(new Set(reads.map((d) => `${d.outcome}/${d.org.remaining}`))).toEqual(new Set(['allowed/1000']));
+    clock.advance(20);
+    await limiter.check({ caps: [], org: org(1_000), quantity: 0 });
+    expect(limiter.stats().roundTrips).toBe(2);
+    // A leased request's state answers the next read without Redis.
+    const leased = await limiter.check({ caps: [], org: org(1_000), quantity: 1 });
+    const read = await limiter.check({ caps: [], org: org(1_000), quantity: 0 });
+    expect(limiter.stats().roundTrips).toBe(3);
+    expect(read.org.remaining).toBe(leased.org.remaining);
+  });
+
   it('requests with a per-key or per-IP cap take one exact decision each, and a rate too low for a lease of 2 is never leased', async () => {
     const limiter = await process({ prefix: prefix() });
     const cap: LimitRule = { key: 'key:k1', perSecond: 1_000, burst: 1_000 };

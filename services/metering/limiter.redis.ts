@@ -150,6 +150,8 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #prefix: string;
   readonly #leaseMs: number;
   readonly #leases = new Map<string, Lease>();
+  /** Recent header-only reads per organization (`#peek`). */
+  readonly #peeks = new Map<string, { decision: Promise<LimitDecision>; expiresAtMs: number; pending: boolean }>();
   #decisions = 0;
   #failOpen = 0;
   #roundTrips = 0;
@@ -191,7 +193,37 @@ export class RedisRateLimiter implements RateLimiter {
       const largestLease = Math.floor((request.org.perSecond * this.#leaseMs) / 1000);
       if (largestLease > 1) return this.#fromLease(request.org, largestLease);
     }
+    if (request.caps.length === 0 && request.quantity === 0 && this.#leaseMs > 0) return this.#peek(request);
     return this.#decide(request);
+  }
+
+  /**
+   * A read of the organization's state for headers only (a free route: nothing consumed). Answered
+   * from this process's live lease, or from a read of Redis at most `leaseMs` old (concurrent reads
+   * share one call): the headers are as fresh as a leased request's, without a round trip per
+   * management call.
+   */
+  async #peek(request: LimitCheck): Promise<LimitDecision> {
+    const { org } = request;
+    const now = this.#clock.now();
+    const lease = this.#leases.get(org.key);
+    if (lease && now < lease.expiresAtMs && now >= lease.deniedUntilMs) {
+      return { outcome: 'allowed', org: { limit: org.perSecond, remaining: lease.remaining + lease.tokens, resetAtMs: lease.resetAtMs }, retryAfterMs: 0 };
+    }
+    const cached = this.#peeks.get(org.key);
+    if (cached && (cached.pending || now < cached.expiresAtMs)) return cached.decision;
+    if (this.#peeks.size >= SWEEP_LEASES_AT) {
+      for (const [key, entry] of this.#peeks) if (!entry.pending && now >= entry.expiresAtMs) this.#peeks.delete(key);
+    }
+    const entry = { decision: this.#decide(request), expiresAtMs: Number.POSITIVE_INFINITY, pending: true };
+    this.#peeks.set(org.key, entry);
+    try {
+      await entry.decision;
+    } finally {
+      entry.pending = false;
+      entry.expiresAtMs = this.#clock.now() + this.#leaseMs;
+    }
+    return entry.decision;
   }
 
   stats(): LimiterStats {
@@ -200,6 +232,7 @@ export class RedisRateLimiter implements RateLimiter {
 
   async close(): Promise<void> {
     this.#leases.clear();
+    this.#peeks.clear();
     this.#redis.disconnect();
   }
 
