@@ -16,7 +16,6 @@
  *   carries the producer's timer drift; the difference of two measured on the same checkpoint
  *   at the same time does not.
  */
-import { randomBytes } from 'node:crypto';
 import { resolve } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
@@ -27,7 +26,7 @@ import { printTable } from './lib/report.js';
 import { spread } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { describeSettings, readSettings, type BenchSettings } from './lib/settings.js';
-import { cleanEnvironment, gatewayNodeFlags, meteringEnvironment } from './lib/stack.js';
+import { gatewayNodeFlags, subjectEnvironment } from './lib/stack.js';
 import type { SimnetReady } from './lib/simnet-process.js';
 import { median, percentile } from './lib/stats.js';
 
@@ -137,15 +136,7 @@ export default async function benchGrpcStream(): Promise<void> {
         name: `grpc proxy (${variant})`,
         script: 'bench/lib/grpc-proxy-server.ts',
         nodeFlags: gatewayNodeFlags(),
-        env: {
-          ...cleanEnvironment(),
-          DATABASE_URL: tenant.databaseUrl,
-          LOG_LEVEL: settings.logLevel,
-          SUIGW_SECRET: randomBytes(32).toString('hex'),
-          SUI_MAINNET_GRPC_URL: simnet.ready.grpcUrl,
-          SUI_MAINNET_GRAPHQL_URL: simnet.ready.graphqlUrl,
-          ...meteringEnvironment(variant, settings),
-        },
+        env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings),
         stdout: 'ignore',
       });
       started.push(proxy);

@@ -9,7 +9,6 @@
  * To compare another protocol later (JSON-RPC `suix_getBalance`, REST balance, direct gRPC),
  * add a Subject to `grpcSubjects` (a server process and a LoadTarget) and a `compare` line.
  */
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -18,7 +17,7 @@ import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
 import { createBenchTenant, type BenchTenant } from './lib/bench-tenant.js';
-import { cleanEnvironment, gatewayNodeFlags, meteringEnvironment } from './lib/stack.js';
+import { gatewayNodeFlags, subjectEnvironment } from './lib/stack.js';
 import { assertGrpcCallSucceeds, GRPC_HEADERS } from './lib/grpc-frame.js';
 import type { GrpcProxyReady } from './lib/grpc-proxy-server.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
@@ -67,15 +66,7 @@ export default async function benchGrpc(): Promise<void> {
         script: 'bench/lib/grpc-proxy-server.ts',
         // As for the gateways: e.g. BENCH_GATEWAY_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=/tmp/prof`.
         nodeFlags: gatewayNodeFlags(),
-        env: {
-          ...cleanEnvironment(),
-          DATABASE_URL: tenant.databaseUrl,
-          LOG_LEVEL: settings.logLevel,
-          SUIGW_SECRET: randomBytes(32).toString('hex'),
-          SUI_MAINNET_GRPC_URL: simnet.ready.grpcUrl,
-          SUI_MAINNET_GRAPHQL_URL: simnet.ready.graphqlUrl,
-          ...meteringEnvironment(variant, settings),
-        },
+        env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings),
         stdout: 'ignore',
       });
       started.push(proxy);

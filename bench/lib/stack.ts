@@ -69,6 +69,25 @@ async function assertRedisAnswers(url: string): Promise<void> {
   });
 }
 
+/**
+ * The environment of a server under test (a gateway, the gRPC proxy) in front of simnet: nothing
+ * inherited from the shell's suigw settings, the production log level, a fresh secret and the
+ * metering variant's settings.
+ */
+export function subjectEnvironment(
+  databaseUrl: string, simnet: { grpcUrl: string; graphqlUrl: string }, variant: MeteringVariant, settings: BenchSettings,
+): NodeJS.ProcessEnv {
+  return {
+    ...cleanEnvironment(),
+    DATABASE_URL: databaseUrl,
+    LOG_LEVEL: settings.logLevel,
+    SUIGW_SECRET: randomBytes(32).toString('hex'),
+    SUI_MAINNET_GRPC_URL: simnet.grpcUrl,
+    SUI_MAINNET_GRAPHQL_URL: simnet.graphqlUrl,
+    ...meteringEnvironment(variant, settings),
+  };
+}
+
 export function meteringEnvironment(variant: MeteringVariant, settings: BenchSettings): NodeJS.ProcessEnv {
   switch (variant) {
     case 'redis':
@@ -117,15 +136,7 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
           name: `gateway (${variant})`,
           script: 'bench/lib/gateway-server.ts',
           nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
-          env: {
-            ...cleanEnvironment(),
-            DATABASE_URL: tenant.databaseUrl,
-            LOG_LEVEL: settings.logLevel,
-            SUIGW_SECRET: randomBytes(32).toString('hex'),
-            SUI_MAINNET_GRPC_URL: simnet.ready.grpcUrl,
-            SUI_MAINNET_GRAPHQL_URL: simnet.ready.graphqlUrl,
-            ...meteringEnvironment(variant, settings),
-          },
+          env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings),
           // pino writes the log to stdout: a file, as a container runtime would keep it.
           stdout: fd,
         });

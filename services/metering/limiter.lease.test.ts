@@ -63,6 +63,23 @@ describe('Redis limiter: organization leases', () => {
     expect(read.org.remaining).toBe(leased.org.remaining);
   });
 
+  it('what an expired lease left unspent goes back to the organization with the next lease (not counted as requests)', async () => {
+    const clock = new ManualClock();
+    const keyPrefix = prefix();
+    // 100/s × 200 ms: leases of up to 20; Redis refills one request every 10 ms meanwhile.
+    const limiter = await process({ clock, prefix: keyPrefix, leaseMs: 200 });
+    const slow = (): LimitRule => ({ key: 'org:o1', perSecond: 100, burst: 100 });
+    // Leases of 2, 4, then 8 of which 1 is spent: 7 left unspent when it expires.
+    for (let i = 0; i < 7; i += 1) await limiter.check({ caps: [], org: slow(), quantity: 1 });
+    clock.advance(200);
+    await limiter.check({ caps: [], org: slow(), quantity: 1 });
+    // 8 requests admitted, the last lease (of 1) spent: Redis must have counted 8, not 15.
+    const exact = await process({ prefix: keyPrefix, leaseMs: 0 });
+    const read = await exact.check({ caps: [], org: slow(), quantity: 0 });
+    expect(read.org.remaining).toBeGreaterThanOrEqual(92);
+    expect(limiter.stats().roundTrips).toBe(4);
+  });
+
   it('requests with a per-key or per-IP cap take one exact decision each, and a rate too low for a lease of 2 is never leased', async () => {
     const limiter = await process({ prefix: prefix() });
     const cap: LimitRule = { key: 'key:k1', perSecond: 1_000, burst: 1_000 };

@@ -53,8 +53,11 @@ return {0, remaining, math.floor(tat / 1000), 0}
 /**
  * A lease: up to ARGV[1] requests of one organization taken at once from its GCRA (KEYS[1]),
  * as many as it allows right now (the same arithmetic as `GCRA_SCRIPT` with a quantity of
- * `granted`). ARGV: wanted, emission interval, burst tolerance (µs). Returns {granted,
- * remaining after, TAT ms, retry-after ms}; granted 0 is a denial, with the wait for one request.
+ * `granted`). ARGV: wanted, emission interval, burst tolerance (µs), returned: what the
+ * previous lease of this process left unspent, given back first (its TAT moves back by that many
+ * intervals, never before now), so an expired lease's leftovers are not counted as requests.
+ * Returns {granted, remaining after, TAT ms, retry-after ms}; granted 0 is a denial, with the
+ * wait for one request.
  */
 const LEASE_SCRIPT = `
 local t = redis.call('TIME')
@@ -62,11 +65,13 @@ local now = tonumber(t[1]) * 1000000 + tonumber(t[2])
 local wanted = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
 local tolerance = tonumber(ARGV[3])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+local returned = tonumber(ARGV[4])
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0') - interval * returned
 if tat < now then tat = now end
 local available = math.max(0, math.floor((now + tolerance - tat) / interval))
 local granted = math.min(wanted, available)
 if granted == 0 then
+  if returned > 0 and tat > now then redis.call('SET', KEYS[1], string.format('%.0f', tat), 'PX', math.ceil((tat - now) / 1000) + 1) end
   return {0, 0, math.floor(tat / 1000), math.ceil((tat + interval - tolerance - now) / 1000)}
 end
 local new_tat = tat + interval * granted
@@ -78,7 +83,7 @@ type ScriptReply = [number, number, number, number];
 
 interface ScriptedRedis extends Redis {
   gcraCheck(numberOfKeys: number, ...args: (string | number)[]): Promise<ScriptReply>;
-  gcraLease(key: string, wanted: number, intervalUs: number, toleranceUs: number): Promise<ScriptReply>;
+  gcraLease(key: string, wanted: number, intervalUs: number, toleranceUs: number, returned: number): Promise<ScriptReply>;
 }
 
 const OUTCOMES = ['allowed', 'cap-exceeded', 'org-exceeded'] as const;
@@ -282,12 +287,15 @@ export class RedisRateLimiter implements RateLimiter {
   async #renew(org: LimitRule, lease: Lease, largestLease: number): Promise<unknown> {
     // Demand decides the size: double it while leases run out, shrink it to what was spent when one expires.
     const wanted = Math.min(largestLease, lease.tokens === 0 ? lease.size * 2 : Math.max(1, lease.used));
+    // What the expired lease left unspent goes back to the organization with this call: counted as
+    // spent, it would drain the rate below the plan's under steady load.
+    const returned = lease.tokens;
     lease.tokens = 0;
     lease.used = 0;
     const [intervalUs, toleranceUs] = microseconds(org);
     this.#roundTrips += 1;
     try {
-      const [granted, remaining, resetAtMs, retryAfterMs] = await this.#redis.gcraLease(this.#prefix + org.key, wanted, intervalUs, toleranceUs);
+      const [granted, remaining, resetAtMs, retryAfterMs] = await this.#redis.gcraLease(this.#prefix + org.key, wanted, intervalUs, toleranceUs, returned);
       // Timed from the answer: a slow Redis must not hand out leases that are already over.
       const now = this.#clock.now();
       lease.size = granted === 0 ? 1 : wanted;
