@@ -21,12 +21,11 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { createBenchTenant, type BenchTenant } from './lib/bench-tenant.js';
 import { subscribeCheckpoints, type Receipt } from './lib/checkpoint-subscriber.js';
-import type { GrpcProxyReady } from './lib/grpc-proxy-server.js';
 import { printTable } from './lib/report.js';
 import { spread } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { describeSettings, readSettings, type BenchSettings } from './lib/settings.js';
-import { gatewayNodeFlags, subjectEnvironment } from './lib/stack.js';
+import { startGrpcProxies } from './lib/stack.js';
 import type { SimnetReady } from './lib/simnet-process.js';
 import { median, percentile } from './lib/stats.js';
 
@@ -131,15 +130,7 @@ export default async function benchGrpcStream(): Promise<void> {
     });
     started.push(simnet);
     const subjects: StreamSubject[] = [{ name: 'direct gRPC to simnet', url: simnet.ready.grpcUrl, headers: {}, server: simnet }];
-    for (const variant of settings.metering.filter((v) => v !== 'off')) {
-      const proxy = await startServiceProcess<GrpcProxyReady>({
-        name: `grpc proxy (${variant})`,
-        script: 'bench/lib/grpc-proxy-server.ts',
-        nodeFlags: gatewayNodeFlags(),
-        env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings),
-        stdout: 'ignore',
-      });
-      started.push(proxy);
+    for (const { variant, process: proxy } of await startGrpcProxies(tenant, simnet.ready, settings, started)) {
       subjects.push({ name: `grpc proxy (${variant})`, url: proxy.ready.url, headers: { 'x-api-key': tenant.apiKey }, server: proxy, upstream: simnet });
     }
 

@@ -17,13 +17,12 @@ import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
 import { createBenchTenant, type BenchTenant } from './lib/bench-tenant.js';
-import { gatewayNodeFlags, subjectEnvironment } from './lib/stack.js';
+import { startGrpcProxies } from './lib/stack.js';
 import { assertGrpcCallSucceeds, GRPC_HEADERS } from './lib/grpc-frame.js';
-import type { GrpcProxyReady } from './lib/grpc-proxy-server.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Subject } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
-import { describeSettings, readSettings, type MeteringVariant } from './lib/settings.js';
+import { describeSettings, readSettings } from './lib/settings.js';
 import type { SimnetReady } from './lib/simnet-process.js';
 
 const GET_OBJECT_PATH = '/sui.rpc.v2.LedgerService/GetObject';
@@ -59,19 +58,7 @@ export default async function benchGrpc(): Promise<void> {
     tenant = await createBenchTenant();
     const simnet = await startServiceProcess<SimnetReady>({ name: 'simnet', script: 'bench/lib/simnet-process.ts', env: process.env, stdout: 'ignore' });
     started.push(simnet);
-    const proxies: { variant: MeteringVariant; process: ServiceProcess<GrpcProxyReady> }[] = [];
-    for (const variant of settings.metering.filter((v) => v !== 'off')) {
-      const proxy = await startServiceProcess<GrpcProxyReady>({
-        name: `grpc proxy (${variant})`,
-        script: 'bench/lib/grpc-proxy-server.ts',
-        // As for the gateways: e.g. BENCH_GATEWAY_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=/tmp/prof`.
-        nodeFlags: gatewayNodeFlags(),
-        env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings),
-        stdout: 'ignore',
-      });
-      started.push(proxy);
-      proxies.push({ variant, process: proxy });
-    }
+    const proxies = await startGrpcProxies(tenant, simnet.ready, settings, started);
     const objectId = await someObjectId(simnet.ready.grpcUrl, simnet.ready.owner);
     const frame = frameOf(GrpcTypes.GetObjectRequest.toBinary({ objectId }));
     const frameFile = join(directory, 'get-object.grpc');

@@ -8,6 +8,7 @@ import { ENV_SCHEMA } from '../../services/core/index.js';
 import { createBenchTenant, type BenchTenant } from './bench-tenant.js';
 import type { BareProxyReady } from './bare-proxy.js';
 import type { GatewayReady } from './gateway-server.js';
+import type { GrpcProxyReady } from './grpc-proxy-server.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
 import type { MeteringVariant, BenchSettings } from './settings.js';
 import type { SimnetReady } from './simnet-process.js';
@@ -165,4 +166,28 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
     await stop();
     throw error;
   }
+}
+
+/**
+ * One gRPC proxy process (`bench/lib/grpc-proxy-server.ts`, built as `suigw grpc`) per metering
+ * variant except `off` (the proxy always meters), in front of `simnet`; each is pushed on
+ * `started` as soon as it runs, so the caller stops it on failure too.
+ */
+export async function startGrpcProxies(
+  tenant: { databaseUrl: string }, simnet: { grpcUrl: string; graphqlUrl: string }, settings: BenchSettings, started: ServiceProcess<unknown>[],
+): Promise<{ variant: MeteringVariant; process: ServiceProcess<GrpcProxyReady> }[]> {
+  const proxies: { variant: MeteringVariant; process: ServiceProcess<GrpcProxyReady> }[] = [];
+  for (const variant of settings.metering.filter((v) => v !== 'off')) {
+    const proxy = await startServiceProcess<GrpcProxyReady>({
+      name: `grpc proxy (${variant})`,
+      script: 'bench/lib/grpc-proxy-server.ts',
+      // As for the gateways: e.g. BENCH_GATEWAY_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=/tmp/prof`.
+      nodeFlags: gatewayNodeFlags(),
+      env: subjectEnvironment(tenant.databaseUrl, simnet, variant, settings),
+      stdout: 'ignore',
+    });
+    started.push(proxy);
+    proxies.push({ variant, process: proxy });
+  }
+  return proxies;
 }

@@ -1,17 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import { catalogCapability, EventCatalog } from '../catalog/index.js';
-import { CursorCodec, deriveSubkey, Metrics, type Clock, type Config, type Logger } from '../core/index.js';
+import type { Metrics} from '../core/index.js';
+import { CursorCodec, deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { graphqlCapability } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
-import { Authenticator, SignedIdentity } from '../identity/index.js';
+import { SignedIdentity, type Authenticator } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
-import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
+import type { DeclaredRouteCost, Metering } from '../metering/index.js';
 import { jsonRpcCapability } from '../jsonrpc/index.js';
 import { CheckpointFeeds, jsonRpcWebSocketCapability } from '../jsonrpc/methods/transactions/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import { streamDefinitionsCapability, warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
+import { pipelineParts } from './pipeline-parts.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 import { webhooksCapability, webhookSecretBox } from '../webhooks/index.js';
 import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
@@ -48,14 +50,10 @@ export interface GatewayAppOptions {
  */
 export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> {
   const { config, database, clock, logger } = options;
-  const metrics = options.metrics ?? new Metrics();
-  const authenticator = options.authenticator ?? new Authenticator({
-    database, clock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups,
-  });
-  if (options.authenticator === undefined) await authenticator.start();
+  const parts = await pipelineParts(options);
+  const { metrics, authenticator, metering } = parts;
   const upstreams: UpstreamSet = options.upstreams ?? new Map();
   for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
-  const metering = options.metering ?? (await createMetering({ config, database, clock, logger, metrics }));
   // `suigw gateway` refuses to start without SUIGW_SECRET; an embedded app (tests) gets its own.
   const secret = config.secret ?? randomBytes(32).toString('hex');
   const restConfig = { ...restConfigFrom(config), cursorSecret: deriveSubkey(secret, 'cursors').toString('hex') };
@@ -108,8 +106,6 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   monitor.start();
   app.addHook('onClose', async () => monitor.stop());
   app.addHook('onClose', async () => jsonRpcFeeds.close());
-  // onClose runs once the server has answered every request in flight: the flush sees them all.
-  if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
-  if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());
+  parts.closeWith(app);
   return app;
 }

@@ -1,9 +1,11 @@
-import { Metrics, type Clock, type Config, type Logger } from '../core/index.js';
+import type { Metrics} from '../core/index.js';
+import { type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
-import { Authenticator } from '../identity/index.js';
-import { createMetering, type DeclaredRouteCost, type Metering } from '../metering/index.js';
+import type { Authenticator } from '../identity/index.js';
+import type { DeclaredRouteCost, Metering } from '../metering/index.js';
 import type { App } from '../route-contract/index.js';
+import { pipelineParts } from './pipeline-parts.js';
 import { warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 
 export interface StreamsAppOptions {
@@ -31,12 +33,8 @@ export interface StreamsAppOptions {
  */
 export async function buildStreamsApp(options: StreamsAppOptions): Promise<App> {
   const { config, database, clock, logger } = options;
-  const metrics = options.metrics ?? new Metrics();
-  const authenticator = options.authenticator ?? new Authenticator({
-    database, clock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups,
-  });
-  if (options.authenticator === undefined) await authenticator.start();
-  const metering = options.metering ?? (await createMetering({ config, database, clock, logger, metrics }));
+  const parts = await pipelineParts(options);
+  const { metrics, authenticator, metering } = parts;
   const app = await buildHttpApp({
     config,
     database,
@@ -50,7 +48,6 @@ export async function buildStreamsApp(options: StreamsAppOptions): Promise<App> 
     openApi: false,
     capabilities: [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering: config.metering.enabled ? metering : undefined })],
   });
-  if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
-  if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());
+  parts.closeWith(app);
   return app;
 }
