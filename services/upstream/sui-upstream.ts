@@ -8,6 +8,7 @@ import { postGraphQL } from './graphql.js';
 import { passGraphQL, type GraphQLPassThroughResponse } from './graphql-pass-through.js';
 import { createGrpcTransport } from './grpc-channel.js';
 import { RawGrpcChannel } from './grpc-raw-channel.js';
+import { Http2GrpcTransport } from './http2-grpc-transport.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
 import { BREAKER_STATE_VALUE } from '../core/index.js';
@@ -27,7 +28,7 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const STARVED_UTILIZATION = 0.9;
 
 /**
- * A network's upstream over Sui's gRPC v2 (grpc-js) and GraphQL (fetch). Calls pass a bulkhead
+ * A network's upstream over Sui's gRPC v2 (native HTTP/2, `policy.grpcTransport`) and GraphQL (fetch). Calls pass a bulkhead
  * (bounded concurrency and queue), then their group's circuit breaker, then bounded retries of
  * idempotent reads, all within the call's (or its request's) deadline.
  *
@@ -41,8 +42,10 @@ export class SuiUpstream implements Upstream {
   readonly network: Network;
   readonly endpoints: UpstreamEndpoints;
   readonly grpc: SuiGrpcClient;
-  readonly #transport: ReturnType<typeof createGrpcTransport>;
-  #raw: RawGrpcChannel | undefined;
+  /** The grpc-js transport, when it carries the typed calls (closed with the upstream). */
+  readonly #grpcJs: ReturnType<typeof createGrpcTransport> | undefined;
+  /** One HTTP/2 session for the proxy's raw calls and, with the `h2` transport, the typed ones. */
+  readonly #raw: RawGrpcChannel;
   readonly #policy: UpstreamPolicy;
   readonly #env: RetryEnv;
   readonly #breakers = new Map<string, CircuitBreaker>();
@@ -57,8 +60,10 @@ export class SuiUpstream implements Upstream {
     this.endpoints = options.endpoints;
     this.#policy = options.policy;
     this.#env = options.env ?? realRetryEnv;
-    this.#transport = createGrpcTransport(options.endpoints.grpcUrl);
-    this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#transport });
+    // grpc-js's keepalive settings (grpc-channel.ts), so both transports notice a dead connection alike.
+    this.#raw = new RawGrpcChannel(options.endpoints.grpcUrl, { keepalive: { intervalMs: 30_000, timeoutMs: 10_000 } });
+    this.#grpcJs = options.policy.grpcTransport === 'grpc-js' ? createGrpcTransport(options.endpoints.grpcUrl) : undefined;
+    this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#grpcJs ?? new Http2GrpcTransport(this.#raw) });
     this.#bulkhead = new Bulkhead({ maxConcurrent: options.policy.maxConcurrentCalls, maxQueued: options.policy.maxQueuedCalls });
   }
 
@@ -88,7 +93,6 @@ export class SuiUpstream implements Upstream {
   }
 
   rawGrpc<T>(operation: string, attempt: RawGrpcAttempt<T>, options: CallOptions = {}): Promise<T> {
-    this.#raw ??= new RawGrpcChannel(this.endpoints.grpcUrl);
     const channel = this.#raw;
     return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, (timeoutMs, signal) => attempt(channel, timeoutMs, signal));
   }
@@ -131,8 +135,8 @@ export class SuiUpstream implements Upstream {
   }
 
   async close(): Promise<void> {
-    this.#transport.close();
-    this.#raw?.close();
+    this.#grpcJs?.close();
+    this.#raw.close();
   }
 
   #breaker(group: string): CircuitBreaker {

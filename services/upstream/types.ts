@@ -30,7 +30,11 @@ export interface UpstreamPolicy {
   maxQueuedCalls: number;
   /** Upstream calls one request runs at once (its fan-out: stats, batches, name lists). */
   requestFanOut: number;
+  /** What carries `SuiGrpcClient`'s calls: our `node:http2` transport or grpc-js (docs/architecture.md). */
+  grpcTransport: UpstreamGrpcTransport;
 }
+
+export type UpstreamGrpcTransport = 'h2' | 'grpc-js';
 
 export const defaultUpstreamPolicy: UpstreamPolicy = {
   deadlineMs: 5_000,
@@ -44,6 +48,7 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   maxConcurrentCalls: 32,
   maxQueuedCalls: 1_024,
   requestFanOut: 8,
+  grpcTransport: 'grpc-js',
 };
 
 export interface CallOptions {
