@@ -48,7 +48,7 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   maxConcurrentCalls: 32,
   maxQueuedCalls: 1_024,
   requestFanOut: 8,
-  grpcTransport: 'grpc-js',
+  grpcTransport: 'h2',
 };
 
 export interface CallOptions {
