@@ -58,6 +58,8 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
       this.#fail(new RpcError('Deadline exceeded', 'DEADLINE_EXCEEDED'));
       return;
     }
+    // Encoded before a stream exists: an input that cannot be encoded throws to the caller, as with grpc-js.
+    const request = frameMessage(this.method.I.toBinary(input, this.options.binaryOptions));
     let stream: http2.ClientHttp2Stream;
     try {
       stream = channel.request(this.#requestHeaders(timeoutMs));
@@ -68,7 +70,7 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
     this.#stream = stream;
     this.#session = stream.session;
     // Headers and the one request message leave in one write, as one DATA frame with END_STREAM.
-    stream.end(frameMessage(this.method.I.toBinary(input, this.options.binaryOptions)));
+    stream.end(request);
     if (timeoutMs !== undefined) this.#timer = setTimeout(() => this.#fail(new RpcError('Deadline exceeded', 'DEADLINE_EXCEEDED')), timeoutMs);
     abort?.addEventListener('abort', this.#onAbort);
     stream.on('response', (headers, flags) => this.#onResponse(headers, flags));

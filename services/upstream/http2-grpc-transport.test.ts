@@ -183,11 +183,13 @@ describe.each(['h2', 'grpc-js'] as const)('%s transport against simnet', (kind) 
 /**
  * A TCP relay in front of simnet that can drop every connection and refuse new ones, as an
  * upstream process that is killed (the kernel closes its sockets), then listen again on the
- * same port, as the restarted process.
+ * same port, as the restarted process; or stop forwarding with the connections left open, as a
+ * network path that silently dies.
  */
 async function startKillableRelay(target: string) {
   const { hostname, port: targetPort } = new URL(target);
   const sockets = new Set<net.Socket>();
+  const pairs: [net.Socket, net.Socket][] = [];
   const server = net.createServer((client) => {
     const upstream = net.connect({ host: hostname, port: Number(targetPort) });
     for (const socket of [client, upstream]) {
@@ -196,6 +198,7 @@ async function startKillableRelay(target: string) {
       socket.once('close', () => sockets.delete(socket));
     }
     client.pipe(upstream).pipe(client);
+    pairs.push([client, upstream]);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
@@ -206,6 +209,14 @@ async function startKillableRelay(target: string) {
       for (const socket of sockets) socket.destroy();
     }),
     revive: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
+    blackhole: () => {
+      for (const [client, upstream] of pairs) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+      }
+    },
     stop: () => new Promise<void>((resolve) => {
       for (const socket of sockets) socket.destroy();
       if (server.listening) server.close(() => resolve());
@@ -251,6 +262,26 @@ describe.each(['h2', 'grpc-js'] as const)('%s transport when the upstream goes a
     } finally {
       close();
       await relay.stop();
+    }
+  });
+});
+
+describe('h2 transport keepalive', () => {
+  it('fails a call on a connection that stopped answering with UNAVAILABLE once a PING goes unanswered', async () => {
+    const simnet = await startSimnet({ seed: 'h2-transport-keepalive', checkpointIntervalMs: 50, transactionsPerCheckpoint: 0 });
+    const relay = await startKillableRelay(simnet.grpcUrl);
+    // Short intervals for the test; production uses grpc-js's 30 s / 10 s.
+    const channel = new RawGrpcChannel(relay.url, { keepalive: { intervalMs: 100, timeoutMs: 200 } });
+    const client = new SuiGrpcClient({ network: 'localnet', transport: new Http2GrpcTransport(channel) });
+    try {
+      const call = client.subscriptionService.subscribeCheckpoints({ readMask: { paths: ['sequence_number'] } }, { timeout: 20_000 });
+      const error = await failure((async () => { for await (const _ of call.responses) relay.blackhole(); })());
+      expect(error.code).toBe('UNAVAILABLE');
+      expect(error.message).toMatch(/keepalive/);
+    } finally {
+      channel.close();
+      await relay.stop();
+      await simnet.stop();
     }
   });
 });
