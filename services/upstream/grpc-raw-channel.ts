@@ -86,7 +86,8 @@ export class RawGrpcChannel {
       timeout.unref();
       const sent = session.ping((error) => {
         clearTimeout(timeout);
-        if (error && !session.destroyed) session.destroy(error);
+        // A session closing gracefully (GOAWAY) cancels its pings; its calls finish on their own.
+        if (error && !session.closed && !session.destroyed) session.destroy(error);
       });
       if (!sent) clearTimeout(timeout);
     }, intervalMs);

@@ -6,6 +6,7 @@ import { decodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, metada
 const {
   NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM, NGHTTP2_ENHANCE_YOUR_CALM, NGHTTP2_INADEQUATE_SECURITY, NGHTTP2_FLAG_END_STREAM,
 } = http2.constants;
+const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * One gRPC call as one HTTP/2 stream on the shared channel. Subclasses decide what the messages
@@ -71,7 +72,10 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
     this.#session = stream.session;
     // Headers and the one request message leave in one write, as one DATA frame with END_STREAM.
     stream.end(request);
-    if (timeoutMs !== undefined) this.#timer = setTimeout(() => this.#fail(new RpcError('Deadline exceeded', 'DEADLINE_EXCEEDED')), timeoutMs);
+    // Node fires longer timers at once; a deadline that far away is no deadline for us.
+    if (timeoutMs !== undefined && timeoutMs <= MAX_TIMER_MS) {
+      this.#timer = setTimeout(() => this.#fail(new RpcError('Deadline exceeded', 'DEADLINE_EXCEEDED')), timeoutMs);
+    }
     abort?.addEventListener('abort', this.#onAbort);
     stream.on('response', (headers, flags) => this.#onResponse(headers, flags));
     stream.on('trailers', (trailers) => this.#onTrailers(trailers));

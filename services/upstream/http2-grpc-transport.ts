@@ -131,7 +131,6 @@ class ServerStreamingGrpcCall<I extends object, O extends object> extends Settle
   }
 
   protected failed(error: RpcError): void {
-    this.headers.rejectPending(error);
     if (!this.messages.closed) this.messages.notifyError(error);
     this.settleFailed(error);
   }

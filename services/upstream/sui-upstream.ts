@@ -28,9 +28,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const STARVED_UTILIZATION = 0.9;
 
 /**
- * A network's upstream over Sui's gRPC v2 (native HTTP/2, `policy.grpcTransport`) and GraphQL (fetch). Calls pass a bulkhead
- * (bounded concurrency and queue), then their group's circuit breaker, then bounded retries of
- * idempotent reads, all within the call's (or its request's) deadline.
+ * A network's upstream over Sui's gRPC v2 (native HTTP/2 on the transport `policy.grpcTransport`
+ * names) and GraphQL (fetch). Calls pass a bulkhead (bounded concurrency and queue), then their
+ * group's circuit breaker, then bounded retries of idempotent reads, all within the call's (or
+ * its request's) deadline.
  *
  * The breaker and retries are our own small classes rather than cockatiel's: cockatiel's
  * breaker counts whatever its `handleWhen` says per call but has no notion of a failure raised
