@@ -1,14 +1,13 @@
-import http2 from 'node:http2';
-import net from 'node:net';
-import type { AddressInfo } from 'node:net';
-import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
+import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { RpcError, type RpcTransport } from '@protobuf-ts/runtime-rpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startKillableRelay } from '../../test/support/killable-relay.js';
+import { freePort } from '../../test/support/processes.js';
+import { SCRIPTED_DETAILS, startScriptedGrpcServer } from '../../test/support/scripted-grpc-server.js';
 import { startSimnet } from '../simnet/index.js';
 import { fromGrpcError } from './errors.js';
 import { createGrpcTransport } from './grpc-channel.js';
 import { RawGrpcChannel } from './grpc-raw-channel.js';
-import { frameMessage } from './grpc-wire.js';
 import { Http2GrpcTransport } from './http2-grpc-transport.js';
 import type { UpstreamGrpcTransport } from './types.js';
 
@@ -27,98 +26,6 @@ const failure = (promise: PromiseLike<unknown>): Promise<RpcError> =>
     expect(error).toBeInstanceOf(RpcError);
     return error as RpcError;
   });
-
-/** Ports that nothing listens on (a server bound, then closed). */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
-
-/** gRPC's percent-encoding of `grpc-message`, as a server sends it: bytes outside printable ASCII (and `%`) as %XX. */
-const percentEncoded = (message: string) =>
-  [...Buffer.from(message, 'utf8')].map((b) => (b >= 0x20 && b <= 0x7e && b !== 0x25 ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase()}`)).join('');
-
-const SERVICE_INFO = '/sui.rpc.v2.LedgerService/GetServiceInfo';
-const DETAILS = Buffer.from([8, 9, 18, 4, 110, 111, 112, 101]);
-
-/**
- * A plain `node:http2` gRPC server that answers GetServiceInfo the way the request's
- * `x-scripted` metadata asks: the answers a Sui node or a proxy in front of it can give that
- * simnet does not (an 8 MiB message, a length prefix over the limit, status details, HTTP 503,
- * a hang, GOAWAY after each answer).
- */
-async function startScriptedServer() {
-  const seen = { sessions: 0, cancelled: 0, timeouts: [] as string[] };
-  const server = http2.createServer();
-  const sessions = new Set<http2.ServerHttp2Session>();
-  server.on('session', (session) => {
-    seen.sessions += 1;
-    sessions.add(session);
-    session.once('close', () => sessions.delete(session));
-  });
-  server.on('stream', (stream, headers) => {
-    const script = String(headers['x-scripted'] ?? 'ok');
-    seen.timeouts.push(String(headers['grpc-timeout'] ?? ''));
-    stream.on('error', () => undefined);
-    stream.on('close', () => { if (stream.rstCode === http2.constants.NGHTTP2_CANCEL) seen.cancelled += 1; });
-    const answer = (info: { chain: string }) => {
-      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
-      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
-      stream.end(frameMessage(GrpcTypes.GetServiceInfoResponse.toBinary({ chainId: 'scripted', chain: info.chain })));
-    };
-    stream.resume();
-    stream.on('end', () => {
-      if (headers[':path'] !== SERVICE_INFO) {
-        stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '12' }, { endStream: true });
-        return;
-      }
-      switch (script) {
-        case 'large': answer({ chain: 'x'.repeat(8 * 1024 * 1024) }); return;
-        case 'oversize': {
-          // Only the prefix: it announces a message one byte over the 64 MiB limit.
-          const prefix = Buffer.alloc(5);
-          prefix.writeUInt32BE(64 * 1024 * 1024 + 1, 1);
-          stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
-          stream.write(prefix);
-          return;
-        }
-        case 'details':
-          stream.respond({
-            ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '9',
-            'grpc-message': percentEncoded('no: not now — über'),
-            // Unpadded, as some servers send it.
-            'grpc-status-details-bin': DETAILS.toString('base64').replace(/=+$/, ''),
-            'x-node-trailer': 'kept',
-          }, { endStream: true });
-          return;
-        case 'http503':
-          stream.respond({ ':status': 503, 'content-type': 'text/plain' });
-          stream.end('overloaded');
-          return;
-        case 'hang': return;
-        case 'goaway':
-          answer({ chain: 'once' });
-          // GOAWAY now: this stream finishes, the next call must come on a new connection.
-          stream.session?.close();
-          return;
-        default: answer({ chain: String(headers['x-echo'] ?? 'ok') });
-      }
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    seen,
-    url: `http://127.0.0.1:${port}`,
-    stop: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const session of sessions) session.destroy();
-    }),
-  };
-}
 
 describe.each(['h2', 'grpc-js'] as const)('%s transport against simnet', (kind) => {
   let simnet: Awaited<ReturnType<typeof startSimnet>>;
@@ -180,58 +87,13 @@ describe.each(['h2', 'grpc-js'] as const)('%s transport against simnet', (kind) 
   });
 });
 
-/**
- * A TCP relay in front of simnet that can drop every connection and refuse new ones, as an
- * upstream process that is killed (the kernel closes its sockets), then listen again on the
- * same port, as the restarted process; or stop forwarding with the connections left open, as a
- * network path that silently dies.
- */
-async function startKillableRelay(target: string) {
-  const { hostname, port: targetPort } = new URL(target);
-  const sockets = new Set<net.Socket>();
-  const pairs: [net.Socket, net.Socket][] = [];
-  const server = net.createServer((client) => {
-    const upstream = net.connect({ host: hostname, port: Number(targetPort) });
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('error', () => undefined);
-      socket.once('close', () => sockets.delete(socket));
-    }
-    client.pipe(upstream).pipe(client);
-    pairs.push([client, upstream]);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    kill: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      for (const socket of sockets) socket.destroy();
-    }),
-    revive: () => new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve)),
-    blackhole: () => {
-      for (const [client, upstream] of pairs) {
-        client.unpipe(upstream);
-        upstream.unpipe(client);
-        client.pause();
-        upstream.pause();
-      }
-    },
-    stop: () => new Promise<void>((resolve) => {
-      for (const socket of sockets) socket.destroy();
-      if (server.listening) server.close(() => resolve());
-      else resolve();
-    }),
-  };
-}
-
 describe.each(['h2', 'grpc-js'] as const)('%s transport when the upstream goes away', (kind) => {
   let simnet: Awaited<ReturnType<typeof startSimnet>>;
   beforeAll(async () => { simnet = await startSimnet({ seed: 'h2-transport-kill', checkpointIntervalMs: 50, transactionsPerCheckpoint: 0 }); });
   afterAll(async () => { await simnet.stop(); });
 
   it('fails a call to a port nothing listens on with UNAVAILABLE', async () => {
-    const { transport, close } = transportFor(kind, `http://127.0.0.1:${await closedPort()}`);
+    const { transport, close } = transportFor(kind, `http://127.0.0.1:${await freePort()}`);
     const client = new SuiGrpcClient({ network: 'localnet', transport });
     const error = await failure(client.ledgerService.getServiceInfo({}, { timeout: 5_000 }).response);
     close();
@@ -287,13 +149,13 @@ describe('h2 transport keepalive', () => {
 });
 
 describe.each(['h2', 'grpc-js'] as const)('%s transport against a scripted HTTP/2 server', (kind) => {
-  let scripted: Awaited<ReturnType<typeof startScriptedServer>>;
+  let scripted: Awaited<ReturnType<typeof startScriptedGrpcServer>>;
   let client: SuiGrpcClient;
   let close: () => void;
   const info = (script: string, options: { timeout?: number; abort?: AbortSignal } = {}) =>
     client.ledgerService.getServiceInfo({}, { meta: { 'x-scripted': script, 'x-echo': 'from-meta' }, ...options }).response;
   beforeAll(async () => {
-    scripted = await startScriptedServer();
+    scripted = await startScriptedGrpcServer();
     const built = transportFor(kind, scripted.url);
     close = built.close;
     client = new SuiGrpcClient({ network: 'localnet', transport: built.transport });
@@ -321,7 +183,7 @@ describe.each(['h2', 'grpc-js'] as const)('%s transport against a scripted HTTP/
     const error = await failure(info('details'));
     expect(error.code).toBe('FAILED_PRECONDITION');
     expect(error.message).toBe('no: not now — über');
-    expect(error.meta['grpc-status-details-bin']).toBe(DETAILS.toString('base64'));
+    expect(error.meta['grpc-status-details-bin']).toBe(SCRIPTED_DETAILS.toString('base64'));
     expect(error.meta['x-node-trailer']).toBe('kept');
     expect(error.meta['grpc-status']).toBeUndefined();
     expect(fromGrpcError('localnet/grpc', 'GetServiceInfo', error).kind).toBe('invalid_argument');
