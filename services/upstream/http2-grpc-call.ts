@@ -1,6 +1,7 @@
 import http2 from 'node:http2';
 import { RpcError, type MethodInfo, type RpcMetadata, type RpcOptions } from '@protobuf-ts/runtime-rpc';
 import type { RawGrpcChannel } from './grpc-raw-channel.js';
+import { REQUEST_CANCELLATION, RequestCancellation } from './request-cancellation.js';
 import { decodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, metadataOf, statusName, statusOfHttp } from './grpc-wire.js';
 
 const {
@@ -30,6 +31,8 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
   #status: { code: string; detail: string; trailers: RpcMetadata } | undefined;
   #streamError: (Error & { code?: string }) | undefined;
   #done = false;
+  /** A request's cancellation handed over by SuiUpstream instead of `abort` (a plain hook, no EventTarget). */
+  readonly #cancellation: RequestCancellation | undefined;
   readonly #reader: GrpcMessageReader;
   readonly #onAbort = () => this.#fail(new RpcError('Cancelled on client', 'CANCELLED'));
 
@@ -37,6 +40,8 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
     this.method = method;
     this.options = options;
     this.#reader = new GrpcMessageReader(maxReceiveLength);
+    const cancellation = options[REQUEST_CANCELLATION];
+    this.#cancellation = cancellation instanceof RequestCancellation ? cancellation : undefined;
   }
 
   /** Response headers of a call that goes on to send messages. */
@@ -50,7 +55,7 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
 
   start(channel: RawGrpcChannel, input: I): void {
     const { abort, timeout } = this.options;
-    if (abort?.aborted) {
+    if (abort?.aborted || this.#cancellation?.cancelled) {
       this.#fail(new RpcError('Cancelled on client', 'CANCELLED'));
       return;
     }
@@ -77,6 +82,7 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
       this.#timer = setTimeout(() => this.#fail(new RpcError('Deadline exceeded', 'DEADLINE_EXCEEDED')), timeoutMs);
     }
     abort?.addEventListener('abort', this.#onAbort);
+    this.#cancellation?.onCancel(this.#onAbort);
     stream.on('response', (headers, flags) => this.#onResponse(headers, flags));
     stream.on('trailers', (trailers) => this.#onTrailers(trailers));
     stream.on('data', (chunk: Buffer) => this.#onData(chunk));
@@ -185,6 +191,7 @@ export abstract class Http2GrpcCall<I extends object, O extends object> {
     this.#done = true;
     clearTimeout(this.#timer);
     this.options.abort?.removeEventListener('abort', this.#onAbort);
+    this.#cancellation?.offCancel(this.#onAbort);
   }
 
   #error(error: RpcError): RpcError {

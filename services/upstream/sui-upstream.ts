@@ -9,6 +9,7 @@ import { passGraphQL, type GraphQLPassThroughResponse } from './graphql-pass-thr
 import { createGrpcTransport } from './grpc-channel.js';
 import { RawGrpcChannel } from './grpc-raw-channel.js';
 import { Http2GrpcTransport } from './http2-grpc-transport.js';
+import { isCancelled, REQUEST_CANCELLATION, RequestCancellation, signalOf, type CallCancel } from './request-cancellation.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
 import { BREAKER_STATE_VALUE } from '../core/index.js';
@@ -70,11 +71,11 @@ export class SuiUpstream implements Upstream {
 
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
     const name = `${this.network}/grpc`;
-    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, async (timeoutMs, signal) => {
+    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, async (timeoutMs, cancel) => {
       try {
-        return await invoke({ timeout: timeoutMs, ...(signal ? { abort: signal } : {}) });
+        return await invoke(this.#rpcOptions(timeoutMs, cancel));
       } catch (error) {
-        if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { cause: error, local: true });
+        if (isCancelled(cancel)) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { cause: error, local: true });
         throw fromGrpcError(name, operation, error, options.classify);
       }
     });
@@ -83,22 +84,22 @@ export class SuiUpstream implements Upstream {
   graphql<T>(query: string, variables?: GraphQLVariables, options: CallOptions & { operation?: string } = {}): Promise<T> {
     const name = `${this.network}/graphql`;
     const operation = options.operation ?? 'graphql';
-    return this.#guarded(options.group ?? 'graphql', 'graphql', operation, options, (timeoutMs, signal) =>
-      postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signal));
+    return this.#guarded(options.group ?? 'graphql', 'graphql', operation, options, (timeoutMs, cancel) =>
+      postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signalOf(cancel)));
   }
 
   graphqlPassThrough(body: string, options: CallOptions = {}): Promise<GraphQLPassThroughResponse> {
     const name = `${this.network}/graphql`;
-    return this.#guarded(options.group ?? 'graphql', 'graphql', 'pass-through', options, (timeoutMs, signal) =>
-      passGraphQL(this.endpoints.graphqlUrl, name, body, timeoutMs, signal));
+    return this.#guarded(options.group ?? 'graphql', 'graphql', 'pass-through', options, (timeoutMs, cancel) =>
+      passGraphQL(this.endpoints.graphqlUrl, name, body, timeoutMs, signalOf(cancel)));
   }
 
   rawGrpc<T>(operation: string, attempt: RawGrpcAttempt<T>, options: CallOptions = {}): Promise<T> {
     const channel = this.#raw;
-    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, (timeoutMs, signal) => attempt(channel, timeoutMs, signal));
+    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, (timeoutMs, cancel) => attempt(channel, timeoutMs, signalOf(cancel)));
   }
 
-  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget {
+  budget(startedAt: number, signal: CallCancel, tenant?: string): RequestBudget {
     return { deadlineAt: startedAt + this.#policy.deadlineMs, signal, tenant };
   }
 
@@ -140,6 +141,16 @@ export class SuiUpstream implements Upstream {
     this.#raw.close();
   }
 
+  /**
+   * The SDK call's options. A request's cancellation reaches the `h2` transport as a plain hook
+   * (no AbortSignal made); grpc-js, and any caller's own AbortSignal, go as `abort`.
+   */
+  #rpcOptions(timeoutMs: number, cancel: CallCancel | undefined): RpcOptions {
+    if (cancel === undefined) return { timeout: timeoutMs };
+    if (cancel instanceof RequestCancellation && this.#grpcJs === undefined) return { timeout: timeoutMs, [REQUEST_CANCELLATION]: cancel };
+    return { timeout: timeoutMs, abort: signalOf(cancel) };
+  }
+
   #breaker(group: string): CircuitBreaker {
     let breaker = this.#breakers.get(group);
     if (!breaker) {
@@ -151,7 +162,7 @@ export class SuiUpstream implements Upstream {
 
   async #guarded<T>(
     group: string, api: 'grpc' | 'graphql', operation: string, options: CallOptions,
-    attempt: (timeoutMs: number, signal: AbortSignal | undefined) => Promise<T>,
+    attempt: (timeoutMs: number, cancel: CallCancel | undefined) => Promise<T>,
   ): Promise<T> {
     const name = `${this.network}/${api}`;
     const breaker = this.#breaker(group);
@@ -172,7 +183,7 @@ export class SuiUpstream implements Upstream {
         baseDelayMs: this.#policy.retryBaseDelayMs, maxDelayMs: this.#policy.retryMaxDelayMs,
       };
       return await withRetries(retryPolicy, this.#env, options.idempotent ?? false, async (timeoutMs) => {
-        if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
+        if (isCancelled(signal)) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
         if (!breaker.tryAcquire()) throw this.#circuitOpen(name, operation, breaker);
         const busy = performance.eventLoopUtilization();
         const attemptStarted = performance.now();
