@@ -35,7 +35,7 @@ async function overHttp(settings: BenchSettings): Promise<void> {
       { name: 'bare GET /hello', target: { url: `${stack.bare.ready.url}/hello`, http1: true }, shape: overHttp1, server: stack.bare },
       { name: 'gateway GET /bench/noop', target: { url: `${first!.ready.url}/bench/noop`, http1: true }, shape: overHttp1, server: first! },
       ...stack.gateways.map((gateway) => ({
-        name: `gateway (${gateway.variant}) auth/me`,
+        name: `${gateway.label} auth/me`,
         target: { url: `${gateway.ready.url}/mainnet/v1/auth/me`, http1: true, headers: { 'x-api-key': stack.apiKey } },
         shape: overHttp1,
         server: gateway,

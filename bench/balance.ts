@@ -1,13 +1,15 @@
 /**
  * `GET /mainnet/v1/accounts/{address}/balance` through the gateway against two baselines
  * measured in the same run, at several concurrencies (BENCH_CONCURRENCY, default 1,16,64):
- * - bare: plain fastify making the same `stateService.listBalances` call over the same native
- *   gRPC transport (bench/lib/bare-proxy.ts): the price of everything the gateway adds;
+ * - bare: plain fastify making the same `stateService.listBalances` call over the SDK's grpc-js
+ *   transport (bench/lib/bare-proxy.ts): the price of everything the gateway adds; with
+ *   BENCH_BARE_H2=1 a second bare process on our `h2` transport, so a gateway on `h2` can be
+ *   priced against a baseline with the same transport too;
  * - direct: the same ListBalances call sent by the load generator straight to simnet (h2c,
  *   one connection with as many concurrent streams as the gateway's own upstream channel
  *   carries): what the upstream alone can serve.
- * simnet, every gateway variant (BENCH_METERING), the bare proxy and h2load each run in a
- * process of their own; see docs/benchmarks.md.
+ * simnet, every gateway variant (BENCH_METERING × BENCH_GATEWAY_TRANSPORTS), the bare proxies
+ * and h2load each run in a process of their own; see docs/benchmarks.md.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -17,29 +19,30 @@ import { assertGrpcCallSucceeds, GRPC_HEADERS, LIST_BALANCES_PATH, listBalancesF
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Comparison, type Subject, type SubjectResult } from './lib/rounds.js';
 import { describeSettings, readSettings, type MeteringVariant } from './lib/settings.js';
-import { startBenchStack, type BenchStack } from './lib/stack.js';
+import { startBenchStack, type BenchStack, type GatewayProcess } from './lib/stack.js';
 
 const overHttp1 = (concurrency: number) => ({ connections: concurrency, streamsPerConnection: 1 });
 const overOneHttp2Connection = (concurrency: number) => ({ connections: 1, streamsPerConnection: concurrency });
 
+const BARE = 'bare fastify proxy (grpc-js)';
+const BARE_H2 = 'bare fastify proxy (h2)';
+const DIRECT = 'direct gRPC to simnet';
+
 function balanceSubjects(stack: BenchStack, frameFile: string): Subject[] {
   const { owner, grpcUrl } = stack.simnet.ready;
+  const bare = (name: string, server: BenchStack['bare']): Subject =>
+    ({ name, target: { url: `${server.ready.url}/balance/${owner}`, http1: true }, shape: overHttp1, server, upstream: stack.simnet });
   return [
+    bare(BARE, stack.bare),
+    ...(stack.bareH2 ? [bare(BARE_H2, stack.bareH2)] : []),
     {
-      name: 'bare fastify proxy',
-      target: { url: `${stack.bare.ready.url}/balance/${owner}`, http1: true },
-      shape: overHttp1,
-      server: stack.bare,
-      upstream: stack.simnet,
-    },
-    {
-      name: 'direct gRPC to simnet',
+      name: DIRECT,
       target: { url: `${grpcUrl}${LIST_BALANCES_PATH}`, http1: false, headers: GRPC_HEADERS, bodyFile: frameFile },
       shape: overOneHttp2Connection,
       server: stack.simnet,
     },
     ...stack.gateways.map((gateway) => ({
-      name: `gateway (${gateway.variant})`,
+      name: gateway.label,
       target: { url: `${gateway.ready.url}/mainnet/v1/accounts/${owner}/balance`, http1: true, headers: { 'x-api-key': stack.apiKey } },
       shape: overHttp1,
       server: gateway,
@@ -49,19 +52,38 @@ function balanceSubjects(stack: BenchStack, frameFile: string): Subject[] {
 }
 
 /**
- * gateway/bare and gateway/direct per variant, then metering's cost: each variant against the
- * one without metering (or Redis against in-memory when there is none).
+ * Each gateway against each bare baseline and direct; metering's cost (each variant against the
+ * one without metering, or Redis against in-memory when there is none) per transport; and, when
+ * both transports ran, h2 against grpc-js per metering variant.
  */
-function balanceComparisons(results: SubjectResult[], variants: readonly MeteringVariant[]): Comparison[] {
-  const [bare, direct, ...gateways] = results as [SubjectResult, SubjectResult, ...SubjectResult[]];
-  const gateway = (variant: MeteringVariant) => gateways[variants.indexOf(variant)];
+function balanceComparisons(results: SubjectResult[], gateways: readonly GatewayProcess[]): Comparison[] {
+  const named = (name: string) => results.find((r) => r.subject.name === name);
+  const bare = named(BARE)!;
+  const bareH2 = named(BARE_H2);
+  const direct = named(DIRECT)!;
   const comparisons = [compare('bare / direct', bare, direct)];
-  for (const g of gateways) comparisons.push(compare(`${g.subject.name} / bare`, g, bare), compare(`${g.subject.name} / direct`, g, direct));
-  const [off, memory, redis] = [gateway('off'), gateway('memory'), gateway('redis')];
-  if (off) {
-    for (const on of [redis, memory]) if (on) comparisons.push(compare(`${on.subject.name} / ${off.subject.name}`, on, off));
-  } else if (redis && memory) {
-    comparisons.push(compare(`${redis.subject.name} / ${memory.subject.name}`, redis, memory));
+  if (bareH2) comparisons.push(compare('bare (h2) / bare (grpc-js)', bareH2, bare));
+  const resultOf = (variant: MeteringVariant, transport: GatewayProcess['transport']) => {
+    const gateway = gateways.find((g) => g.variant === variant && g.transport === transport);
+    return gateway && named(gateway.label);
+  };
+  for (const gateway of gateways) {
+    const g = named(gateway.label)!;
+    comparisons.push(compare(`${gateway.label} / bare (grpc-js)`, g, bare));
+    if (bareH2) comparisons.push(compare(`${gateway.label} / bare (h2)`, g, bareH2));
+    comparisons.push(compare(`${gateway.label} / direct`, g, direct));
+  }
+  for (const transport of new Set(gateways.map((g) => g.transport))) {
+    const [off, memory, redis] = (['off', 'memory', 'redis'] as const).map((variant) => resultOf(variant, transport));
+    if (off) {
+      for (const on of [redis, memory]) if (on) comparisons.push(compare(`${on.subject.name} / ${off.subject.name}`, on, off));
+    } else if (redis && memory) {
+      comparisons.push(compare(`${redis.subject.name} / ${memory.subject.name}`, redis, memory));
+    }
+  }
+  for (const variant of new Set(gateways.map((g) => g.variant))) {
+    const [h2, grpcJs] = [resultOf(variant, 'h2'), resultOf(variant, 'grpc-js')];
+    if (h2 && grpcJs) comparisons.push(compare(`${h2.subject.name} / ${grpcJs.subject.name}`, h2, grpcJs));
   }
   return comparisons;
 }
@@ -96,7 +118,7 @@ export default async function benchBalance(): Promise<void> {
       console.log(`\nbalance, concurrency ${concurrency} (medians over ${settings.rounds} rounds)`);
       printSubjects(results);
       console.log('');
-      printComparisons(balanceComparisons(results, settings.metering));
+      printComparisons(balanceComparisons(results, stack.gateways));
       warnOnFailures(results);
     }
     console.log(`\ngateway log written: ${(stack.loggedBytes() / 1e6).toFixed(1)} MB at LOG_LEVEL=${settings.logLevel}`);

@@ -30,14 +30,16 @@ export function printSubjects(results: readonly SubjectResult[]): void {
   );
 }
 
-/** Per pair, throughput ratio per round (median, min..max) and added latency. */
+/** Per pair, throughput and CPU-per-request ratios per round (median, min..max) and added latency. */
 export function printComparisons(comparisons: readonly Comparison[]): void {
   printTable(
-    ['ratio (per round)', 'median', 'min..max', 'added p50 µs', 'added p99 µs'],
+    ['ratio (per round)', 'req/s median', 'min..max', 'CPU/req median', 'min..max', 'added p50 µs', 'added p99 µs'],
     comparisons.map((c) => [
       c.name,
       fixed(c.throughput.median, 3),
       `${fixed(c.throughput.min, 3)}..${fixed(c.throughput.max, 3)}`,
+      fixed(c.cpu.median, 3),
+      `${fixed(c.cpu.min, 3)}..${fixed(c.cpu.max, 3)}`,
       signed(c.addedP50),
       signed(c.addedP99),
     ]),

@@ -88,6 +88,8 @@ export interface Comparison {
   name: string;
   /** subject req/s ÷ baseline req/s, per round. */
   throughput: Spread;
+  /** subject CPU µs/request ÷ baseline CPU µs/request (each its own server process), per round. */
+  cpu: Spread;
   /** Median over the rounds of (subject − baseline) latency, µs. */
   addedP50: number;
   addedP99: number;
@@ -98,6 +100,7 @@ export function compare(name: string, subject: SubjectResult, baseline: SubjectR
   return {
     name,
     throughput: spread(perRound((a, b) => a.rps / b.rps)),
+    cpu: spread(perRound((a, b) => a.serverCpu / b.serverCpu)),
     addedP50: median(perRound((a, b) => a.p50 - b.p50)),
     addedP99: median(perRound((a, b) => a.p99 - b.p99)),
   };

@@ -5,6 +5,8 @@
  */
 export const METERING_VARIANTS = ['off', 'memory', 'redis'] as const;
 export type MeteringVariant = (typeof METERING_VARIANTS)[number];
+const GRPC_TRANSPORTS = ['h2', 'grpc-js'] as const;
+export type GrpcTransportChoice = (typeof GRPC_TRANSPORTS)[number];
 
 export interface BenchSettings {
   quick: boolean;
@@ -19,6 +21,13 @@ export interface BenchSettings {
   authConcurrency: number;
   /** Gateway variants, each a gateway process of its own; the first is the reference. */
   metering: MeteringVariant[];
+  /**
+   * The gateways' upstream gRPC transports (SUIGW_UPSTREAM_GRPC_TRANSPORT): one gateway per
+   * metering variant and transport. Empty: one per variant, on the configuration's default.
+   */
+  transports: GrpcTransportChoice[];
+  /** Also run the bare proxy on the `h2` transport, a second baseline beside the grpc-js one. */
+  bareH2: boolean;
   redisUrl: string;
   /** The gateway's LOG_LEVEL: production's `info` unless told otherwise. */
   logLevel: string;
@@ -45,6 +54,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     }
   }
   if (metering.length === 0) throw new Error('BENCH_METERING names no variant');
+  const transports = list(env['BENCH_GATEWAY_TRANSPORTS'] ?? '');
+  for (const transport of transports) {
+    if (!(GRPC_TRANSPORTS as readonly string[]).includes(transport)) {
+      throw new Error(`BENCH_GATEWAY_TRANSPORTS: ${transport} is not one of ${GRPC_TRANSPORTS.join(', ')}`);
+    }
+  }
   return {
     quick,
     rounds: positive(env, 'BENCH_ROUNDS', quick ? 2 : 5),
@@ -57,6 +72,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     }),
     authConcurrency: positive(env, 'BENCH_AUTH_CONCURRENCY', 16),
     metering: metering as MeteringVariant[],
+    transports: transports as GrpcTransportChoice[],
+    bareH2: env['BENCH_BARE_H2'] === '1',
     redisUrl: env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379',
     logLevel: env['BENCH_LOG_LEVEL'] ?? 'info',
   };

@@ -10,7 +10,7 @@ import type { BareProxyReady } from './bare-proxy.js';
 import type { GatewayReady } from './gateway-server.js';
 import type { GrpcProxyReady } from './grpc-proxy-server.js';
 import { startServiceProcess, type ServiceProcess } from './service-process.js';
-import type { MeteringVariant, BenchSettings } from './settings.js';
+import type { GrpcTransportChoice, MeteringVariant, BenchSettings } from './settings.js';
 import type { SimnetReady } from './simnet-process.js';
 
 /**
@@ -21,12 +21,19 @@ import type { SimnetReady } from './simnet-process.js';
  */
 export interface GatewayProcess extends ServiceProcess<GatewayReady> {
   variant: MeteringVariant;
+  /** Set when BENCH_GATEWAY_TRANSPORTS chose it; otherwise the configuration's default. */
+  transport: GrpcTransportChoice | undefined;
+  /** `gateway (redis)`, or `gateway (redis, h2)` when the transport was chosen. */
+  label: string;
 }
 
 export interface BenchStack {
   simnet: ServiceProcess<SimnetReady>;
   gateways: GatewayProcess[];
+  /** The bare proxy on the SDK's grpc-js transport (pinned: the gateway's default does not move it). */
   bare: ServiceProcess<BareProxyReady>;
+  /** The same bare proxy on the `h2` transport, with BENCH_BARE_H2=1. */
+  bareH2: ServiceProcess<BareProxyReady> | undefined;
   /** An enterprise organization's key for mainnet. */
   apiKey: string;
   /** Bytes the gateways logged so far (proof that logging was on). */
@@ -77,6 +84,7 @@ async function assertRedisAnswers(url: string): Promise<void> {
  */
 export function subjectEnvironment(
   databaseUrl: string, simnet: { grpcUrl: string; graphqlUrl: string }, variant: MeteringVariant, settings: BenchSettings,
+  transport?: GrpcTransportChoice,
 ): NodeJS.ProcessEnv {
   return {
     ...cleanEnvironment(),
@@ -86,6 +94,7 @@ export function subjectEnvironment(
     SUI_MAINNET_GRPC_URL: simnet.grpcUrl,
     SUI_MAINNET_GRAPHQL_URL: simnet.graphqlUrl,
     ...meteringEnvironment(variant, settings),
+    ...(transport ? { SUIGW_UPSTREAM_GRPC_TRANSPORT: transport } : {}),
   };
 }
 
@@ -128,36 +137,46 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
     const simnet = await startServiceProcess<SimnetReady>({ name: 'simnet', script: 'bench/lib/simnet-process.ts', env: process.env, stdout: 'ignore' });
     started.push(simnet);
     const gateways: GatewayProcess[] = [];
+    const transports = settings.transports.length > 0 ? settings.transports : [undefined];
     for (const variant of settings.metering) {
-      const logFile = join(logDirectory, `gateway-${variant}.log`);
-      const fd = openSync(logFile, 'a');
-      logFiles.push(logFile);
-      try {
-        const gateway = await startServiceProcess<GatewayReady>({
-          name: `gateway (${variant})`,
-          script: 'bench/lib/gateway-server.ts',
-          nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
-          env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings),
-          // pino writes the log to stdout: a file, as a container runtime would keep it.
-          stdout: fd,
-        });
-        started.push(gateway);
-        gateways.push(Object.assign(gateway, { variant }));
-      } finally {
-        closeSync(fd);
+      for (const transport of transports) {
+        const label = `gateway (${variant}${transport ? `, ${transport}` : ''})`;
+        const logFile = join(logDirectory, `gateway-${variant}${transport ? `-${transport}` : ''}.log`);
+        const fd = openSync(logFile, 'a');
+        logFiles.push(logFile);
+        try {
+          const gateway = await startServiceProcess<GatewayReady>({
+            name: label,
+            script: 'bench/lib/gateway-server.ts',
+            nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
+            env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings, transport),
+            // pino writes the log to stdout: a file, as a container runtime would keep it.
+            stdout: fd,
+          });
+          started.push(gateway);
+          gateways.push(Object.assign(gateway, { variant, transport, label }));
+        } finally {
+          closeSync(fd);
+        }
       }
     }
-    const bare = await startServiceProcess<BareProxyReady>({
-      name: 'bare proxy',
-      script: 'bench/lib/bare-proxy.ts',
-      env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl },
-      stdout: 'ignore',
-    });
-    started.push(bare);
+    const startBare = async (transport: GrpcTransportChoice) => {
+      const bare = await startServiceProcess<BareProxyReady>({
+        name: `bare proxy (${transport})`,
+        script: 'bench/lib/bare-proxy.ts',
+        env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl, BARE_GRPC_TRANSPORT: transport },
+        stdout: 'ignore',
+      });
+      started.push(bare);
+      return bare;
+    };
+    const bare = await startBare('grpc-js');
+    const bareH2 = settings.bareH2 ? await startBare('h2') : undefined;
     return {
       simnet,
       gateways,
       bare,
+      bareH2,
       apiKey: tenant.apiKey,
       loggedBytes: () => logFiles.reduce((sum, file) => sum + statSync(file).size, 0),
       stop,

@@ -1,10 +1,9 @@
-import { setMaxListeners } from 'node:events';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError } from '../core/errors.js';
-import type { Upstream, UpstreamSet } from '../upstream/index.js';
+import { RequestCancellation, type Upstream, type UpstreamSet } from '../upstream/index.js';
 
 /** When each request started and how to cancel its upstream calls; set by `watchRequest`. */
-const requests = new WeakMap<FastifyRequest, { startedAt: number; cancel: AbortController }>();
+const requests = new WeakMap<FastifyRequest, { startedAt: number; cancel: RequestCancellation }>();
 
 /**
  * `onRequest` hook of the data routes (REST, JSON-RPC): notes the request's start (its upstream
@@ -12,13 +11,12 @@ const requests = new WeakMap<FastifyRequest, { startedAt: number; cancel: AbortC
  * the reply.
  */
 export async function watchRequest(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-  const cancel = new AbortController();
-  // Every upstream call of the request, and its wait for a bulkhead slot, listens on this one
-  // signal (a stats read makes 21 calls); the signal lives only as long as the request.
-  setMaxListeners(64, cancel.signal);
+  // Not an AbortController: nearly every request ends without being cancelled, and its calls
+  // listen with plain hooks (see RequestCancellation).
+  const cancel = new RequestCancellation();
   requests.set(request, { startedAt: Date.now(), cancel });
   reply.raw.once('close', () => {
-    if (!reply.raw.writableFinished) cancel.abort();
+    if (!reply.raw.writableFinished) cancel.cancel();
   });
 }
 
@@ -32,7 +30,7 @@ export function requestUpstream(upstreams: UpstreamSet, request: FastifyRequest)
   const network = request.network;
   const upstream = upstreams.get(network);
   if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
-  const watched = requests.get(request) ?? { startedAt: Date.now(), cancel: new AbortController() };
-  const budget = upstream.budget(watched.startedAt, watched.cancel.signal, request.principal?.organization.id);
+  const watched = requests.get(request) ?? { startedAt: Date.now(), cancel: new RequestCancellation() };
+  const budget = upstream.budget(watched.startedAt, watched.cancel, request.principal?.organization.id);
   return upstream.forRequest(budget);
 }

@@ -1,4 +1,5 @@
 import { UpstreamError } from './errors.js';
+import { isCancelled, listenForCancel, type CallCancel } from './request-cancellation.js';
 
 export interface BulkheadOptions {
   /** Calls in flight to one upstream at a time. */
@@ -34,10 +35,10 @@ export class Bulkhead {
 
   /**
    * A slot, released by calling the returned function once. Rejects with `'full'` when the
-   * queue is full, `'timeout'` when `waitMs` passes first, `'cancelled'` when `signal` aborts.
+   * queue is full, `'timeout'` when `waitMs` passes first, `'cancelled'` when `cancel` fires.
    */
-  acquire(waitMs: number, signal?: AbortSignal, tenant = ''): Promise<() => void> {
-    if (signal?.aborted) return Promise.reject(new BulkheadRefusal('cancelled'));
+  acquire(waitMs: number, cancel?: CallCancel, tenant = ''): Promise<() => void> {
+    if (isCancelled(cancel)) return Promise.reject(new BulkheadRefusal('cancelled'));
     if (this.#running < this.#options.maxConcurrent) {
       this.#running += 1;
       return Promise.resolve(this.#releaser());
@@ -45,8 +46,8 @@ export class Bulkhead {
     if (this.#queued >= this.#options.maxQueued) return Promise.reject(new BulkheadRefusal('full'));
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => waiter.refuse('timeout'), Math.max(0, waitMs));
-      const onAbort = () => waiter.refuse('cancelled');
-      const settle = () => { clearTimeout(timer); signal?.removeEventListener('abort', onAbort); };
+      const stopListening = cancel ? listenForCancel(cancel, () => waiter.refuse('cancelled')) : undefined;
+      const settle = () => { clearTimeout(timer); stopListening?.(); };
       const waiter: Waiter = {
         grant: () => { settle(); resolve(this.#releaser()); },
         refuse: (reason) => {
@@ -55,7 +56,6 @@ export class Bulkhead {
           reject(new BulkheadRefusal(reason));
         },
       };
-      signal?.addEventListener('abort', onAbort, { once: true });
       const queue = this.#queues.get(tenant);
       if (queue) queue.push(waiter);
       else this.#queues.set(tenant, [waiter]);

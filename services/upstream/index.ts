@@ -9,10 +9,11 @@ export { UpstreamMonitor, type UpstreamMonitorOptions, type UpstreamReport } fro
 export {
   defaultUpstreamPolicy,
   type CallOptions, type Network, type ProbeResult, type RequestBudget, type Upstream, type UpstreamEndpoints, type UpstreamHealth,
-  type UpstreamPolicy, type UpstreamSet, type GraphQLVariables, type RawGrpcAttempt,
+  type UpstreamPolicy, type UpstreamGrpcTransport, type UpstreamSet, type GraphQLVariables, type RawGrpcAttempt,
 } from './types.js';
 export * from './proto-values.js';
 export * from './apy.js';
 export { validatorApys, exchangeRateFromBcs, exchangeRateFromField } from './validator-apy.js';
 export type { GraphQLPassThroughResponse } from './graphql-pass-through.js';
 export { RawGrpcChannel } from './grpc-raw-channel.js';
+export { RequestCancellation, type CallCancel } from './request-cancellation.js';

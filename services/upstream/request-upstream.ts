@@ -3,6 +3,7 @@ import type { SuiGrpcClient } from '@mysten/sui/grpc';
 import type { BreakerState } from './circuit-breaker.js';
 import { Bulkhead, refusalError } from './bulkhead.js';
 import type { GraphQLPassThroughResponse } from './graphql-pass-through.js';
+import type { CallCancel } from './request-cancellation.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth,
 } from './types.js';
@@ -47,7 +48,7 @@ export class RequestUpstream implements Upstream {
 
   health(): Promise<UpstreamHealth> { return this.#inner.health(); }
   breakers(): Record<string, BreakerState> { return this.#inner.breakers(); }
-  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget { return this.#inner.budget(startedAt, signal, tenant); }
+  budget(startedAt: number, signal: CallCancel, tenant?: string): RequestBudget { return this.#inner.budget(startedAt, signal, tenant); }
   forRequest(budget: RequestBudget): Upstream { return this.#inner.forRequest(budget); }
   async close(): Promise<void> { /* the shared upstream outlives the request */ }
 

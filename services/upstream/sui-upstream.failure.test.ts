@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from '../../test/support/fake-upstream.js';
 import { SuiUpstream } from './sui-upstream.js';
-import { defaultUpstreamPolicy, type UpstreamPolicy } from './types.js';
+import { defaultUpstreamPolicy, type UpstreamGrpcTransport, type UpstreamPolicy } from './types.js';
 import { UpstreamError } from './errors.js';
 
-const policy: UpstreamPolicy = {
+const basePolicy: UpstreamPolicy = {
   ...defaultUpstreamPolicy, deadlineMs: 600, attemptTimeoutMs: 250, retries: 2, retryBaseDelayMs: 10, retryMaxDelayMs: 20,
   breakerFailureThreshold: 3, breakerCooldownMs: 60_000, healthTimeoutMs: 200,
 };
 
-describe('SuiUpstream against a misbehaving upstream', () => {
+/** Both gRPC transports must fail alike: the breaker and the API's errors depend on the kinds. */
+const transports: UpstreamGrpcTransport[] = ['h2', 'grpc-js'];
+
+describe.each(transports)('SuiUpstream (%s transport) against a misbehaving upstream', (grpcTransport) => {
+  const policy: UpstreamPolicy = { ...basePolicy, grpcTransport };
   let fake: Awaited<ReturnType<typeof startFakeUpstream>>;
   let upstream: SuiUpstream;
   beforeAll(async () => { fake = await startFakeUpstream(); });
@@ -165,7 +169,8 @@ describe('SuiUpstream against a misbehaving upstream', () => {
   });
 });
 
-describe('SuiUpstream against a stopped upstream', () => {
+describe.each(transports)('SuiUpstream (%s transport) against a stopped upstream', (grpcTransport) => {
+  const policy: UpstreamPolicy = { ...basePolicy, grpcTransport };
   it('fails with unavailable within the deadline and leaves no sockets behind', async () => {
     const fake = await startFakeUpstream();
     await fake.stop();

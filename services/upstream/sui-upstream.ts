@@ -8,6 +8,8 @@ import { postGraphQL } from './graphql.js';
 import { passGraphQL, type GraphQLPassThroughResponse } from './graphql-pass-through.js';
 import { createGrpcTransport } from './grpc-channel.js';
 import { RawGrpcChannel } from './grpc-raw-channel.js';
+import { Http2GrpcTransport } from './http2-grpc-transport.js';
+import { isCancelled, REQUEST_CANCELLATION, RequestCancellation, signalOf, type CallCancel } from './request-cancellation.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
 import { BREAKER_STATE_VALUE } from '../core/index.js';
@@ -27,9 +29,10 @@ const MAX_TIMER_MS = 2 ** 31 - 1;
 const STARVED_UTILIZATION = 0.9;
 
 /**
- * A network's upstream over Sui's gRPC v2 (grpc-js) and GraphQL (fetch). Calls pass a bulkhead
- * (bounded concurrency and queue), then their group's circuit breaker, then bounded retries of
- * idempotent reads, all within the call's (or its request's) deadline.
+ * A network's upstream over Sui's gRPC v2 (native HTTP/2 on the transport `policy.grpcTransport`
+ * names) and GraphQL (fetch). Calls pass a bulkhead (bounded concurrency and queue), then their
+ * group's circuit breaker, then bounded retries of idempotent reads, all within the call's (or
+ * its request's) deadline.
  *
  * The breaker and retries are our own small classes rather than cockatiel's: cockatiel's
  * breaker counts whatever its `handleWhen` says per call but has no notion of a failure raised
@@ -41,8 +44,10 @@ export class SuiUpstream implements Upstream {
   readonly network: Network;
   readonly endpoints: UpstreamEndpoints;
   readonly grpc: SuiGrpcClient;
-  readonly #transport: ReturnType<typeof createGrpcTransport>;
-  #raw: RawGrpcChannel | undefined;
+  /** The grpc-js transport, when it carries the typed calls (closed with the upstream). */
+  readonly #grpcJs: ReturnType<typeof createGrpcTransport> | undefined;
+  /** One HTTP/2 session for the proxy's raw calls and, with the `h2` transport, the typed ones. */
+  readonly #raw: RawGrpcChannel;
   readonly #policy: UpstreamPolicy;
   readonly #env: RetryEnv;
   readonly #breakers = new Map<string, CircuitBreaker>();
@@ -57,18 +62,20 @@ export class SuiUpstream implements Upstream {
     this.endpoints = options.endpoints;
     this.#policy = options.policy;
     this.#env = options.env ?? realRetryEnv;
-    this.#transport = createGrpcTransport(options.endpoints.grpcUrl);
-    this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#transport });
+    // grpc-js's keepalive settings (grpc-channel.ts), so both transports notice a dead connection alike.
+    this.#raw = new RawGrpcChannel(options.endpoints.grpcUrl, { keepalive: { intervalMs: 30_000, timeoutMs: 10_000 } });
+    this.#grpcJs = options.policy.grpcTransport === 'grpc-js' ? createGrpcTransport(options.endpoints.grpcUrl) : undefined;
+    this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#grpcJs ?? new Http2GrpcTransport(this.#raw) });
     this.#bulkhead = new Bulkhead({ maxConcurrent: options.policy.maxConcurrentCalls, maxQueued: options.policy.maxQueuedCalls });
   }
 
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
     const name = `${this.network}/grpc`;
-    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, async (timeoutMs, signal) => {
+    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, async (timeoutMs, cancel) => {
       try {
-        return await invoke({ timeout: timeoutMs, ...(signal ? { abort: signal } : {}) });
+        return await invoke(this.#rpcOptions(timeoutMs, cancel));
       } catch (error) {
-        if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { cause: error, local: true });
+        if (isCancelled(cancel)) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { cause: error, local: true });
         throw fromGrpcError(name, operation, error, options.classify);
       }
     });
@@ -77,23 +84,22 @@ export class SuiUpstream implements Upstream {
   graphql<T>(query: string, variables?: GraphQLVariables, options: CallOptions & { operation?: string } = {}): Promise<T> {
     const name = `${this.network}/graphql`;
     const operation = options.operation ?? 'graphql';
-    return this.#guarded(options.group ?? 'graphql', 'graphql', operation, options, (timeoutMs, signal) =>
-      postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signal));
+    return this.#guarded(options.group ?? 'graphql', 'graphql', operation, options, (timeoutMs, cancel) =>
+      postGraphQL<T>(this.endpoints.graphqlUrl, name, operation, query, variables, timeoutMs, signalOf(cancel)));
   }
 
   graphqlPassThrough(body: string, options: CallOptions = {}): Promise<GraphQLPassThroughResponse> {
     const name = `${this.network}/graphql`;
-    return this.#guarded(options.group ?? 'graphql', 'graphql', 'pass-through', options, (timeoutMs, signal) =>
-      passGraphQL(this.endpoints.graphqlUrl, name, body, timeoutMs, signal));
+    return this.#guarded(options.group ?? 'graphql', 'graphql', 'pass-through', options, (timeoutMs, cancel) =>
+      passGraphQL(this.endpoints.graphqlUrl, name, body, timeoutMs, signalOf(cancel)));
   }
 
   rawGrpc<T>(operation: string, attempt: RawGrpcAttempt<T>, options: CallOptions = {}): Promise<T> {
-    this.#raw ??= new RawGrpcChannel(this.endpoints.grpcUrl);
     const channel = this.#raw;
-    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, (timeoutMs, signal) => attempt(channel, timeoutMs, signal));
+    return this.#guarded(options.group ?? 'grpc', 'grpc', operation, options, (timeoutMs, cancel) => attempt(channel, timeoutMs, signalOf(cancel)));
   }
 
-  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget {
+  budget(startedAt: number, signal: CallCancel, tenant?: string): RequestBudget {
     return { deadlineAt: startedAt + this.#policy.deadlineMs, signal, tenant };
   }
 
@@ -131,8 +137,18 @@ export class SuiUpstream implements Upstream {
   }
 
   async close(): Promise<void> {
-    this.#transport.close();
-    this.#raw?.close();
+    this.#grpcJs?.close();
+    this.#raw.close();
+  }
+
+  /**
+   * The SDK call's options. A request's cancellation reaches the `h2` transport as a plain hook
+   * (no AbortSignal made); grpc-js, and any caller's own AbortSignal, go as `abort`.
+   */
+  #rpcOptions(timeoutMs: number, cancel: CallCancel | undefined): RpcOptions {
+    if (cancel === undefined) return { timeout: timeoutMs };
+    if (cancel instanceof RequestCancellation && this.#grpcJs === undefined) return { timeout: timeoutMs, [REQUEST_CANCELLATION]: cancel };
+    return { timeout: timeoutMs, abort: signalOf(cancel) };
   }
 
   #breaker(group: string): CircuitBreaker {
@@ -146,7 +162,7 @@ export class SuiUpstream implements Upstream {
 
   async #guarded<T>(
     group: string, api: 'grpc' | 'graphql', operation: string, options: CallOptions,
-    attempt: (timeoutMs: number, signal: AbortSignal | undefined) => Promise<T>,
+    attempt: (timeoutMs: number, cancel: CallCancel | undefined) => Promise<T>,
   ): Promise<T> {
     const name = `${this.network}/${api}`;
     const breaker = this.#breaker(group);
@@ -167,7 +183,7 @@ export class SuiUpstream implements Upstream {
         baseDelayMs: this.#policy.retryBaseDelayMs, maxDelayMs: this.#policy.retryMaxDelayMs,
       };
       return await withRetries(retryPolicy, this.#env, options.idempotent ?? false, async (timeoutMs) => {
-        if (signal?.aborted) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
+        if (isCancelled(signal)) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
         if (!breaker.tryAcquire()) throw this.#circuitOpen(name, operation, breaker);
         const busy = performance.eventLoopUtilization();
         const attemptStarted = performance.now();

@@ -5,6 +5,7 @@ import type { StatusClassifier } from './errors.js';
 import type { Metrics } from '../core/index.js';
 import type { GraphQLPassThroughResponse } from './graphql-pass-through.js';
 import type { RawGrpcChannel } from './grpc-raw-channel.js';
+import type { CallCancel } from './request-cancellation.js';
 
 export type Network = 'mainnet' | 'testnet' | 'devnet';
 
@@ -30,7 +31,11 @@ export interface UpstreamPolicy {
   maxQueuedCalls: number;
   /** Upstream calls one request runs at once (its fan-out: stats, batches, name lists). */
   requestFanOut: number;
+  /** What carries `SuiGrpcClient`'s calls: our `node:http2` transport or grpc-js (docs/architecture.md). */
+  grpcTransport: UpstreamGrpcTransport;
 }
+
+export type UpstreamGrpcTransport = 'h2' | 'grpc-js';
 
 export const defaultUpstreamPolicy: UpstreamPolicy = {
   deadlineMs: 5_000,
@@ -44,6 +49,7 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   maxConcurrentCalls: 32,
   maxQueuedCalls: 1_024,
   requestFanOut: 8,
+  grpcTransport: 'h2',
 };
 
 export interface CallOptions {
@@ -53,8 +59,8 @@ export interface CallOptions {
   deadlineMs?: number;
   /** The request's deadline (epoch ms): the call, its retries and its wait for a slot end by then. */
   deadlineAt?: number;
-  /** Aborted when the caller goes away: the call is cancelled, and that never counts against the upstream. */
-  signal?: AbortSignal;
+  /** Fires when the caller goes away: the call is cancelled, and that never counts against the upstream. */
+  signal?: CallCancel;
   /** Whose call it is, for the bulkhead's fair queue (see RequestBudget). */
   tenant?: string | undefined;
   /** The circuit breaker this call counts toward (default: its protocol, `grpc` or `graphql`). */
@@ -66,7 +72,8 @@ export interface CallOptions {
 /** One request's share of the upstreams: where its budget ends and how to cancel it. */
 export interface RequestBudget {
   deadlineAt: number;
-  signal: AbortSignal;
+  /** A request's own cancellation (cheap when nothing cancels), or any AbortSignal. */
+  signal: CallCancel;
   /** Whose request it is (the organization): the bulkhead's queue takes tenants in turn. */
   tenant?: string | undefined;
 }
@@ -116,7 +123,7 @@ export interface Upstream {
   /** Each breaker group's state (groups appear once used). */
   breakers(): Record<string, BreakerState>;
   /** The budget of a request that starts at `startedAt` (ms), is cancelled by `signal`, and is `tenant`'s. */
-  budget(startedAt: number, signal: AbortSignal, tenant?: string): RequestBudget;
+  budget(startedAt: number, signal: CallCancel, tenant?: string): RequestBudget;
   /** This upstream as one request sees it: every call within its budget and fan-out bound. */
   forRequest(budget: RequestBudget): Upstream;
   /** Records every attempt and breaker transition on these instruments from now on. */
