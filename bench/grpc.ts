@@ -24,6 +24,7 @@ import { compare, interleavedRounds, type Subject } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { describeSettings, readSettings } from './lib/settings.js';
 import type { SimnetReady } from './lib/simnet-process.js';
+import type { GrpcProxyRefusals } from './lib/grpc-proxy-server.js';
 
 const GET_OBJECT_PATH = '/sui.rpc.v2.LedgerService/GetObject';
 const overOneHttp2Connection = (concurrency: number) => ({ connections: 1, streamsPerConnection: concurrency });
@@ -77,6 +78,7 @@ export default async function benchGrpc(): Promise<void> {
         shape: overOneHttp2Connection,
         server: process,
         upstream: simnet,
+        refusals: async () => (await process.signalForReply<GrpcProxyRefusals>('SIGUSR2')).refused,
       })),
     ];
     for (const concurrency of settings.concurrencies) {
