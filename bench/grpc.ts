@@ -72,13 +72,13 @@ export default async function benchGrpc(): Promise<void> {
         shape: overOneHttp2Connection,
         server: simnet,
       },
-      ...proxies.map(({ variant, process }) => ({
-        name: `grpc proxy (${variant})`,
+      ...proxies.map(({ name, process, reportsRefusals }) => ({
+        name,
         target: { url: `${process.ready.url}${GET_OBJECT_PATH}`, http1: false, headers: { ...GRPC_HEADERS, 'x-api-key': tenant!.apiKey }, bodyFile: frameFile },
         shape: overOneHttp2Connection,
         server: process,
         upstream: simnet,
-        refusals: async () => (await process.signalForReply<GrpcProxyRefusals>('SIGUSR2')).refused,
+        ...(reportsRefusals ? { refusals: async () => (await process.signalForReply<GrpcProxyRefusals>('SIGUSR2')).refused } : {}),
       })),
     ];
     for (const concurrency of settings.concurrencies) {
