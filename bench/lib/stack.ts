@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -173,9 +173,17 @@ export interface GrpcProxyProcess {
   /** The subject's name: `grpc proxy (memory)`, or `grpc proxy (memory, B)` for the A/B run's second one. */
   name: string;
   process: ServiceProcess<GrpcProxyReady>;
-  /** False for a proxy from another checkout, which may not answer SIGUSR2 (see grpc-proxy-server.ts). */
+  /** False for a proxy from an older checkout, which would not answer SIGUSR2 (see grpc-proxy-server.ts). */
   reportsRefusals: boolean;
 }
+
+/** Whether another checkout's proxy server answers SIGUSR2 with its refusals (older ones would die of it). */
+function answersRefusals(root: string): boolean {
+  return readFileSync(join(root, 'bench/lib/grpc-proxy-server.ts'), 'utf8').includes(REFUSALS_MARK);
+}
+
+/** The field grpc-proxy-server.ts reports refusals in (see `GrpcProxyRefusals`). */
+const REFUSALS_MARK = 'refused:';
 
 /**
  * One gRPC proxy process (`bench/lib/grpc-proxy-server.ts`, built as `suigw grpc`) per metering
@@ -197,7 +205,7 @@ export async function startGrpcProxies(
       stdout: 'ignore',
     });
     started.push(proxy);
-    proxies.push({ variant, name, process: proxy, reportsRefusals: root === undefined });
+    proxies.push({ variant, name, process: proxy, reportsRefusals: root === undefined || answersRefusals(root) });
   };
   for (const variant of settings.metering.filter((v) => v !== 'off')) {
     // As for the gateways: e.g. BENCH_GATEWAY_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=/tmp/prof`.
