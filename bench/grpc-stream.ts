@@ -130,8 +130,8 @@ export default async function benchGrpcStream(): Promise<void> {
     });
     started.push(simnet);
     const subjects: StreamSubject[] = [{ name: 'direct gRPC to simnet', url: simnet.ready.grpcUrl, headers: {}, server: simnet }];
-    for (const { variant, process: proxy } of await startGrpcProxies(tenant, simnet.ready, settings, started)) {
-      subjects.push({ name: `grpc proxy (${variant})`, url: proxy.ready.url, headers: { 'x-api-key': tenant.apiKey }, server: proxy, upstream: simnet });
+    for (const { name, process: proxy } of await startGrpcProxies(tenant, simnet.ready, settings, started)) {
+      subjects.push({ name, url: proxy.ready.url, headers: { 'x-api-key': tenant.apiKey }, server: proxy, upstream: simnet });
     }
 
     // Unmeasured pass first (JIT, the proxy's key cache and upstream session).

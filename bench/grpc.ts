@@ -24,6 +24,7 @@ import { compare, interleavedRounds, type Subject } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { describeSettings, readSettings } from './lib/settings.js';
 import type { SimnetReady } from './lib/simnet-process.js';
+import type { GrpcProxyRefusals } from './lib/grpc-proxy-server.js';
 
 const GET_OBJECT_PATH = '/sui.rpc.v2.LedgerService/GetObject';
 const overOneHttp2Connection = (concurrency: number) => ({ connections: 1, streamsPerConnection: concurrency });
@@ -71,12 +72,13 @@ export default async function benchGrpc(): Promise<void> {
         shape: overOneHttp2Connection,
         server: simnet,
       },
-      ...proxies.map(({ variant, process }) => ({
-        name: `grpc proxy (${variant})`,
+      ...proxies.map(({ name, process, reportsRefusals }) => ({
+        name,
         target: { url: `${process.ready.url}${GET_OBJECT_PATH}`, http1: false, headers: { ...GRPC_HEADERS, 'x-api-key': tenant!.apiKey }, bodyFile: frameFile },
         shape: overOneHttp2Connection,
         server: process,
         upstream: simnet,
+        ...(reportsRefusals ? { refusals: async () => (await process.signalForReply<GrpcProxyRefusals>('SIGUSR2')).refused } : {}),
       })),
     ];
     for (const concurrency of settings.concurrencies) {

@@ -49,5 +49,5 @@ export function printComparisons(comparisons: readonly Comparison[]): void {
 /** Any failed request makes the ratios meaningless: say so next to them. */
 export function warnOnFailures(results: readonly SubjectResult[]): void {
   const failing = results.filter((r) => r.samples.some((s) => s.failures > 0)).map((r) => r.subject.name);
-  if (failing.length > 0) console.log(`WARNING: failed or non-2xx requests on ${failing.join(', ')}: those figures are not comparable.`);
+  if (failing.length > 0) console.log(`WARNING: failed, non-2xx or refused requests on ${failing.join(', ')}: those figures are not comparable.`);
 }

@@ -18,6 +18,12 @@ export interface Subject {
   server: ServiceProcess<unknown>;
   /** The process it calls (simnet), if it is not the server itself. */
   upstream?: ServiceProcess<unknown>;
+  /**
+   * Calls the server refused so far, by its own count, for answers h2load cannot tell from
+   * successes (a gRPC refusal is an HTTP 200 with a `grpc-status` trailer): those of a run are
+   * added to its failures.
+   */
+  refusals?(): Promise<number>;
 }
 
 export interface RoundsOptions {
@@ -42,6 +48,7 @@ export interface Sample extends LoadRun {
 async function measure(subject: Subject, options: RoundsOptions): Promise<Sample> {
   const shape: LoadShape = { ...subject.shape(options.concurrency), durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
   const cpu = () => ({ at: performance.now(), server: subject.server.cpuMicros(), upstream: subject.upstream?.cpuMicros() ?? Number.NaN });
+  const refusedBefore = await subject.refusals?.();
   const running = h2load(subject.target, shape);
   const sampling = (async () => {
     await sleep(options.warmupSeconds * 1000);
@@ -50,9 +57,11 @@ async function measure(subject: Subject, options: RoundsOptions): Promise<Sample
     return { before, after: cpu() };
   })();
   const [run, { before, after }] = await Promise.all([running, sampling]);
+  // Counted over the whole run, warm-up included: any refusal makes the run's figures not comparable.
+  const refused = refusedBefore === undefined ? 0 : (await subject.refusals!()) - refusedBefore;
   const seconds = (after.at - before.at) / 1000;
   const perRequest = (from: number, to: number) => (to - from) / seconds / run.rps;
-  return { ...run, serverCpu: perRequest(before.server, after.server), upstreamCpu: perRequest(before.upstream, after.upstream) };
+  return { ...run, failures: run.failures + refused, serverCpu: perRequest(before.server, after.server), upstreamCpu: perRequest(before.upstream, after.upstream) };
 }
 
 export interface SubjectResult {

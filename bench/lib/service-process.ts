@@ -31,6 +31,8 @@ export interface ServiceProcessOptions {
   name: string;
   /** A TypeScript entry file relative to the repository root, run through bin/run-ts.js. */
   script: string;
+  /** The checkout to run it from (an A/B run's other version); this repository by default. */
+  root?: string;
   env: NodeJS.ProcessEnv;
   /** Flags for node itself, e.g. `--expose-gc`. */
   nodeFlags?: string[];
@@ -115,7 +117,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 export async function startServiceProcess<Ready>(options: ServiceProcessOptions): Promise<ServiceProcess<Ready>> {
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), 'bin/run-ts.js', options.script], {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: options.env,
     stdio: ['ignore', options.stdout, 'inherit', 'ipc'],
   });

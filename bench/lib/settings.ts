@@ -31,6 +31,12 @@ export interface BenchSettings {
   redisUrl: string;
   /** The gateway's LOG_LEVEL: production's `info` unless told otherwise. */
   logLevel: string;
+  /**
+   * A second gRPC proxy per metering variant for A/B runs in the same rounds: another checkout
+   * (`BENCH_GRPC_B_ROOT`, e.g. a worktree of main) and/or other Node flags
+   * (`BENCH_GRPC_B_NODE_FLAGS`). Unset: no second proxy.
+   */
+  grpcB: { root: string | undefined; nodeFlags: string[] } | undefined;
 }
 
 function list(value: string): string[] {
@@ -76,6 +82,9 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     bareH2: env['BENCH_BARE_H2'] === '1',
     redisUrl: env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379',
     logLevel: env['BENCH_LOG_LEVEL'] ?? 'info',
+    grpcB: env['BENCH_GRPC_B_ROOT'] || env['BENCH_GRPC_B_NODE_FLAGS'] !== undefined
+      ? { root: env['BENCH_GRPC_B_ROOT'] || undefined, nodeFlags: (env['BENCH_GRPC_B_NODE_FLAGS'] ?? '').split(' ').filter(Boolean) }
+      : undefined,
   };
 }
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, openSync, statSync } from 'node:fs';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -187,26 +187,49 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
   }
 }
 
+export interface GrpcProxyProcess {
+  variant: MeteringVariant;
+  /** The subject's name: `grpc proxy (memory)`, or `grpc proxy (memory, B)` for the A/B run's second one. */
+  name: string;
+  process: ServiceProcess<GrpcProxyReady>;
+  /** False for a proxy from an older checkout, which would not answer SIGUSR2 (see grpc-proxy-server.ts). */
+  reportsRefusals: boolean;
+}
+
+/** Whether another checkout's proxy server answers SIGUSR2 with its refusals (older ones would die of it). */
+function answersRefusals(root: string): boolean {
+  return readFileSync(join(root, 'bench/lib/grpc-proxy-server.ts'), 'utf8').includes(REFUSALS_MARK);
+}
+
+/** The field grpc-proxy-server.ts reports refusals in (see `GrpcProxyRefusals`). */
+const REFUSALS_MARK = 'refused:';
+
 /**
  * One gRPC proxy process (`bench/lib/grpc-proxy-server.ts`, built as `suigw grpc`) per metering
- * variant except `off` (the proxy always meters), in front of `simnet`; each is pushed on
- * `started` as soon as it runs, so the caller stops it on failure too.
+ * variant except `off` (the proxy always meters), in front of `simnet`, and with
+ * `settings.grpcB` a second one per variant from that checkout or with those Node flags; each is
+ * pushed on `started` as soon as it runs, so the caller stops it on failure too.
  */
 export async function startGrpcProxies(
   tenant: { databaseUrl: string }, simnet: { grpcUrl: string; graphqlUrl: string }, settings: BenchSettings, started: ServiceProcess<unknown>[],
-): Promise<{ variant: MeteringVariant; process: ServiceProcess<GrpcProxyReady> }[]> {
-  const proxies: { variant: MeteringVariant; process: ServiceProcess<GrpcProxyReady> }[] = [];
-  for (const variant of settings.metering.filter((v) => v !== 'off')) {
+): Promise<GrpcProxyProcess[]> {
+  const proxies: GrpcProxyProcess[] = [];
+  const start = async (variant: MeteringVariant, name: string, nodeFlags: string[], root: string | undefined) => {
     const proxy = await startServiceProcess<GrpcProxyReady>({
-      name: `grpc proxy (${variant})`,
+      name,
       script: 'bench/lib/grpc-proxy-server.ts',
-      // As for the gateways: e.g. BENCH_GATEWAY_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=/tmp/prof`.
-      nodeFlags: gatewayNodeFlags(),
+      ...(root === undefined ? {} : { root }),
+      nodeFlags,
       env: subjectEnvironment(tenant.databaseUrl, simnet, variant, settings),
       stdout: 'ignore',
     });
     started.push(proxy);
-    proxies.push({ variant, process: proxy });
+    proxies.push({ variant, name, process: proxy, reportsRefusals: root === undefined || answersRefusals(root) });
+  };
+  for (const variant of settings.metering.filter((v) => v !== 'off')) {
+    // As for the gateways: e.g. BENCH_GATEWAY_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=/tmp/prof`.
+    await start(variant, `grpc proxy (${variant})`, gatewayNodeFlags(), undefined);
+    if (settings.grpcB) await start(variant, `grpc proxy (${variant}, B)`, [...gatewayNodeFlags(), ...settings.grpcB.nodeFlags], settings.grpcB.root);
   }
   return proxies;
 }

@@ -120,6 +120,23 @@ describe('Redis limiter: organization leases', () => {
     expect(a.stats().roundTrips + b.stats().roundTrips).toBeLessThan(30);
   });
 
+  it('over its rate, an organization is denied locally until a quarter of the largest lease is free, not asked again per request', async () => {
+    const clock = new ManualClock();
+    const limiter = await process({ prefix: prefix(), clock });
+    // 1,000/s × 20 ms: leases of up to 20; over the rate the next one waits for 5 requests (1 ms each).
+    const rule = org(1_000);
+    let denial: LimitDecision | undefined;
+    for (let i = 0; i < 3_000 && !denial; i += 1) {
+      const decision = await limiter.check({ caps: [], org: rule, quantity: 1 });
+      if (decision.outcome === 'org-exceeded') denial = decision;
+    }
+    expect(denial?.retryAfterMs).toBeGreaterThanOrEqual(5);
+    const roundTrips = limiter.stats().roundTrips;
+    clock.advance(denial!.retryAfterMs - 1);
+    expect((await limiter.check({ caps: [], org: rule, quantity: 1 })).outcome).toBe('org-exceeded');
+    expect(limiter.stats().roundTrips).toBe(roundTrips);
+  });
+
   it('a lease expires after its window: what it still holds is dropped and the next request renews', async () => {
     const clock = new ManualClock();
     const limiter = await process({ prefix: prefix(), clock });

@@ -298,12 +298,17 @@ export class RedisRateLimiter implements RateLimiter {
       const [granted, remaining, resetAtMs, retryAfterMs] = await this.#redis.gcraLease(this.#prefix + org.key, wanted, intervalUs, toleranceUs, returned);
       // Timed from the answer: a slow Redis must not hand out leases that are already over.
       const now = this.#clock.now();
-      lease.size = granted === 0 ? 1 : wanted;
+      // Over its rate, an organization's demand takes every request GCRA frees at once. Asking again
+      // when one request is free (≈ 1 ms at 2,000/s) took leases of 1 or 2: a Redis call per admitted
+      // request (1.35 measured) where the in-memory limiter answers locally. The denial lasts until a
+      // quarter of the largest lease is free instead; the organization still gets its whole rate.
+      const overRateLease = Math.max(1, Math.floor(largestLease / 4));
+      lease.size = granted === 0 ? overRateLease : wanted;
       lease.tokens = granted;
       lease.remaining = remaining;
       lease.resetAtMs = resetAtMs;
       lease.expiresAtMs = now + this.#leaseMs;
-      lease.deniedUntilMs = granted === 0 ? now + retryAfterMs : 0;
+      lease.deniedUntilMs = granted === 0 ? now + retryAfterMs + (overRateLease - 1) * (intervalUs / 1000) : 0;
       return undefined;
     } catch (error) {
       lease.size = 1;

@@ -28,12 +28,16 @@ export function trailerFields(status: CallStatus): Record<string, string> {
   return { 'grpc-status': String(status.code), 'grpc-message': encodeGrpcMessage(status.message) };
 }
 
+const PASSES_AS_IS = /^[\x20-\x24\x26-\x7e]*$/;
+
 /**
  * gRPC's percent-encoding of `grpc-message` (PROTOCOL-HTTP2.md): printable ASCII other than `%`
  * stays as is, every other byte of the UTF-8 form is `%XX`. (encodeURIComponent would also
  * escape `:` and `/`, which clients do not decode.)
  */
 export function encodeGrpcMessage(message: string): string {
+  // Most messages (every OK call's empty one) need no escape: no UTF-8 buffer per call for them.
+  if (PASSES_AS_IS.test(message)) return message;
   let out = '';
   for (const byte of Buffer.from(message, 'utf8')) {
     out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;

@@ -256,7 +256,9 @@ function statusOfHeaders(headers: http2.IncomingHttpHeaders): CallStatus {
 /** The upstream's metadata for the client: everything but pseudo-headers, hop headers and the status (set by `#end`). */
 function returnedMetadata(headers: http2.IncomingHttpHeaders): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
+  // for…in rather than Object.entries: no array of pairs per header block (two blocks per call).
+  for (const name in headers) {
+    const value = headers[name];
     if (value === undefined || name.startsWith(':') || NOT_RETURNED.has(name) || name === 'grpc-status' || name === 'grpc-message') continue;
     out[name] = Array.isArray(value) ? value.join(', ') : String(value);
   }
