@@ -4,7 +4,8 @@
  * set from SUI_MAINNET_GRPC_URL, REDIS_URL or not), PostgreSQL from DATABASE_URL (migrated).
  * Only the port and interface are forced. Announces `{url}` (see service-process.ts).
  */
-import { createLogger, flushLogger, loadConfig, systemClock } from '../../services/core/index.js';
+import { createLogger, flushLogger, systemClock } from '../../services/core/index.js';
+import { readConfig } from '../../services/cli/runtime.js';
 import { openDatabase } from '../../services/db/index.js';
 import { createGrpcProxy, networkByAuthority } from '../../services/grpc/proxy/index.js';
 import { Authenticator } from '../../services/identity/index.js';
@@ -18,7 +19,7 @@ export interface GrpcProxyReady {
   url: string;
 }
 
-const config = loadConfig({ ...process.env, HOST: '127.0.0.1' });
+const config = readConfig({ HOST: '127.0.0.1' });
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
 const logger = createLogger(config.logLevel);
 const database = await openDatabase({ url: config.databaseUrl });
