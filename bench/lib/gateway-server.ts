@@ -16,7 +16,8 @@
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
 import { z } from 'zod';
-import { createLogger, flushLogger, loadConfig, systemClock } from '../../services/core/index.js';
+import { createLogger, flushLogger, systemClock } from '../../services/core/index.js';
+import { readConfig } from '../../services/cli/runtime.js';
 import { openDatabase } from '../../services/db/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
@@ -38,7 +39,7 @@ export interface HeapReport {
 /** BENCH_HEAP_SNAPSHOTS=DIR: every heap report also writes a V8 heap snapshot there (bench/heap-diff.ts compares two). */
 const snapshotDirectory = process.env['BENCH_HEAP_SNAPSHOTS'];
 
-const config = loadConfig({ ...process.env, PORT: '0', HOST: '127.0.0.1' });
+const config = readConfig({ PORT: '0', HOST: '127.0.0.1' });
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
 const logger = createLogger(config.logLevel);
 const database = await openDatabase({ url: config.databaseUrl });

@@ -10,7 +10,8 @@
  * is a gRPC status in an HTTP 200, which h2load counts as a success: the harness reads this
  * count around each run so that refused calls are failures, not throughput.
  */
-import { createLogger, flushLogger, loadConfig, Metrics, systemClock } from '../../services/core/index.js';
+import { createLogger, flushLogger, Metrics, systemClock } from '../../services/core/index.js';
+import { readConfig } from '../../services/cli/runtime.js';
 import { openDatabase } from '../../services/db/index.js';
 import { createGrpcProxy, networkByAuthority } from '../../services/grpc/proxy/index.js';
 import { Authenticator } from '../../services/identity/index.js';
@@ -28,7 +29,7 @@ export interface GrpcProxyRefusals {
   refused: number;
 }
 
-const config = loadConfig({ ...process.env, HOST: '127.0.0.1' });
+const config = readConfig({ HOST: '127.0.0.1' });
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
 const logger = createLogger(config.logLevel);
 const database = await openDatabase({ url: config.databaseUrl });

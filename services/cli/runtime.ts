@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { createLogger, flushLogger, loadConfig, systemClock, ConfigError, type Clock, type Config, type Logger } from '../core/index.js';
 import { migrate, openDatabase, type Database } from '../db/index.js';
+import { installPlans, PlansFileError, readPlansFile } from '../metering/index.js';
 
 /** What every role starts from: the parsed config, a logger, the clock and the database. */
 export interface Runtime {
@@ -10,11 +11,17 @@ export interface Runtime {
   database: Database;
 }
 
+/**
+ * The configuration every role starts from, with the deployment's plans file (if any) put in
+ * force; an invalid setting or plans file stops the process with its errors (exit 2).
+ */
 export function readConfig(overrides: Record<string, string | undefined> = {}): Readonly<Config> {
   try {
-    return loadConfig({ ...process.env, ...overrides });
+    const config = loadConfig({ ...process.env, ...overrides });
+    if (config.metering.plansFile !== undefined) installPlans(readPlansFile(config.metering.plansFile));
+    return config;
   } catch (error) {
-    if (error instanceof ConfigError) {
+    if (error instanceof ConfigError || error instanceof PlansFileError) {
       console.error(error.message);
       process.exit(2);
     }

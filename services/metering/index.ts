@@ -1,4 +1,5 @@
 export * from './plans.js';
+export { readPlansFile } from './plans-file.js';
 export * from './costs.js';
 export { pausedBeyondPlan } from './plan-pause.js';
 export type * from './limiter.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { creditPeriod } from './period.js';
-import { PLANS, planOf, projectLimit } from './plans.js';
+import { installPlans, parsePlansFile, PLANS, PlansFileError, planOf, plansInForce, projectLimit } from './plans.js';
 
 describe('plans', () => {
   it('carries the spec\'s proofs per minute and the wallet organization\'s one project', () => {
@@ -19,5 +19,34 @@ describe('plans', () => {
   it('credits replenish on the 1st of the month, 00:00 UTC (short months and year ends included)', () => {
     expect(creditPeriod(Date.UTC(2026, 1, 28, 23, 59))).toEqual({ startMs: Date.UTC(2026, 1, 1), replenishAtMs: Date.UTC(2026, 2, 1) });
     expect(creditPeriod(Date.UTC(2026, 11, 31, 12))).toEqual({ startMs: Date.UTC(2026, 11, 1), replenishAtMs: Date.UTC(2027, 0, 1) });
+  });
+});
+
+describe('a deployment\'s plans file', () => {
+  const numbers = Object.fromEntries(Object.entries(PLANS).map(([id, { id: _id, ...rest }]) => [id, rest]));
+
+  it('parses a complete file and puts it in force for planOf and projectLimit', () => {
+    const table = parsePlansFile('p.json', JSON.stringify({ version: 1, plans: { ...numbers, team: { ...numbers['team'], orgRps: 7, projects: 9 } } }));
+    expect(table.team).toEqual({ ...PLANS.team, orgRps: 7, projects: 9 });
+    installPlans(table);
+    try {
+      expect(planOf({ tier: 'team', subscription: null }).orgRps).toBe(7);
+      expect(projectLimit('team')).toBe(9);
+      expect(plansInForce()).toBe(table);
+    } finally {
+      installPlans(PLANS);
+    }
+    expect(planOf({ tier: 'team', subscription: null })).toBe(PLANS.team);
+  });
+
+  it('refuses a file with a plan or a number missing, listing every problem', () => {
+    const { webhooks: _webhooks, ...teamWithoutWebhooks } = numbers['team']!;
+    const text = JSON.stringify({ version: 1, plans: { ...numbers, team: teamWithoutWebhooks, wallet: undefined } });
+    expect(() => parsePlansFile('p.json', text)).toThrow(PlansFileError);
+    try {
+      parsePlansFile('p.json', text);
+    } catch (error) {
+      expect((error as PlansFileError).issues.map((issue) => issue.split(':')[0])).toEqual(['plans.team.webhooks', 'plans.wallet']);
+    }
   });
 });

@@ -28,14 +28,59 @@ const plansFileSchema = z.object({
   plans: z.object(Object.fromEntries(PLAN_IDS.map((id) => [id, planSchema])) as Record<PlanId, typeof planSchema>),
 });
 
-function loadPlans(file: unknown): Readonly<Record<PlanId, Plan>> {
+export type PlanTable = Readonly<Record<PlanId, Plan>>;
+
+function loadPlans(file: unknown): PlanTable {
   const parsed = plansFileSchema.parse(file);
   const plans = Object.fromEntries(PLAN_IDS.map((id) => [id, Object.freeze({ ...parsed.plans[id], id })]));
   return Object.freeze(plans as Record<PlanId, Plan>);
 }
 
+export class PlansFileError extends Error {
+  constructor(readonly path: string, readonly issues: string[]) {
+    super(`plans file ${path} is not valid:\n  ${issues.join('\n  ')}`);
+    this.name = 'PlansFileError';
+  }
+}
+
+/**
+ * Parses a self-hosted deployment's own plans file (SUIGW_PLANS_FILE): the same shape as
+ * plans.v1.ts, every plan and every number present, so that a file can never leave a plan
+ * half-defined.
+ */
+export function parsePlansFile(path: string, text: string): PlanTable {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (error) {
+    throw new PlansFileError(path, [`not JSON: ${error instanceof Error ? error.message : String(error)}`]);
+  }
+  const parsed = plansFileSchema.safeParse(json);
+  if (!parsed.success) {
+    throw new PlansFileError(path, parsed.error.issues.map((issue) => `${issue.path.join('.') || '(file)'}: ${issue.message}`));
+  }
+  return loadPlans(parsed.data);
+}
+
 export const PLANS_VERSION = 1;
+/** The built-in plans (plans.v1.ts): in force unless the deployment installs its own file. */
 export const PLANS = loadPlans(PLANS_V1);
+
+let inForce: PlanTable = PLANS;
+
+/**
+ * Puts a deployment's plans in force for this process. Called once at start-up, before any
+ * request, by every role (services/cli/runtime.ts), so that all processes of a deployment
+ * that share the file enforce the same numbers.
+ */
+export function installPlans(table: PlanTable): void {
+  inForce = table;
+}
+
+/** The plans in force: the installed file's, else the built-in ones. */
+export function plansInForce(): PlanTable {
+  return inForce;
+}
 
 /** Subscription states in which a paid plan is in force (spec: past_due and cancel_pending keep access). */
 const ACTIVE_STATUSES = new Set(['active', 'trialing', 'past_due', 'awaiting_first_charge', 'cancel_pending']);
@@ -51,12 +96,12 @@ function isPlanId(value: string | null | undefined): value is PlanId {
 export function planOf(organization: Pick<Principal['organization'], 'tier' | 'subscription'>): Plan {
   const subscription = organization.subscription;
   if (subscription && isPlanId(subscription.plan) && subscription.status !== null && ACTIVE_STATUSES.has(subscription.status)) {
-    return PLANS[subscription.plan];
+    return inForce[subscription.plan];
   }
-  return isPlanId(organization.tier) ? PLANS[organization.tier] : PLANS.free;
+  return isPlanId(organization.tier) ? inForce[organization.tier] : inForce.free;
 }
 
 /** Projects an organization of this tier may hold (spec: "Projects: set by plan"). */
 export function projectLimit(tier: string): number {
-  return (isPlanId(tier) ? PLANS[tier] : PLANS.free).projects;
+  return (isPlanId(tier) ? inForce[tier] : inForce.free).projects;
 }
