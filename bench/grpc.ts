@@ -17,7 +17,7 @@ import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { GrpcTypes, SuiGrpcClient } from '@mysten/sui/grpc';
 import { createBenchTenant, type BenchTenant } from './lib/bench-tenant.js';
-import { startGrpcProxies } from './lib/stack.js';
+import { cleanEnvironment, startGrpcProxies } from './lib/stack.js';
 import { assertGrpcCallSucceeds, GRPC_HEADERS } from './lib/grpc-frame.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Subject } from './lib/rounds.js';
@@ -25,6 +25,7 @@ import { startServiceProcess, type ServiceProcess } from './lib/service-process.
 import { describeSettings, readSettings } from './lib/settings.js';
 import type { SimnetReady } from './lib/simnet-process.js';
 import type { GrpcProxyRefusals } from './lib/grpc-proxy-server.js';
+import type { BareGrpcProxyReady } from './lib/bare-grpc-proxy.js';
 
 const GET_OBJECT_PATH = '/sui.rpc.v2.LedgerService/GetObject';
 const overOneHttp2Connection = (concurrency: number) => ({ connections: 1, streamsPerConnection: concurrency });
@@ -60,6 +61,11 @@ export default async function benchGrpc(): Promise<void> {
     const simnet = await startServiceProcess<SimnetReady>({ name: 'simnet', script: 'bench/lib/simnet-process.ts', env: process.env, stdout: 'ignore' });
     started.push(simnet);
     const proxies = await startGrpcProxies(tenant, simnet.ready, settings, started);
+    // The floor of any Node proxy: the same hop with nothing but node:http2 (bare-grpc-proxy.ts).
+    const bare = await startServiceProcess<BareGrpcProxyReady>({
+      name: 'bare node:http2 proxy', script: 'bench/lib/bare-grpc-proxy.ts', env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl }, stdout: 'ignore',
+    });
+    started.push(bare);
     const objectId = await someObjectId(simnet.ready.grpcUrl, simnet.ready.owner);
     const frame = frameOf(GrpcTypes.GetObjectRequest.toBinary({ objectId }));
     const frameFile = join(directory, 'get-object.grpc');
@@ -71,6 +77,13 @@ export default async function benchGrpc(): Promise<void> {
         target: { url: `${simnet.ready.grpcUrl}${GET_OBJECT_PATH}`, http1: false, headers: GRPC_HEADERS, bodyFile: frameFile },
         shape: overOneHttp2Connection,
         server: simnet,
+      },
+      {
+        name: bare.name,
+        target: { url: `${bare.ready.url}${GET_OBJECT_PATH}`, http1: false, headers: GRPC_HEADERS, bodyFile: frameFile },
+        shape: overOneHttp2Connection,
+        server: bare,
+        upstream: simnet,
       },
       ...proxies.map(({ name, process, reportsRefusals }) => ({
         name,
@@ -88,8 +101,11 @@ export default async function benchGrpc(): Promise<void> {
       console.log(`\nGetObject, concurrency ${concurrency} (medians over ${settings.rounds} rounds)`);
       printSubjects(results);
       console.log('');
-      const [direct, ...through] = results;
-      printComparisons(through.map((result) => compare(`${result.subject.name} / direct`, result, direct!)));
+      const [direct, bareProxy, ...through] = results;
+      printComparisons([
+        ...[bareProxy!, ...through].map((result) => compare(`${result.subject.name} / direct`, result, direct!)),
+        ...through.map((result) => compare(`${result.subject.name} / bare proxy`, result, bareProxy!)),
+      ]);
       warnOnFailures(results);
     }
   } finally {

@@ -83,12 +83,13 @@ async function assertRedisAnswers(url: string): Promise<void> {
  * metering variant's settings.
  */
 export function subjectEnvironment(
-  databaseUrl: string, simnet: { grpcUrl: string; graphqlUrl: string }, variant: MeteringVariant, settings: BenchSettings,
+  tenant: Pick<BenchTenant, 'databaseUrl' | 'plansFile'>, simnet: { grpcUrl: string; graphqlUrl: string }, variant: MeteringVariant, settings: BenchSettings,
   transport?: GrpcTransportChoice,
 ): NodeJS.ProcessEnv {
   return {
     ...cleanEnvironment(),
-    DATABASE_URL: databaseUrl,
+    DATABASE_URL: tenant.databaseUrl,
+    SUIGW_PLANS_FILE: tenant.plansFile,
     LOG_LEVEL: settings.logLevel,
     SUIGW_SECRET: randomBytes(32).toString('hex'),
     SUI_MAINNET_GRPC_URL: simnet.grpcUrl,
@@ -149,7 +150,7 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
             name: label,
             script: 'bench/lib/gateway-server.ts',
             nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
-            env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings, transport),
+            env: subjectEnvironment(tenant, simnet.ready, variant, settings, transport),
             // pino writes the log to stdout: a file, as a container runtime would keep it.
             stdout: fd,
           });
@@ -211,7 +212,7 @@ const REFUSALS_MARK = 'refused:';
  * pushed on `started` as soon as it runs, so the caller stops it on failure too.
  */
 export async function startGrpcProxies(
-  tenant: { databaseUrl: string }, simnet: { grpcUrl: string; graphqlUrl: string }, settings: BenchSettings, started: ServiceProcess<unknown>[],
+  tenant: Pick<BenchTenant, 'databaseUrl' | 'plansFile'>, simnet: { grpcUrl: string; graphqlUrl: string }, settings: BenchSettings, started: ServiceProcess<unknown>[],
 ): Promise<GrpcProxyProcess[]> {
   const proxies: GrpcProxyProcess[] = [];
   const start = async (variant: MeteringVariant, name: string, nodeFlags: string[], root: string | undefined) => {
@@ -220,7 +221,7 @@ export async function startGrpcProxies(
       script: 'bench/lib/grpc-proxy-server.ts',
       ...(root === undefined ? {} : { root }),
       nodeFlags,
-      env: subjectEnvironment(tenant.databaseUrl, simnet, variant, settings),
+      env: subjectEnvironment(tenant, simnet, variant, settings),
       stdout: 'ignore',
     });
     started.push(proxy);
