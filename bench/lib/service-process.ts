@@ -32,6 +32,8 @@ export interface ServiceProcessOptions {
   /** A TypeScript entry file relative to the repository root, run through bin/run-ts.js. */
   script: string;
   env: NodeJS.ProcessEnv;
+  /** The checkout the script is run from (default: this one); an A/B run names another. */
+  root?: string;
   /** Flags for node itself, e.g. `--expose-gc`. */
   nodeFlags?: string[];
   /** A file descriptor for the child's stdout, or 'ignore'. */
@@ -115,7 +117,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 
 export async function startServiceProcess<Ready>(options: ServiceProcessOptions): Promise<ServiceProcess<Ready>> {
   const child = spawn(process.execPath, [...(options.nodeFlags ?? []), 'bin/run-ts.js', options.script], {
-    cwd: ROOT,
+    cwd: options.root ?? ROOT,
     env: options.env,
     stdio: ['ignore', options.stdout, 'inherit', 'ipc'],
   });

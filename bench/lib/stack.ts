@@ -26,6 +26,8 @@ export interface GatewayProcess extends ServiceProcess<GatewayReady> {
 export interface BenchStack {
   simnet: ServiceProcess<SimnetReady>;
   gateways: GatewayProcess[];
+  /** With BENCH_COMPARE_TREE: the first variant's gateway built from that checkout (A/B in the same rounds). */
+  compareGateway: GatewayProcess | undefined;
   bare: ServiceProcess<BareProxyReady>;
   /** An enterprise organization's key for mainnet. */
   apiKey: string;
@@ -39,13 +41,29 @@ export interface StackOptions {
   exposeGc?: boolean;
 }
 
-/** The inherited environment without any gateway setting a developer's shell may carry. */
 /**
  * `BENCH_GATEWAY_NODE_FLAGS` (space-separated) adds Node flags to every gateway process, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load (written when it stops).
  */
 export function gatewayNodeFlags(): string[] {
   return (process.env['BENCH_GATEWAY_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+}
+
+/**
+ * `BENCH_BARE_NODE_FLAGS` (space-separated): the same for the bare proxy, so the baseline can be
+ * profiled under the same load (`--cpu-prof --cpu-prof-dir=DIR`).
+ */
+export function bareNodeFlags(): string[] {
+  return (process.env['BENCH_BARE_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+}
+
+/**
+ * `BENCH_COMPARE_TREE=DIR`: another checkout of the gateway (e.g. `git archive` of the commit
+ * before a change, with this checkout's node_modules linked in). Its gateway runs beside this
+ * one's, for the first metering variant, as one more subject of the same interleaved rounds.
+ */
+export function compareTree(): string | undefined {
+  return process.env['BENCH_COMPARE_TREE'] || undefined;
 }
 
 /** This process's environment without any suigw setting: each subject gets only its own. */
@@ -128,28 +146,35 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
     const simnet = await startServiceProcess<SimnetReady>({ name: 'simnet', script: 'bench/lib/simnet-process.ts', env: process.env, stdout: 'ignore' });
     started.push(simnet);
     const gateways: GatewayProcess[] = [];
-    for (const variant of settings.metering) {
-      const logFile = join(logDirectory, `gateway-${variant}.log`);
+    const startGateway = async (variant: MeteringVariant, root?: string): Promise<GatewayProcess> => {
+      const label = root === undefined ? variant : `${variant}, compared tree`;
+      const logFile = join(logDirectory, `gateway-${label.replace(/\W+/g, '-')}.log`);
       const fd = openSync(logFile, 'a');
       logFiles.push(logFile);
       try {
         const gateway = await startServiceProcess<GatewayReady>({
-          name: `gateway (${variant})`,
+          name: `gateway (${label})`,
           script: 'bench/lib/gateway-server.ts',
+          root,
           nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
-          env: subjectEnvironment(tenant.databaseUrl, simnet.ready, variant, settings),
+          env: subjectEnvironment(databaseUrl, simnet.ready, variant, settings),
           // pino writes the log to stdout: a file, as a container runtime would keep it.
           stdout: fd,
         });
         started.push(gateway);
-        gateways.push(Object.assign(gateway, { variant }));
+        return Object.assign(gateway, { variant });
       } finally {
         closeSync(fd);
       }
-    }
+    };
+    const databaseUrl = tenant.databaseUrl;
+    for (const variant of settings.metering) gateways.push(await startGateway(variant));
+    const otherTree = compareTree();
+    const compareGateway = otherTree === undefined ? undefined : await startGateway(settings.metering[0]!, otherTree);
     const bare = await startServiceProcess<BareProxyReady>({
       name: 'bare proxy',
       script: 'bench/lib/bare-proxy.ts',
+      nodeFlags: bareNodeFlags(),
       env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl },
       stdout: 'ignore',
     });
@@ -157,6 +182,7 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
     return {
       simnet,
       gateways,
+      compareGateway,
       bare,
       apiKey: tenant.apiKey,
       loggedBytes: () => logFiles.reduce((sum, file) => sum + statSync(file).size, 0),
