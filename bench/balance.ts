@@ -38,8 +38,8 @@ function balanceSubjects(stack: BenchStack, frameFile: string): Subject[] {
       shape: overOneHttp2Connection,
       server: stack.simnet,
     },
-    ...stack.gateways.map((gateway) => ({
-      name: `gateway (${gateway.variant})`,
+    ...[...stack.gateways, ...(stack.compareGateway ? [stack.compareGateway] : [])].map((gateway) => ({
+      name: gateway === stack.compareGateway ? `compared (${gateway.variant})` : `gateway (${gateway.variant})`,
       target: { url: `${gateway.ready.url}/mainnet/v1/accounts/${owner}/balance`, http1: true, headers: { 'x-api-key': stack.apiKey } },
       shape: overHttp1,
       server: gateway,
@@ -53,10 +53,16 @@ function balanceSubjects(stack: BenchStack, frameFile: string): Subject[] {
  * one without metering (or Redis against in-memory when there is none).
  */
 function balanceComparisons(results: SubjectResult[], variants: readonly MeteringVariant[]): Comparison[] {
-  const [bare, direct, ...gateways] = results as [SubjectResult, SubjectResult, ...SubjectResult[]];
+  const [bare, direct, ...rest] = results as [SubjectResult, SubjectResult, ...SubjectResult[]];
+  // BENCH_COMPARE_TREE: the other checkout's gateway is the last subject.
+  const gateways = rest.slice(0, variants.length);
+  const [compared] = rest.slice(variants.length);
   const gateway = (variant: MeteringVariant) => gateways[variants.indexOf(variant)];
   const comparisons = [compare('bare / direct', bare, direct)];
-  for (const g of gateways) comparisons.push(compare(`${g.subject.name} / bare`, g, bare), compare(`${g.subject.name} / direct`, g, direct));
+  for (const g of [...gateways, ...(compared ? [compared] : [])]) {
+    comparisons.push(compare(`${g.subject.name} / bare`, g, bare), compare(`${g.subject.name} / direct`, g, direct));
+  }
+  if (compared) comparisons.push(compare(`${gateways[0]!.subject.name} / ${compared.subject.name}`, gateways[0]!, compared));
   const [off, memory, redis] = [gateway('off'), gateway('memory'), gateway('redis')];
   if (off) {
     for (const on of [redis, memory]) if (on) comparisons.push(compare(`${on.subject.name} / ${off.subject.name}`, on, off));
