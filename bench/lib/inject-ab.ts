@@ -6,9 +6,11 @@
  * alternate (A B B A …), each round `BENCH_INJECT_REQUESTS` requests kept 16 in flight, and the
  * figure is the median over `BENCH_ROUNDS` rounds of process CPU time ÷ requests. The request
  * injection itself (light-my-request) is in both figures alike. Requests queued inside
- * `inject` are not slow requests: the slow-request log is set out of reach.
+ * `inject` are not slow requests, nor a lagging event loop: the slow-request log is set out of
+ * reach and load shedding off (16 injections in flight keep the loop busy by design).
  *
- * `BENCH_COMPARE_TREE=DIR node bin/run-ts.js bench/lib/inject-ab.ts noop|me [REDIS_URL]`
+ * `BENCH_COMPARE_TREE=DIR node bin/run-ts.js bench/lib/inject-ab.ts noop|me [REDIS_URL|memory]`
+ * (metering on Redis by default; `memory`: the in-memory limiter)
  * DIR needs this file's neighbours `inject-app.ts` and `bench-noop.ts` (copy them in).
  */
 import { randomBytes } from 'node:crypto';
@@ -20,9 +22,9 @@ import { median } from './stats.js';
 import type { buildInjectableGateway, InjectableGateway } from './inject-app.js';
 
 const route = process.argv[2];
-const redisUrl = process.argv[3] ?? 'redis://127.0.0.1:6379';
+const metering = process.argv[3] ?? 'redis://127.0.0.1:6379';
 const otherTree = process.env['BENCH_COMPARE_TREE'];
-if ((route !== 'noop' && route !== 'me') || !otherTree) throw new Error('usage: BENCH_COMPARE_TREE=DIR inject-ab.ts noop|me [REDIS_URL]');
+if ((route !== 'noop' && route !== 'me') || !otherTree) throw new Error('usage: BENCH_COMPARE_TREE=DIR inject-ab.ts noop|me [REDIS_URL|memory]');
 const rounds = Number(process.env['BENCH_ROUNDS'] ?? 20);
 const perRound = Number(process.env['BENCH_INJECT_REQUESTS'] ?? 4000);
 const CONCURRENCY = 16;
@@ -30,7 +32,7 @@ const CONCURRENCY = 16;
 const tenant = await createBenchTenant();
 const gateways: { name: string; gateway: InjectableGateway }[] = [];
 try {
-  const env = { ...cleanEnvironment(), DATABASE_URL: tenant.databaseUrl, REDIS_URL: redisUrl, SUIGW_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'info', SUIGW_LOG_SLOW_MS: '60000' };
+  const env = { ...cleanEnvironment(), DATABASE_URL: tenant.databaseUrl, ...(metering === 'memory' ? {} : { REDIS_URL: metering }), SUIGW_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'info', SUIGW_LOG_SLOW_MS: '60000', SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: '0' };
   for (const [name, root] of [['this tree', resolve('.')], ['compared', resolve(otherTree)]] as const) {
     const module = (await import(pathToFileURL(join(root, 'bench/lib/inject-app.ts')).href)) as { buildInjectableGateway: typeof buildInjectableGateway };
     gateways.push({ name, gateway: await module.buildInjectableGateway(env) });
