@@ -19,6 +19,14 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async check(request: LimitCheck): Promise<LimitDecision> {
+    return this.#decide(request);
+  }
+
+  checkNow(request: LimitCheck): LimitDecision | undefined {
+    return request.caps.length === 0 ? this.#decide(request) : undefined;
+  }
+
+  #decide(request: LimitCheck): LimitDecision {
     this.#decisions += 1;
     const now = this.#clock.now();
     if (this.#tats.size >= SWEEP_AT) this.#sweep(now);

@@ -2,7 +2,7 @@ import { ApiError, type Metrics, type RateLimitKind } from '../core/index.js';
 import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
-import type { LimitRule, OrgRateState, RateLimiter } from './limiter.js';
+import type { LimitDecision, LimitRule, OrgRateState, RateLimiter } from './limiter.js';
 import { planOf, type Plan } from './plans.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -99,10 +99,9 @@ export class Meter {
     const limited = !free && stage !== 'credits';
     const decision = await this.#deps.limiter.check({
       caps: limited ? capsOf(request) : [],
-      org: { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps },
+      org: orgRule(request, plan),
       quantity: limited ? 1 : 0,
     });
-    const credits = admissionCredits(request.cost);
     if (decision.outcome === 'cap-exceeded') {
       const credit = await this.#deps.ledger.balance(request.principal.organization.id, plan);
       const seconds = retryAfterSeconds(decision.retryAfterMs);
@@ -112,7 +111,33 @@ export class Meter {
         error: new ApiError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(seconds) } }),
       };
     }
-    const reservation = await this.#deps.ledger.reserve(request.principal.organization.id, plan, credits);
+    const reservation = await this.#deps.ledger.reserve(request.principal.organization.id, plan, admissionCredits(request.cost));
+    return this.#admission(request, plan, stage, decision, reservation);
+  }
+
+  /**
+   * `admit` without waiting, for the common case: no per-key or per-IP cap, the limiter can
+   * decide from what this process holds (a lease, a recent read) and the organization's credit
+   * account is loaded. Undefined when `admit` must run (nothing was taken then). Each promise of
+   * the async path costs a microtask on every request (docs/benchmarks.md, "HTTP layer").
+   */
+  admitNow(request: MeteredRequest, stage: AdmissionStage = 'whole'): Admission | undefined {
+    const plan = planOf(request.principal.organization);
+    const limited = !isFree(request.cost) && stage !== 'credits';
+    const organizationId = request.principal.organization.id;
+    if ((limited && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId, plan)) return undefined;
+    const decision = this.#deps.limiter.checkNow({ caps: [], org: orgRule(request, plan), quantity: limited ? 1 : 0 });
+    if (decision === undefined) return undefined;
+    // The account is current (checked above) and nothing awaited since: this answers.
+    const reservation = this.#deps.ledger.reserveNow(organizationId, plan, admissionCredits(request.cost))!;
+    return this.#admission(request, plan, stage, decision, reservation);
+  }
+
+  /** What admission decided once the limiter passed the caps and the credits were reserved. */
+  #admission(
+    request: MeteredRequest, plan: Plan, stage: AdmissionStage, decision: LimitDecision, reservation: { ok: boolean; balance: CreditBalance },
+  ): Admission {
+    const credits = admissionCredits(request.cost);
     if (!reservation.ok) {
       return { ticket: this.#ticket(request, plan, decision.org, 'quota', 0, reservation.balance), error: new ApiError('CU_QUOTA_EXCEEDED') };
     }
@@ -197,6 +222,10 @@ export class Meter {
     }
     return headersOf(ticket);
   }
+}
+
+function orgRule(request: MeteredRequest, plan: Plan): LimitRule {
+  return { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps };
 }
 
 function capsOf(request: MeteredRequest): LimitRule[] {
