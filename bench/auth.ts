@@ -22,7 +22,7 @@ import { createBenchTenant } from './lib/bench-tenant.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Subject, type SubjectResult } from './lib/rounds.js';
 import { describeSettings, readSettings, type BenchSettings } from './lib/settings.js';
-import { startBenchStack } from './lib/stack.js';
+import { startBenchStack, type GatewayProcess } from './lib/stack.js';
 import { percentile } from './lib/stats.js';
 
 const overHttp1 = (concurrency: number) => ({ connections: concurrency, streamsPerConnection: 1 });
@@ -31,15 +31,21 @@ async function overHttp(settings: BenchSettings): Promise<void> {
   const stack = await startBenchStack(settings);
   try {
     const [first] = stack.gateways;
+    const noop = (gateway: GatewayProcess, name: string): Subject =>
+      ({ name, target: { url: `${gateway.ready.url}/bench/noop`, http1: true }, shape: overHttp1, server: gateway });
+    const authMe = (gateway: GatewayProcess, name: string): Subject => ({
+      name,
+      target: { url: `${gateway.ready.url}/mainnet/v1/auth/me`, http1: true, headers: { 'x-api-key': stack.apiKey } },
+      shape: overHttp1,
+      server: gateway,
+    });
+    const compared = stack.compareGateway;
     const subjects: Subject[] = [
       { name: 'bare GET /hello', target: { url: `${stack.bare.ready.url}/hello`, http1: true }, shape: overHttp1, server: stack.bare },
-      { name: 'gateway GET /bench/noop', target: { url: `${first!.ready.url}/bench/noop`, http1: true }, shape: overHttp1, server: first! },
-      ...stack.gateways.map((gateway) => ({
-        name: `${gateway.label} auth/me`,
-        target: { url: `${gateway.ready.url}/mainnet/v1/auth/me`, http1: true, headers: { 'x-api-key': stack.apiKey } },
-        shape: overHttp1,
-        server: gateway,
-      })),
+      noop(first!, 'gateway GET /bench/noop'),
+      ...stack.gateways.map((gateway) => authMe(gateway, `${gateway.label} auth/me`)),
+      // BENCH_COMPARE_TREE: the other checkout's noop and auth/me, last.
+      ...(compared ? [noop(compared, 'compared noop'), authMe(compared, `compared (${compared.variant}) auth/me`)] : []),
     ];
     for (const subject of subjects) {
       const response = await fetch(subject.target.url, { headers: subject.target.headers ?? {} });
@@ -52,13 +58,23 @@ async function overHttp(settings: BenchSettings): Promise<void> {
       durationSeconds: settings.roundSeconds,
       warmupSeconds: settings.warmupSeconds,
     });
-    const [hello, noop, ...me] = results as [SubjectResult, SubjectResult, ...SubjectResult[]];
+    const [hello, noopResult, ...rest] = results as [SubjectResult, SubjectResult, ...SubjectResult[]];
+    const me = rest.slice(0, stack.gateways.length);
+    const [comparedNoop, comparedMe] = rest.slice(stack.gateways.length);
     console.log(`\nauth/me, concurrency ${settings.authConcurrency} (medians over ${settings.rounds} rounds)`);
     printSubjects(results);
     console.log('');
     printComparisons([
-      compare('noop / bare hello', noop, hello),
-      ...me.flatMap((m) => [compare(`${m.subject.name} / bare hello`, m, hello), compare(`${m.subject.name} / noop`, m, noop)]),
+      compare('noop / bare hello', noopResult, hello),
+      ...me.flatMap((m) => [compare(`${m.subject.name} / bare hello`, m, hello), compare(`${m.subject.name} / noop`, m, noopResult)]),
+      ...(comparedNoop && comparedMe
+        ? [
+            compare('compared noop / bare hello', comparedNoop, hello),
+            compare(`${comparedMe.subject.name} / bare hello`, comparedMe, hello),
+            compare('noop: this tree / compared', noopResult, comparedNoop),
+            compare('auth/me: this tree / compared', me[0]!, comparedMe),
+          ]
+        : []),
     ]);
     warnOnFailures(results);
     console.log(`gateway log written: ${(stack.loggedBytes() / 1e6).toFixed(1)} MB at LOG_LEVEL=${settings.logLevel}`);

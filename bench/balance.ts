@@ -41,8 +41,8 @@ function balanceSubjects(stack: BenchStack, frameFile: string): Subject[] {
       shape: overOneHttp2Connection,
       server: stack.simnet,
     },
-    ...stack.gateways.map((gateway) => ({
-      name: gateway.label,
+    ...[...stack.gateways, ...(stack.compareGateway ? [stack.compareGateway] : [])].map((gateway) => ({
+      name: gateway === stack.compareGateway ? `compared (${gateway.variant})` : gateway.label,
       target: { url: `${gateway.ready.url}/mainnet/v1/accounts/${owner}/balance`, http1: true, headers: { 'x-api-key': stack.apiKey } },
       shape: overHttp1,
       server: gateway,
@@ -84,6 +84,13 @@ function balanceComparisons(results: SubjectResult[], gateways: readonly Gateway
   for (const variant of new Set(gateways.map((g) => g.variant))) {
     const [h2, grpcJs] = [resultOf(variant, 'h2'), resultOf(variant, 'grpc-js')];
     if (h2 && grpcJs) comparisons.push(compare(`${h2.subject.name} / ${grpcJs.subject.name}`, h2, grpcJs));
+  }
+  // BENCH_COMPARE_TREE: the other checkout's gateway, against the bare baselines and this tree's first gateway.
+  const compared = results.find((r) => r.subject.name.startsWith('compared ('));
+  if (compared) {
+    comparisons.push(compare(`${compared.subject.name} / bare (grpc-js)`, compared, bare));
+    const first = named(gateways[0]!.label)!;
+    comparisons.push(compare(`${first.subject.name} / ${compared.subject.name}`, first, compared));
   }
   return comparisons;
 }

@@ -22,7 +22,7 @@ import { openDatabase } from '../../services/db/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
-import { AUTH_ME_LIKE_BODY } from './auth-me-body.js';
+import { registerBenchNoop } from './bench-noop.js';
 
 exitWithParent();
 
@@ -46,18 +46,7 @@ const database = await openDatabase({ url: config.databaseUrl });
 const upstreams = upstreamSetFromConfig(config);
 const app = await buildGatewayApp({ config, database, clock: systemClock, logger, upstreams });
 
-const named = z.object({ id: z.string(), name: z.string().nullable() });
-const meLike = z.object({
-  data: z.object({
-    apiKey: named,
-    organization: named.nullable(),
-    project: named.nullable(),
-    network: z.enum(['mainnet', 'testnet', 'devnet']).nullable(),
-    tier: z.string(),
-    subscription: z.object({ plan: z.string().nullable(), status: z.string().nullable() }).nullable(),
-  }),
-});
-app.get('/bench/noop', { config: { auth: 'none' }, schema: { hide: true, response: { 200: meLike } } }, async () => AUTH_ME_LIKE_BODY);
+registerBenchNoop(app);
 
 process.on('SIGUSR2', () => {
   const gc = (globalThis as { gc?: () => void }).gc;

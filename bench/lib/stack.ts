@@ -31,6 +31,8 @@ export interface BenchStack {
   simnet: ServiceProcess<SimnetReady>;
   gateways: GatewayProcess[];
   /** The bare proxy on the SDK's grpc-js transport (pinned: the gateway's default does not move it). */
+  /** With BENCH_COMPARE_TREE: the first variant's gateway built from that checkout (A/B in the same rounds). */
+  compareGateway: GatewayProcess | undefined;
   bare: ServiceProcess<BareProxyReady>;
   /** The same bare proxy on the `h2` transport, with BENCH_BARE_H2=1. */
   bareH2: ServiceProcess<BareProxyReady> | undefined;
@@ -46,13 +48,29 @@ export interface StackOptions {
   exposeGc?: boolean;
 }
 
-/** The inherited environment without any gateway setting a developer's shell may carry. */
 /**
  * `BENCH_GATEWAY_NODE_FLAGS` (space-separated) adds Node flags to every gateway process, e.g.
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load (written when it stops).
  */
 export function gatewayNodeFlags(): string[] {
   return (process.env['BENCH_GATEWAY_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+}
+
+/**
+ * `BENCH_BARE_NODE_FLAGS` (space-separated): the same for the bare proxy, so the baseline can be
+ * profiled under the same load (`--cpu-prof --cpu-prof-dir=DIR`).
+ */
+export function bareNodeFlags(): string[] {
+  return (process.env['BENCH_BARE_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+}
+
+/**
+ * `BENCH_COMPARE_TREE=DIR`: another checkout of the gateway (e.g. `git archive` of the commit
+ * before a change, with this checkout's node_modules linked in). Its gateway runs beside this
+ * one's, for the first metering variant, as one more subject of the same interleaved rounds.
+ */
+export function compareTree(): string | undefined {
+  return process.env['BENCH_COMPARE_TREE'] || undefined;
 }
 
 /** This process's environment without any suigw setting: each subject gets only its own. */
@@ -138,33 +156,39 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
     const simnet = await startServiceProcess<SimnetReady>({ name: 'simnet', script: 'bench/lib/simnet-process.ts', env: process.env, stdout: 'ignore' });
     started.push(simnet);
     const gateways: GatewayProcess[] = [];
+    const startGateway = async (variant: MeteringVariant, transport: GrpcTransportChoice | undefined, root?: string): Promise<GatewayProcess> => {
+      const label = root === undefined ? `gateway (${variant}${transport ? `, ${transport}` : ''})` : `compared (${variant})`;
+      const logFile = join(logDirectory, `${label.replace(/\W+/g, '-')}.log`);
+      const fd = openSync(logFile, 'a');
+      logFiles.push(logFile);
+      try {
+        const gateway = await startServiceProcess<GatewayReady>({
+          name: label,
+          script: 'bench/lib/gateway-server.ts',
+          root,
+          nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
+          env: subjectEnvironment(tenant!, simnet.ready, variant, settings, transport),
+          // pino writes the log to stdout: a file, as a container runtime would keep it.
+          stdout: fd,
+        });
+        started.push(gateway);
+        return Object.assign(gateway, { variant, transport, label });
+      } finally {
+        closeSync(fd);
+      }
+    };
     const transports = settings.transports.length > 0 ? settings.transports : [undefined];
     for (const variant of settings.metering) {
-      for (const transport of transports) {
-        const label = `gateway (${variant}${transport ? `, ${transport}` : ''})`;
-        const logFile = join(logDirectory, `gateway-${variant}${transport ? `-${transport}` : ''}.log`);
-        const fd = openSync(logFile, 'a');
-        logFiles.push(logFile);
-        try {
-          const gateway = await startServiceProcess<GatewayReady>({
-            name: label,
-            script: 'bench/lib/gateway-server.ts',
-            nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
-            env: subjectEnvironment(tenant, simnet.ready, variant, settings, transport),
-            // pino writes the log to stdout: a file, as a container runtime would keep it.
-            stdout: fd,
-          });
-          started.push(gateway);
-          gateways.push(Object.assign(gateway, { variant, transport, label }));
-        } finally {
-          closeSync(fd);
-        }
-      }
+      for (const transport of transports) gateways.push(await startGateway(variant, transport));
     }
+    // BENCH_COMPARE_TREE: another checkout's gateway (its own default transport) in the same rounds.
+    const otherTree = compareTree();
+    const compareGateway = otherTree === undefined ? undefined : await startGateway(settings.metering[0]!, undefined, otherTree);
     const startBare = async (transport: GrpcTransportChoice) => {
       const bare = await startServiceProcess<BareProxyReady>({
         name: `bare proxy (${transport})`,
         script: 'bench/lib/bare-proxy.ts',
+        nodeFlags: bareNodeFlags(),
         env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl, BARE_GRPC_TRANSPORT: transport },
         stdout: 'ignore',
       });
@@ -176,6 +200,7 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
     return {
       simnet,
       gateways,
+      compareGateway,
       bare,
       bareH2,
       apiKey: tenant.apiKey,

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { SeriesCounter, SeriesHistogram } from './series-metrics.js';
 
 /**
  * The service's Prometheus instruments, on a registry of their own (one per process in
@@ -12,20 +13,21 @@ export class Metrics {
   readonly registry = new Registry();
 
   /** Every answered request, by protocol (rest, management, jsonrpc, graphql, grpc), route pattern and status. */
-  readonly requests = new Counter({
-    name: 'suigw_requests_total',
-    help: 'Requests answered, by protocol, route pattern, method and status code.',
-    labelNames: ['protocol', 'route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
+  // Recorded on every request: series instruments (series-metrics.ts), exported like prom-client's.
+  readonly requests = new SeriesCounter(
+    'suigw_requests_total',
+    'Requests answered, by protocol, route pattern, method and status code.',
+    ['protocol', 'route', 'method', 'status'],
+    this.registry,
+  );
 
-  readonly requestDuration = new Histogram({
-    name: 'suigw_request_duration_seconds',
-    help: 'Time from the first byte of a request to the last byte of its answer.',
-    labelNames: ['protocol', 'route', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
-    registers: [this.registry],
-  });
+  readonly requestDuration = new SeriesHistogram(
+    'suigw_request_duration_seconds',
+    'Time from the first byte of a request to the last byte of its answer.',
+    ['protocol', 'route', 'method'],
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+    this.registry,
+  );
 
   /** One upstream call (one attempt of it), by network, API (grpc, graphql), method and outcome. */
   readonly upstreamCalls = new Counter({
@@ -74,12 +76,12 @@ export class Metrics {
     registers: [this.registry],
   });
 
-  readonly keyCacheLookups = new Counter({
-    name: 'suigw_key_cache_lookups_total',
-    help: 'API key verifications by cache result: hit or miss.',
-    labelNames: ['result'] as const,
-    registers: [this.registry],
-  });
+  readonly keyCacheLookups = new SeriesCounter(
+    'suigw_key_cache_lookups_total',
+    'API key verifications by cache result: hit or miss.',
+    ['result'],
+    this.registry,
+  );
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     // Process metrics (CPU, memory, GC, event-loop lag as nodejs_eventloop_lag_*).

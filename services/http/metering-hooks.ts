@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../core/index.js';
-import type { ChargeOutcome, DeclaredRouteCost, Meter } from '../metering/index.js';
+import type { Admission, ChargeOutcome, DeclaredRouteCost, Meter } from '../metering/index.js';
 import type { App } from '../route-contract/index.js';
 
 export interface MeteringAdapterOptions {
@@ -29,20 +29,28 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     for (const method of [route.method].flat()) options.onRouteCost?.({ method, path: routePath(route.url ?? route.path, network), cost });
   });
   if (!meter) return;
-  scope.addHook('onRequest', async (request: FastifyRequest) => {
+  // Callback style: most admissions are decided without waiting (`admitNow`), and an async hook
+  // would still cost a promise and a microtask per request (docs/benchmarks.md, "HTTP layer").
+  scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
     // The root hook (root-hooks.ts) ran first and left the route's facts.
     const { config, url } = request.routeFacts ?? request.routeOptions;
     const cost = config.cost;
-    if (!request.principal || cost === undefined) return;
-    const admission = await meter.admit({
+    if (!request.principal || cost === undefined) return done();
+    const metered = {
       principal: request.principal,
       clientIp: request.ip,
       network,
       route: `${request.method} ${routePath(url ?? request.url, network)}`,
       cost,
-    }, request.limitStage);
-    request.meterTicket = admission.ticket;
-    if (admission.error) throw admission.error;
+    };
+    let admission: Admission | undefined;
+    try {
+      admission = meter.admitNow(metered, request.limitStage);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (admission) return admitted(request, admission, done);
+    meter.admit(metered, request.limitStage).then((later) => admitted(request, later, done), done);
   });
   scope.addHook('onError', async (request: FastifyRequest, _reply: FastifyReply, error: FastifyError) => {
     request.meterFailure = flatFailure(error);
@@ -55,6 +63,12 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     }
     return payload;
   });
+}
+
+/** Keeps the ticket for the meter stage; a refusal ends the request with its error. */
+function admitted(request: FastifyRequest, admission: Admission, done: (error?: Error) => void): void {
+  request.meterTicket = admission.ticket;
+  done(admission.error);
 }
 
 /** The route as declared, without the network prefix: "/mainnet/v1/x/:id" → "/v1/x/:id". */

@@ -39,17 +39,26 @@ export interface RootStages {
 export function registerRootHooks(app: App, stages: RootStages): void {
   const { routes, cors, pressure, authenticate, stats, logRequest, record } = stages;
   app.decorateRequest('routeFacts', undefined);
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  // Callback style: with a cached key or a public route nothing here waits, and an async hook
+  // would still cost a promise and a microtask per request (docs/benchmarks.md, "HTTP layer").
+  app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const route = routes.of(request);
     request.routeFacts = route;
     void reply.header('x-request-id', request.id);
-    if (cors(request, reply, route)) return reply;
+    // Answered (a preflight): fastify goes on once the reply is sent, `done` must not be called.
+    if (cors(request, reply, route)) return;
     if (!route.shedExempt) {
       const shed = pressure();
-      if (shed) throw shed;
+      if (shed) return done(shed);
     }
-    await authenticate(request, route);
-    return undefined;
+    let pending: Promise<void> | undefined;
+    try {
+      pending = authenticate(request, route);
+    } catch (error) {
+      return done(error as Error);
+    }
+    if (pending === undefined) return done();
+    pending.then(() => done(), done);
   });
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     stats.record(reply.statusCode);

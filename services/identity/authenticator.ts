@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import { ApiError, type Clock, type Logger, type Metrics, type Network } from '../core/index.js';
+import { ApiError, type Clock, type CounterSeries, type Logger, type Metrics, type Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
 import { isOriginAllowed } from './origins.js';
@@ -17,10 +17,6 @@ export interface AccessRequest {
   /** The request's `Origin` header, if any. */
   origin: string | undefined;
 }
-
-/** The cache-lookup label sets, built once: prom-client hashes the label object on every call, and a fresh one costs more. */
-const CACHE_HIT = { result: 'hit' } as const;
-const CACHE_MISS = { result: 'miss' } as const;
 
 /** How many raw values' hashes are remembered (a flood of random values only costs re-hashing). */
 const HASHES_REMEMBERED = 10_000;
@@ -45,7 +41,9 @@ export class Authenticator {
   readonly #logger: Logger | undefined;
   readonly #clock: Clock;
   readonly #cache: KeyCache;
-  readonly #cacheLookups: Metrics['keyCacheLookups'] | undefined;
+  /** The hit and miss series of the cache-lookup counter, resolved once. */
+  readonly #cacheHits: CounterSeries | undefined;
+  readonly #cacheMisses: CounterSeries | undefined;
   /**
    * The hash of each recently seen well-formed value, so a cached key is not re-hashed on every
    * request. The raw value is a key of this in-process map only: never logged nor stored.
@@ -66,7 +64,8 @@ export class Authenticator {
     this.#clock = options.clock;
     this.#logger = options.logger;
     this.#cache = new KeyCache(options.clock, options.ttlMs, options.maxEntries ?? 100_000);
-    this.#cacheLookups = options.cacheLookups;
+    this.#cacheHits = options.cacheLookups?.series({ result: 'hit' });
+    this.#cacheMisses = options.cacheLookups?.series({ result: 'miss' });
     this.#hashes = new LRUCache({ max: Math.min(options.maxEntries ?? 100_000, HASHES_REMEMBERED) });
   }
 
@@ -94,6 +93,21 @@ export class Authenticator {
     const principal = await this.verify(keyValue);
     authorize(principal, access);
     return principal;
+  }
+
+  /**
+   * `authenticate` without a promise for the common case, a valid key whose resolution is
+   * cached: its principal, checked against the request (throws as `authorize` does). Undefined
+   * when `authenticate` must run (not cached, or anything but a valid key, whose error it throws).
+   * Each promise of the async path costs a microtask on every request (docs/benchmarks.md, "HTTP layer").
+   */
+  authenticateCached(keyValue: string | undefined, access: AccessRequest): Principal | undefined {
+    if (keyValue === undefined || !isWellFormedKeyValue(keyValue)) return undefined;
+    const cached = this.#cache.get(this.#hashOf(keyValue));
+    if (cached?.kind !== 'ok' || cached.principal.expiresAt <= this.#clock.now()) return undefined;
+    this.#cacheHits?.inc();
+    authorize(cached.principal, access);
+    return cached.principal;
   }
 
   /** Verifies the key alone: 401 missing/invalid/expired, AUTH_CONTEXT_MISSING, ORGANIZATION_NOT_FOUND. */
@@ -156,7 +170,7 @@ export class Authenticator {
   async #resolve(hash: string): Promise<KeyResolution> {
     const now = this.#clock.now();
     const cached = this.#cache.get(hash);
-    this.#cacheLookups?.inc(cached ? CACHE_HIT : CACHE_MISS);
+    (cached ? this.#cacheHits : this.#cacheMisses)?.inc();
     if (cached) return cached;
     const changes = this.#changes;
     const creations = this.#creations;

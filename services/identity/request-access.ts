@@ -25,13 +25,14 @@ export interface RequestAccess {
 
 /**
  * The gateway's access decision, for every adapter (the fastify hook, Envoy's ext_authz): the
- * caller of a route, or the spec's ApiError. `undefined` for public routes. It fails closed:
+ * caller of a route, or the spec's ApiError. `undefined` for public routes. Decided at once
+ * (returned or thrown) when it needs no lookup, a promise otherwise. It fails closed:
  * - a route that declares no rule is refused (401 without a valid key, 403 with one);
  * - a route outside the `/{network}` scopes cannot check a key's network, so only `'none'` works;
  * - the `api_key` query parameter (any spelling) is refused on network routes unless the route
  *   opts in: the spec allows it on the HTTP gateways only.
  */
-export async function decideAccess(authenticator: Authenticator, access: RequestAccess): Promise<Principal | undefined> {
+export function decideAccess(authenticator: Authenticator, access: RequestAccess): Principal | undefined | Promise<Principal | undefined> {
   const { rule, network } = access;
   if (network && !access.queryKeyAllowed && access.queryKeyPresent) {
     throw new ApiError('API_KEY_INVALID', {
@@ -47,15 +48,19 @@ export async function decideAccess(authenticator: Authenticator, access: Request
     queryApiKey: access.queryKeyAllowed ? access.queryApiKey : undefined,
   });
   if (rule === undefined) {
-    await authenticator.verify(apiKey);
-    throw new ApiError('INSUFFICIENT_SCOPE', { message: 'This route declares no access rule; no key may call it.' });
+    return refusedAfterVerifying(authenticator, apiKey, new ApiError('INSUFFICIENT_SCOPE', { message: 'This route declares no access rule; no key may call it.' }));
   }
   if (network === undefined) {
-    await authenticator.verify(apiKey);
-    throw new ApiError('NETWORK_MISMATCH', { message: 'This route is served on no network; no key may call it.' });
+    return refusedAfterVerifying(authenticator, apiKey, new ApiError('NETWORK_MISMATCH', { message: 'This route is served on no network; no key may call it.' }));
   }
   const request: AccessRequest = { network, scope: rule === 'key' ? null : rule.scope, origin: access.origin };
-  return authenticator.authenticate(apiKey, request);
+  return authenticator.authenticateCached(apiKey, request) ?? authenticator.authenticate(apiKey, request);
+}
+
+/** A key error first (401 without a valid key), then the refusal. */
+async function refusedAfterVerifying(authenticator: Authenticator, apiKey: string | undefined, refusal: ApiError): Promise<never> {
+  await authenticator.verify(apiKey);
+  throw refusal;
 }
 
 /** Routes of a network live under `/{network}`; the first path segment names it. */

@@ -59,10 +59,18 @@ export class CreditLedger {
 
   /** Takes `credits` from the organization's balance when it has them; otherwise nothing. */
   async reserve(organizationId: string, plan: Plan, credits: number): Promise<{ ok: boolean; balance: CreditBalance }> {
-    const account = this.#current(organizationId, plan) ?? (await this.#account(organizationId, plan));
-    const ok = remainingOf(account) >= credits;
-    if (ok) account.charged += credits;
-    return { ok, balance: balanceOf(account) };
+    return take(this.#current(organizationId, plan) ?? (await this.#account(organizationId, plan)), credits);
+  }
+
+  /** `reserve` without waiting when the organization's account is loaded and current; undefined (nothing taken) otherwise. */
+  reserveNow(organizationId: string, plan: Plan, credits: number): { ok: boolean; balance: CreditBalance } | undefined {
+    const account = this.#current(organizationId, plan);
+    return account && take(account, credits);
+  }
+
+  /** Whether `reserveNow` would answer. */
+  isCurrent(organizationId: string, plan: Plan): boolean {
+    return this.#current(organizationId, plan) !== undefined;
   }
 
   /** Corrects a reservation by what the request was finally charged (may be negative). */
@@ -169,4 +177,10 @@ function remainingOf(account: Account): number {
 
 function balanceOf(account: Account): CreditBalance {
   return { remaining: Math.max(0, remainingOf(account)), replenishAtMs: account.replenishAtMs };
+}
+
+function take(account: Account, credits: number): { ok: boolean; balance: CreditBalance } {
+  const ok = remainingOf(account) >= credits;
+  if (ok) account.charged += credits;
+  return { ok, balance: balanceOf(account) };
 }

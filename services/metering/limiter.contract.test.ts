@@ -32,6 +32,16 @@ function contract(name: string, make: () => Promise<RateLimiter>) {
       expect(outcomes[5]!.org.limit).toBe(5);
     });
 
+    it('checkNow, where it answers, takes the same decisions as check and counts them; never with caps', async () => {
+      const { limiter, rule } = await fresh();
+      const org = rule('org', 5);
+      const outcomes = [];
+      for (let i = 0; i < 6; i += 1) outcomes.push(limiter.checkNow({ caps: [], org, quantity: 1 }) ?? (await limiter.check({ caps: [], org, quantity: 1 })));
+      expect(outcomes.map((o) => o.outcome)).toEqual(['allowed', 'allowed', 'allowed', 'allowed', 'allowed', 'org-exceeded']);
+      expect(limiter.stats().decisions).toBe(6);
+      expect(limiter.checkNow({ caps: [rule('key', 2)], org, quantity: 1 })).toBeUndefined();
+    });
+
     it('a denying cap consumes nothing; an organization denial still consumes the caps', async () => {
       const { limiter, rule } = await fresh();
       const cap = rule('key', 2);

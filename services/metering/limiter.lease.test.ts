@@ -63,6 +63,33 @@ describe('Redis limiter: organization leases', () => {
     expect(read.org.remaining).toBe(leased.org.remaining);
   });
 
+  it('checkNow answers what this process holds (a live lease, a settled read) without Redis, as check would, and nothing else', async () => {
+    const clock = new ManualClock();
+    const limiter = await process({ clock, prefix: prefix() });
+    // Nothing held yet: no answer, nothing taken, no Redis call.
+    expect(limiter.checkNow({ caps: [], org: org(1_000), quantity: 1 })).toBeUndefined();
+    expect(limiter.checkNow({ caps: [], org: org(1_000), quantity: 0 })).toBeUndefined();
+    expect(limiter.stats()).toEqual({ decisions: 0, failOpen: 0, roundTrips: 0 });
+    // The first leased request takes a lease of 2: the second comes from it, counting down as check's do.
+    const first = await limiter.check({ caps: [], org: org(1_000), quantity: 1 });
+    const second = limiter.checkNow({ caps: [], org: org(1_000), quantity: 1 });
+    expect(second).toEqual({ outcome: 'allowed', org: { ...first.org, remaining: first.org.remaining - 1 }, retryAfterMs: 0 });
+    expect(limiter.checkNow({ caps: [], org: org(1_000), quantity: 0 })?.org.remaining).toBe(first.org.remaining - 1);
+    // The lease is spent: the next request needs Redis.
+    expect(limiter.checkNow({ caps: [], org: org(1_000), quantity: 1 })).toBeUndefined();
+    expect(limiter.stats()).toEqual({ decisions: 3, failOpen: 0, roundTrips: 1 });
+    // Requests with a cap always take check's exact decision.
+    expect(limiter.checkNow({ caps: [{ key: 'key:k1', perSecond: 10, burst: 10 }], org: org(1_000), quantity: 1 })).toBeUndefined();
+    // A header-only read settled within the window answers; a pending one does not.
+    clock.advance(20);
+    const pending = limiter.check({ caps: [], org: org(1_000), quantity: 0 });
+    expect(limiter.checkNow({ caps: [], org: org(1_000), quantity: 0 })).toBeUndefined();
+    expect(limiter.checkNow({ caps: [], org: org(1_000), quantity: 0 })).toBeUndefined();
+    const read = await pending;
+    expect(limiter.checkNow({ caps: [], org: org(1_000), quantity: 0 })).toEqual(read);
+    expect(limiter.stats().roundTrips).toBe(2);
+  });
+
   it('what an expired lease left unspent goes back to the organization with the next lease (not counted as requests)', async () => {
     const clock = new ManualClock();
     const keyPrefix = prefix();

@@ -19,18 +19,24 @@ export class MemoryRateLimiter implements RateLimiter {
   }
 
   async check(request: LimitCheck): Promise<LimitDecision> {
+    return this.#decide(request);
+  }
+
+  checkNow(request: LimitCheck): LimitDecision | undefined {
+    return request.caps.length === 0 ? this.#decide(request) : undefined;
+  }
+
+  #decide(request: LimitCheck): LimitDecision {
     this.#decisions += 1;
     const now = this.#clock.now();
     if (this.#tats.size >= SWEEP_AT) this.#sweep(now);
-    const evaluate = (rule: LimitRule, quantity: number): GcraResult =>
-      gcra(this.#tats.get(rule.key), now, gcraParams(rule.perSecond, rule.burst), quantity);
-    const caps = request.caps.map((rule) => ({ rule, result: evaluate(rule, request.quantity) }));
+    const caps = request.caps.map((rule) => ({ rule, result: this.#evaluate(rule, now, request.quantity) }));
     const deniedCap = caps.find((cap) => !cap.result.allowed);
     if (deniedCap) {
-      return { outcome: 'cap-exceeded', org: this.#orgState(request.org, evaluate(request.org, 0)), retryAfterMs: deniedCap.result.retryAfterMs };
+      return { outcome: 'cap-exceeded', org: this.#orgState(request.org, this.#evaluate(request.org, now, 0)), retryAfterMs: deniedCap.result.retryAfterMs };
     }
     for (const cap of caps) this.#tats.set(cap.rule.key, cap.result.tat);
-    const org = evaluate(request.org, request.quantity);
+    const org = this.#evaluate(request.org, now, request.quantity);
     if (!org.allowed) return { outcome: 'org-exceeded', org: this.#orgState(request.org, org), retryAfterMs: org.retryAfterMs };
     this.#tats.set(request.org.key, org.tat);
     return { outcome: 'allowed', org: this.#orgState(request.org, org), retryAfterMs: 0 };
@@ -42,6 +48,12 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async close(): Promise<void> {
     this.#tats.clear();
+  }
+
+  // A method rather than a closure made per call: tsx's keepNames names every closure when it is
+  // made (an Object.defineProperty per request; docs/benchmarks.md, "HTTP layer").
+  #evaluate(rule: LimitRule, now: number, quantity: number): GcraResult {
+    return gcra(this.#tats.get(rule.key), now, gcraParams(rule.perSecond, rule.burst), quantity);
   }
 
   #orgState(rule: LimitRule, result: GcraResult): LimitDecision['org'] {

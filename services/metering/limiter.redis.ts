@@ -156,7 +156,8 @@ export class RedisRateLimiter implements RateLimiter {
   readonly #leaseMs: number;
   readonly #leases = new Map<string, Lease>();
   /** Recent header-only reads per organization (`#peek`). */
-  readonly #peeks = new Map<string, { decision: Promise<LimitDecision>; expiresAtMs: number; pending: boolean }>();
+  /** Recent header-only reads per organization; `settled` once the read answered. */
+  readonly #peeks = new Map<string, { decision: Promise<LimitDecision>; settled: LimitDecision | undefined; expiresAtMs: number; pending: boolean }>();
   #decisions = 0;
   #failOpen = 0;
   #roundTrips = 0;
@@ -195,11 +196,36 @@ export class RedisRateLimiter implements RateLimiter {
   async check(request: LimitCheck): Promise<LimitDecision> {
     this.#decisions += 1;
     if (request.caps.length === 0 && request.quantity === 1) {
-      const largestLease = Math.floor((request.org.perSecond * this.#leaseMs) / 1000);
+      const largestLease = this.#largestLease(request.org);
       if (largestLease > 1) return this.#fromLease(request.org, largestLease);
     }
     if (request.caps.length === 0 && request.quantity === 0 && this.#leaseMs > 0) return this.#peek(request);
     return this.#decide(request);
+  }
+
+  checkNow(request: LimitCheck): LimitDecision | undefined {
+    if (request.caps.length > 0) return undefined;
+    const { org } = request;
+    const now = this.#clock.now();
+    const lease = this.#leases.get(org.key);
+    let decision: LimitDecision | undefined;
+    if (request.quantity === 1 && this.#largestLease(org) > 1) decision = lease && this.#leaseDecision(org, lease, now);
+    else if (request.quantity === 0 && this.#leaseMs > 0) decision = this.#peekNow(org, lease, now);
+    if (decision) this.#decisions += 1;
+    return decision;
+  }
+
+  #largestLease(org: LimitRule): number {
+    return Math.floor((org.perSecond * this.#leaseMs) / 1000);
+  }
+
+  /** A header-only read answered from the live lease or a settled recent read; undefined otherwise. */
+  #peekNow(org: LimitRule, lease: Lease | undefined, now: number): LimitDecision | undefined {
+    if (lease && now < lease.expiresAtMs && now >= lease.deniedUntilMs) {
+      return { outcome: 'allowed', org: { limit: org.perSecond, remaining: lease.remaining + lease.tokens, resetAtMs: lease.resetAtMs }, retryAfterMs: 0 };
+    }
+    const cached = this.#peeks.get(org.key);
+    return cached && !cached.pending && now < cached.expiresAtMs ? cached.settled : undefined;
   }
 
   /**
@@ -211,19 +237,17 @@ export class RedisRateLimiter implements RateLimiter {
   async #peek(request: LimitCheck): Promise<LimitDecision> {
     const { org } = request;
     const now = this.#clock.now();
-    const lease = this.#leases.get(org.key);
-    if (lease && now < lease.expiresAtMs && now >= lease.deniedUntilMs) {
-      return { outcome: 'allowed', org: { limit: org.perSecond, remaining: lease.remaining + lease.tokens, resetAtMs: lease.resetAtMs }, retryAfterMs: 0 };
-    }
+    const answered = this.#peekNow(org, this.#leases.get(org.key), now);
+    if (answered) return answered;
     const cached = this.#peeks.get(org.key);
     if (cached && (cached.pending || now < cached.expiresAtMs)) return cached.decision;
     if (this.#peeks.size >= SWEEP_LEASES_AT) {
       for (const [key, entry] of this.#peeks) if (!entry.pending && now >= entry.expiresAtMs) this.#peeks.delete(key);
     }
-    const entry = { decision: this.#decide(request), expiresAtMs: Number.POSITIVE_INFINITY, pending: true };
+    const entry = { decision: this.#decide(request), settled: undefined as LimitDecision | undefined, expiresAtMs: Number.POSITIVE_INFINITY, pending: true };
     this.#peeks.set(org.key, entry);
     try {
-      await entry.decision;
+      entry.settled = await entry.decision;
     } finally {
       entry.pending = false;
       entry.expiresAtMs = this.#clock.now() + this.#leaseMs;
@@ -265,15 +289,8 @@ export class RedisRateLimiter implements RateLimiter {
       this.#leases.set(org.key, lease);
     }
     for (;;) {
-      const now = this.#clock.now();
-      if (lease.tokens > 0 && now < lease.expiresAtMs) {
-        lease.tokens -= 1;
-        lease.used += 1;
-        return { outcome: 'allowed', org: { limit: org.perSecond, remaining: lease.remaining + lease.tokens, resetAtMs: lease.resetAtMs }, retryAfterMs: 0 };
-      }
-      if (now < lease.deniedUntilMs) {
-        return { outcome: 'org-exceeded', org: { limit: org.perSecond, remaining: 0, resetAtMs: lease.resetAtMs }, retryAfterMs: lease.deniedUntilMs - now };
-      }
+      const decided = this.#leaseDecision(org, lease, this.#clock.now());
+      if (decided) return decided;
       // One renewal at a time per organization: concurrent requests wait for it, then share it.
       lease.renewing ??= this.#renew(org, lease, largestLease).finally(() => {
         lease.renewing = undefined;
@@ -281,6 +298,19 @@ export class RedisRateLimiter implements RateLimiter {
       const failure = await lease.renewing;
       if (failure !== undefined) return this.#allowWithoutRedis(org, failure);
     }
+  }
+
+  /** One request from the live lease, or the denial still in force; undefined when a renewal is due. */
+  #leaseDecision(org: LimitRule, lease: Lease, now: number): LimitDecision | undefined {
+    if (lease.tokens > 0 && now < lease.expiresAtMs) {
+      lease.tokens -= 1;
+      lease.used += 1;
+      return { outcome: 'allowed', org: { limit: org.perSecond, remaining: lease.remaining + lease.tokens, resetAtMs: lease.resetAtMs }, retryAfterMs: 0 };
+    }
+    if (now < lease.deniedUntilMs) {
+      return { outcome: 'org-exceeded', org: { limit: org.perSecond, remaining: 0, resetAtMs: lease.resetAtMs }, retryAfterMs: lease.deniedUntilMs - now };
+    }
+    return undefined;
   }
 
   /** Takes the next lease; resolves to the error when Redis could not answer (nothing held then). */

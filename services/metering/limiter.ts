@@ -43,6 +43,12 @@ export interface LimitDecision {
 
 export interface RateLimiter {
   check(request: LimitCheck): Promise<LimitDecision>;
+  /**
+   * `check`'s decision when this process can take it without waiting (Redis: from a live lease
+   * or a recent read; in memory: always), counted and applied as `check` would; undefined when
+   * `check` must run, nothing taken then. Only for requests without caps (undefined with caps).
+   */
+  checkNow(request: LimitCheck): LimitDecision | undefined;
   /** Counters a metrics module can read. */
   stats(): LimiterStats;
   close(): Promise<void>;

@@ -2,7 +2,7 @@ import { ApiError, type Metrics, type RateLimitKind } from '../core/index.js';
 import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
-import type { LimitRule, OrgRateState, RateLimiter } from './limiter.js';
+import type { LimitDecision, LimitRule, OrgRateState, RateLimiter } from './limiter.js';
 import { planOf, type Plan } from './plans.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -99,35 +99,73 @@ export class Meter {
     const limited = !free && stage !== 'credits';
     const decision = await this.#deps.limiter.check({
       caps: limited ? capsOf(request) : [],
-      org: { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps },
+      org: orgRule(request, plan),
       quantity: limited ? 1 : 0,
     });
-    const credits = admissionCredits(request.cost);
-    const ticketOf = (refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance): MeterTicket => {
-      if (refusal) this.#deps.instruments?.rateLimitRejections.inc({ kind: REJECTION_KIND[refusal] });
-      return { request, plan, reserved, units: 1, refusal, org: decision.org, credit, settled: false, extended: 0 };
-    };
     if (decision.outcome === 'cap-exceeded') {
       const credit = await this.#deps.ledger.balance(request.principal.organization.id, plan);
       const seconds = retryAfterSeconds(decision.retryAfterMs);
       // Spec: not billed, and the answer does not say which cap.
-      return { ticket: ticketOf('key-cap', 0, credit), error: new ApiError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(seconds) } }) };
+      return {
+        ticket: this.#ticket(request, plan, decision.org, 'key-cap', 0, credit),
+        error: new ApiError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(seconds) } }),
+      };
     }
-    const reservation = await this.#deps.ledger.reserve(request.principal.organization.id, plan, credits);
-    if (!reservation.ok) return { ticket: ticketOf('quota', 0, reservation.balance), error: new ApiError('CU_QUOTA_EXCEEDED') };
+    const reservation = await this.#deps.ledger.reserve(request.principal.organization.id, plan, admissionCredits(request.cost));
+    return this.#admission(request, plan, stage, decision, reservation);
+  }
+
+  /**
+   * `admit` without waiting, for the common case: no per-key or per-IP cap, the limiter can
+   * decide from what this process holds (a lease, a recent read) and the organization's credit
+   * account is loaded. Undefined when `admit` must run (nothing was taken then). Each promise of
+   * the async path costs a microtask on every request (docs/benchmarks.md, "HTTP layer").
+   */
+  admitNow(request: MeteredRequest, stage: AdmissionStage = 'whole'): Admission | undefined {
+    const plan = planOf(request.principal.organization);
+    const limited = !isFree(request.cost) && stage !== 'credits';
+    const organizationId = request.principal.organization.id;
+    if ((limited && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId, plan)) return undefined;
+    const decision = this.#deps.limiter.checkNow({ caps: [], org: orgRule(request, plan), quantity: limited ? 1 : 0 });
+    if (decision === undefined) return undefined;
+    // The account is current (checked above) and nothing awaited since: this answers.
+    const reservation = this.#deps.ledger.reserveNow(organizationId, plan, admissionCredits(request.cost))!;
+    return this.#admission(request, plan, stage, decision, reservation);
+  }
+
+  /** What admission decided once the limiter passed the caps and the credits were reserved. */
+  #admission(
+    request: MeteredRequest, plan: Plan, stage: AdmissionStage, decision: LimitDecision, reservation: { ok: boolean; balance: CreditBalance },
+  ): Admission {
+    const credits = admissionCredits(request.cost);
+    if (!reservation.ok) {
+      return { ticket: this.#ticket(request, plan, decision.org, 'quota', 0, reservation.balance), error: new ApiError('CU_QUOTA_EXCEEDED') };
+    }
     if (decision.outcome === 'org-exceeded') {
       const seconds = retryAfterSeconds(decision.retryAfterMs);
       return {
-        ticket: ticketOf('org-rate', credits, reservation.balance),
+        ticket: this.#ticket(request, plan, decision.org, 'org-rate', credits, reservation.balance),
         error: new ApiError('ORG_RATE_LIMITED', { fields: { retryAfter: seconds }, headers: { 'retry-after': String(seconds) } }),
       };
     }
     if (stage === 'limits') {
       // The service behind Envoy reserves and charges an admitted request; here it was only a check.
       const balance = this.#deps.ledger.adjust(request.principal.organization.id, -credits) ?? reservation.balance;
-      return { ticket: ticketOf(undefined, 0, balance), error: undefined };
+      return { ticket: this.#ticket(request, plan, decision.org, undefined, 0, balance), error: undefined };
     }
-    return { ticket: ticketOf(undefined, credits, reservation.balance), error: undefined };
+    return { ticket: this.#ticket(request, plan, decision.org, undefined, credits, reservation.balance), error: undefined };
+  }
+
+  /**
+   * A method rather than a closure made in `admit`: tsx compiles with esbuild's `keepNames`,
+   * which names every closure when it is created (an `Object.defineProperty`), ~3 µs a request
+   * here (docs/benchmarks.md, "HTTP layer").
+   */
+  #ticket(
+    request: MeteredRequest, plan: Plan, org: OrgRateState, refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance,
+  ): MeterTicket {
+    if (refusal) this.#deps.instruments?.rateLimitRejections.inc({ kind: REJECTION_KIND[refusal] });
+    return { request, plan, reserved, units: 1, refusal, org, credit, settled: false, extended: 0 };
   }
 
   /**
@@ -184,6 +222,10 @@ export class Meter {
     }
     return headersOf(ticket);
   }
+}
+
+function orgRule(request: MeteredRequest, plan: Plan): LimitRule {
+  return { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps };
 }
 
 function capsOf(request: MeteredRequest): LimitRule[] {

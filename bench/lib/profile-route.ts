@@ -1,0 +1,52 @@
+/**
+ * One route under load, alone, for profiling: starts the benchmark stack (BENCH_METERING's first
+ * variant is the gateway), loads one route for BENCH_ROUND_SECONDS at BENCH_AUTH_CONCURRENCY
+ * with h2load after one warm-up pass, and prints the requests served (profile-summary.ts's
+ * `--requests`) and the server's CPU µs per request. Pair with BENCH_GATEWAY_NODE_FLAGS /
+ * BENCH_BARE_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=DIR`: that process's profile then holds one
+ * route's requests only.
+ *
+ * `node bin/run-ts.js bench/lib/profile-route.ts hello|noop|me|balance`
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import { h2load } from './h2load.js';
+import { readSettings } from './settings.js';
+import { startBenchStack } from './stack.js';
+
+/** CPU µs of each thread of a process by thread name (main thread, libuv pool, V8 helpers). */
+function threadCpu(pid: number): Map<string, number> {
+  const byName = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    const stat = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8');
+    const name = tid === String(pid) ? 'main' : stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    byName.set(name, (byName.get(name) ?? 0) + (Number(fields[11]) + Number(fields[12])) * 10_000);
+  }
+  return byName;
+}
+
+const route = process.argv[2];
+const settings = readSettings();
+const stack = await startBenchStack(settings);
+try {
+  const [gateway] = stack.gateways;
+  const key = { 'x-api-key': stack.apiKey };
+  const targets = {
+    hello: { server: stack.bare, url: `${stack.bare.ready.url}/hello`, headers: {} },
+    noop: { server: gateway!, url: `${gateway!.ready.url}/bench/noop`, headers: {} },
+    me: { server: gateway!, url: `${gateway!.ready.url}/mainnet/v1/auth/me`, headers: key },
+    balance: { server: gateway!, url: `${gateway!.ready.url}/mainnet/v1/accounts/${stack.simnet.ready.owner}/balance`, headers: key },
+  };
+  const target = targets[route as keyof typeof targets];
+  if (!target) throw new Error(`usage: profile-route.ts ${Object.keys(targets).join('|')}`);
+  const shape = { connections: settings.authConcurrency, streamsPerConnection: 1, warmupSeconds: 0 };
+  const load = { url: target.url, http1: true, headers: target.headers };
+  const warm = await h2load(load, { ...shape, durationSeconds: settings.warmupSeconds });
+  const before = { at: performance.now(), cpu: target.server.cpuMicros(), threads: threadCpu(target.server.pid) };
+  const run = await h2load(load, { ...shape, durationSeconds: settings.roundSeconds });
+  const perRequest = (micros: number) => Math.round((10 * micros) / ((performance.now() - before.at) / 1e3) / run.rps) / 10;
+  const threads = Object.fromEntries([...threadCpu(target.server.pid)].map(([name, micros]) => [name, perRequest(micros - (before.threads.get(name) ?? 0))]).filter(([, v]) => v !== 0));
+  console.log(JSON.stringify({ route, served: warm.requests + run.requests + 1, rps: run.rps, cpuMicrosPerRequest: perRequest(target.server.cpuMicros() - before.cpu), threads, failures: warm.failures + run.failures }));
+} finally {
+  await stack.stop();
+}
