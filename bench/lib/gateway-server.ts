@@ -15,7 +15,6 @@
  */
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { z } from 'zod';
 import { createLogger, flushLogger, systemClock } from '../../services/core/index.js';
 import { readConfig } from '../../services/cli/runtime.js';
 import { openDatabase } from '../../services/db/index.js';
