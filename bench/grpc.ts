@@ -5,6 +5,8 @@
  * runs at production settings (PostgreSQL, in-memory or Redis metering per BENCH_METERING, an
  * enterprise key) in a process of its own; simnet and h2load in theirs. Targets (issue 9): at
  * c=16 ≥ 0.8 of direct throughput; at c=1 added p50 ≤ 0.3 ms. docs/benchmarks.md has results.
+ * A bare node:http2 forwarding proxy (bench/lib/bare-grpc-proxy.ts) runs in the same rounds: the
+ * floor of any Node proxy on the machine, so that what the proxy adds beyond it is told apart.
  *
  * To compare another protocol later (JSON-RPC `suix_getBalance`, REST balance, direct gRPC),
  * add a Subject to `grpcSubjects` (a server process and a LoadTarget) and a `compare` line.
