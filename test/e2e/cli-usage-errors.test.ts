@@ -1,30 +1,13 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_TIMEOUT_MS, runCli, STACK_FRAME } from '../support/cli.js';
 import { systemClock } from '../../services/core/index.js';
 import { hashKeyValue } from '../../services/identity/index.js';
 import { seedDevOrganization } from '../../services/cli/dev-seed.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'suigw.js');
-/** Each run starts a Node process that loads the TypeScript CLI: seconds on a busy machine. */
-const CLI_TIMEOUT_MS = 90_000;
-/** A stack trace's frames, as Node prints them for an uncaught error. */
-const STACK_FRAME = /^\s+at .+\(?.+:\d+:\d+\)?$/m;
-
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 describe('suigw admin grant: usage errors, not stack traces', () => {
   let test: TestDatabase;
@@ -42,7 +25,7 @@ describe('suigw admin grant: usage errors, not stack traces', () => {
     [['--org', 'ORG', '--usd', '1000000.000001'], '--usd must be more than 0 and at most 1,000,000'],
     [['--org', 'ORG', '--usd', '0'], '--usd must be more than 0 and at most 1,000,000'],
   ])('grant %j → exit 2: %s', async (args, message) => {
-    const result = await run(['admin', 'grant', ...args.map((a) => (a === 'ORG' ? organizationId : a))], { DATABASE_URL: test.url });
+    const result = await runCli(['admin', 'grant', ...args.map((a) => (a === 'ORG' ? organizationId : a))], { DATABASE_URL: test.url });
     expect(result.code).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr.split('\n')[0]).toBe(message);
@@ -51,7 +34,7 @@ describe('suigw admin grant: usage errors, not stack traces', () => {
   }, CLI_TIMEOUT_MS);
 
   it('the largest grant still works', async () => {
-    const result = await run(['admin', 'grant', '--org', organizationId, '--usd', '1000000'], { DATABASE_URL: test.url });
+    const result = await runCli(['admin', 'grant', '--org', organizationId, '--usd', '1000000'], { DATABASE_URL: test.url });
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ organizationId, grantedMicroUsd: '1000000000000' });
   }, CLI_TIMEOUT_MS);
@@ -76,7 +59,7 @@ describe('suigw dev with an admin key that was disabled', () => {
   const devEnv = () => ({ DATABASE_URL: test.url, PORT: '0', SUIGW_METRICS_PORT: '0', SUIGW_DATA_DIR: join(dir, 'data') });
 
   it('from SUIGW_DEV_ADMIN_KEY: explains how to fix it and exits 1 without a stack trace', async () => {
-    const result = await run(['dev', '--state-file', join(dir, 'env.json')], { ...devEnv(), SUIGW_DEV_ADMIN_KEY: key });
+    const result = await runCli(['dev', '--state-file', join(dir, 'env.json')], { ...devEnv(), SUIGW_DEV_ADMIN_KEY: key });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('suigw dev: the admin key in SUIGW_DEV_ADMIN_KEY is disabled, so it cannot be reused.');
     expect(result.stderr).toContain('set SUIGW_DEV_ADMIN_KEY to a new value');
@@ -87,7 +70,7 @@ describe('suigw dev with an admin key that was disabled', () => {
   it('from the state file: names the file to remove and exits 1 without a stack trace', async () => {
     const stateFile = join(dir, 'stored.json');
     await writeFile(stateFile, JSON.stringify({ adminKey: key, organizationId }));
-    const result = await run(['dev', '--state-file', stateFile], { ...devEnv(), SUIGW_DEV_ADMIN_KEY: '' });
+    const result = await runCli(['dev', '--state-file', stateFile], { ...devEnv(), SUIGW_DEV_ADMIN_KEY: '' });
     expect(result.code).toBe(1);
     expect(result.stderr).toContain(`suigw dev: the admin key stored in ${stateFile} is disabled, so it cannot be reused.`);
     expect(result.stderr).toContain(`remove ${stateFile}`);

@@ -1,18 +1,14 @@
-import { spawn } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CLI_TIMEOUT_MS, runCli, STACK_FRAME } from '../support/cli.js';
 import { systemClock } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
 import { PLANS } from '../../services/metering/index.js';
 import { startGatewayProcess, type OwnedProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'suigw.js');
-/** Each run starts a Node process that loads the TypeScript CLI: seconds on a busy machine. */
-const CLI_TIMEOUT_MS = 90_000;
-const STACK_FRAME = /^\s+at .+\(?.+:\d+:\d+\)?$/m;
 /** No upstream is configured: a data request is 404 NETWORK_NOT_CONFIGURED, charged and rate-limited. */
 const DATA_PATH = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
 
@@ -20,18 +16,6 @@ const DATA_PATH = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
 function plansWithTeamRate(orgRps: number) {
   const plans = Object.fromEntries(Object.entries(PLANS).map(([id, { id: _id, ...numbers }]) => [id, numbers]));
   return { version: 1, plans: { ...plans, team: { ...plans['team'], orgRps } } };
-}
-
-function run(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, LOG_LEVEL: 'silent', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('exit', (code) => resolve({ code, stdout, stderr }));
-  });
 }
 
 describe('SUIGW_PLANS_FILE: a deployment\'s own plans', () => {
@@ -56,7 +40,7 @@ describe('SUIGW_PLANS_FILE: a deployment\'s own plans', () => {
   ])('%s: the process stops with exit 2 and says what is wrong, without a stack trace', async (_, text, issue) => {
     const file = join(dir, `${Math.random().toString(36).slice(2)}.json`);
     await writeFile(file, text);
-    const result = await run(['migrate'], { DATABASE_URL: db.url, SUIGW_PLANS_FILE: file });
+    const result = await runCli(['migrate'], { DATABASE_URL: db.url, SUIGW_PLANS_FILE: file });
     expect(result.code).toBe(2);
     expect(result.stderr.split('\n')[0]).toBe(`plans file ${file} is not valid:`);
     expect(result.stderr).toMatch(issue);
@@ -65,7 +49,7 @@ describe('SUIGW_PLANS_FILE: a deployment\'s own plans', () => {
 
   it('a missing file stops the process too', async () => {
     const file = join(dir, 'absent.json');
-    const result = await run(['migrate'], { DATABASE_URL: db.url, SUIGW_PLANS_FILE: file });
+    const result = await runCli(['migrate'], { DATABASE_URL: db.url, SUIGW_PLANS_FILE: file });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(new RegExp(`^plans file ${file} is not valid:\\n {2}cannot be read: `));
   }, CLI_TIMEOUT_MS);
