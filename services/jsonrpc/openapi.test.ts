@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { registeredRoutes } from '../http/app.js';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { useGatewayOpenApi } from '../../test/support/openapi-document.js';
 
 /** The protocol gateways of issue 9: documented, declared (auth, cost) and priced like every route. */
 const GATEWAY_ROUTES = [
@@ -11,17 +11,10 @@ const GATEWAY_ROUTES = [
 ] as const;
 
 describe('JSON-RPC, its WebSocket and GraphQL in the OpenAPI document, the route table and the cost table', () => {
-  let t: TestApp;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked by key
-  let document: any;
-  beforeAll(async () => {
-    t = await createTestApp();
-    document = (await t.app.inject({ url: '/v1/openapi.json' })).json();
-  });
-  afterAll(async () => t.close());
+  const openApi = useGatewayOpenApi();
 
   it.each(GATEWAY_ROUTES)('$method $path: documented with a summary, key security and its refusals', (route) => {
-    const operation = document.paths[route.path]?.[route.method.toLowerCase()];
+    const operation = openApi.document.paths[route.path]?.[route.method.toLowerCase()];
     expect(operation, `${route.method} ${route.path}`).toBeDefined();
     expect(operation.summary).toEqual(expect.any(String));
     expect(operation.security).not.toEqual([]);
@@ -31,18 +24,18 @@ describe('JSON-RPC, its WebSocket and GraphQL in the OpenAPI document, the route
       expect(operation.parameters).toEqual([expect.objectContaining({ in: 'query', name: 'api_key', required: false })]);
     } else {
       expect(JSON.stringify(operation.requestBody)).toContain(`#/components/schemas/${route.body}`);
-      expect(document.components.schemas[route.body].examples, route.body).toHaveLength(1);
+      expect(openApi.document.components.schemas[route.body].examples, route.body).toHaveLength(1);
     }
   });
 
   it('the JSON-RPC response envelope carries examples (a result and an error)', () => {
-    expect(document.components.schemas.JsonRpcResponse?.examples).toHaveLength(2);
+    expect(openApi.document.components.schemas.JsonRpcResponse?.examples).toHaveLength(2);
   });
 
   it('every gateway route is registered under each network with scope data, the api_key opt-in and a price', () => {
     for (const network of ['mainnet', 'testnet']) {
       for (const route of GATEWAY_ROUTES) {
-        const registered = registeredRoutes(t.app).find((r) => r.url === `/${network}${route.path}` && [r.method].flat().includes(route.method));
+        const registered = registeredRoutes(openApi.app).find((r) => r.url === `/${network}${route.path}` && [r.method].flat().includes(route.method));
         expect(registered?.config, `${route.method} /${network}${route.path}`).toMatchObject({ auth: { scope: 'data' }, cost: 1, queryKey: true });
       }
     }

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { useGatewayOpenApi } from '../../test/support/openapi-document.js';
 import { examples } from './examples.js';
 import * as schemas from './schemas.js';
 
@@ -15,18 +15,10 @@ const REST_PATHS = [
 ];
 
 describe('REST in the OpenAPI document', () => {
-  let gateway: TestApp;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked by key
-  let document: any;
-  beforeAll(async () => {
-    gateway = await createTestApp();
-    document = (await gateway.app.inject({ url: '/v1/openapi.json' })).json();
-  });
-  afterAll(async () => { await gateway.close(); });
+  const openApi = useGatewayOpenApi();
 
   it.each(REST_PATHS)('%s: documented with a summary, its 200 schema, its error statuses and key security', (entry) => {
-    const [method, path] = entry.split(' ') as [string, string];
-    const operation = document.paths[path]?.[method];
+    const operation = openApi.operation(entry);
     expect(operation, entry).toBeDefined();
     expect(operation.summary).toEqual(expect.any(String));
     expect(operation.responses['200'].content['application/json'].schema).toBeDefined();
@@ -36,7 +28,7 @@ describe('REST in the OpenAPI document', () => {
 
   it('resource schemas carry examples', () => {
     for (const id of ['Account', 'Balance', 'Object', 'TransactionBlockResponse', 'CoinMetadata', 'Checkpoint', 'ValidatorApy', 'NameResolution']) {
-      expect(document.components.schemas[id]?.examples, id).toHaveLength(1);
+      expect(openApi.document.components.schemas[id]?.examples, id).toHaveLength(1);
     }
   });
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { useGatewayOpenApi } from '../../test/support/openapi-document.js';
 import * as schemas from './schemas.js';
 
 const ZKLOGIN_PATHS = [
@@ -9,18 +9,10 @@ const ZKLOGIN_PATHS = [
 ];
 
 describe('zkLogin in the OpenAPI document', () => {
-  let gateway: TestApp;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked by key
-  let document: any;
-  beforeAll(async () => {
-    gateway = await createTestApp();
-    document = (await gateway.app.inject({ url: '/v1/openapi.json' })).json();
-  });
-  afterAll(async () => { await gateway.close(); });
+  const openApi = useGatewayOpenApi();
 
   it.each(ZKLOGIN_PATHS)('%s: a summary, its success schema, 401/403 and key security', (entry) => {
-    const [method, path] = entry.split(' ') as [string, string];
-    const operation = document.paths[path]?.[method];
+    const operation = openApi.operation(entry);
     expect(operation, entry).toBeDefined();
     expect(operation.summary).toEqual(expect.any(String));
     const success = operation.responses['200'] ?? operation.responses['201'];
@@ -30,15 +22,15 @@ describe('zkLogin in the OpenAPI document', () => {
   });
 
   it('the proof endpoint documents 429, 502 and 503; address and nonce 503', () => {
-    const prove = document.paths['/v1/zklogin/prove'].post;
+    const prove = openApi.document.paths['/v1/zklogin/prove'].post;
     for (const status of ['400', '429', '502', '503']) expect(prove.responses[status], status).toBeDefined();
-    expect(document.paths['/v1/zklogin/address'].post.responses['503']).toBeDefined();
-    expect(document.paths['/v1/zklogin/nonce'].post.responses['503']).toBeDefined();
+    expect(openApi.document.paths['/v1/zklogin/address'].post.responses['503']).toBeDefined();
+    expect(openApi.document.paths['/v1/zklogin/nonce'].post.responses['503']).toBeDefined();
   });
 
   it('request and response schemas carry examples', () => {
     for (const id of ['ZkLoginAddressRequest', 'ZkLoginAddress', 'ZkLoginNonceRequest', 'ZkLoginNonce', 'ZkLoginProveRequest', 'ZkLoginProof', 'ZkLoginAudience']) {
-      expect(document.components.schemas[id]?.examples, id).toHaveLength(1);
+      expect(openApi.document.components.schemas[id]?.examples, id).toHaveLength(1);
     }
   });
 

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import { useGatewayOpenApi } from '../../../test/support/openapi-document.js';
 import * as schemas from './schemas.js';
 
 const WEBHOOK_PATHS = [
@@ -9,18 +9,10 @@ const WEBHOOK_PATHS = [
 ];
 
 describe('webhooks in the OpenAPI document', () => {
-  let gateway: TestApp;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- an OpenAPI document, walked by key
-  let document: any;
-  beforeAll(async () => {
-    gateway = await createTestApp();
-    document = (await gateway.app.inject({ url: '/v1/openapi.json' })).json();
-  });
-  afterAll(async () => { await gateway.close(); });
+  const openApi = useGatewayOpenApi();
 
   it.each(WEBHOOK_PATHS)('%s: a summary, its success schema, 401/403/404 and key security', (entry) => {
-    const [method, path] = entry.split(' ') as [string, string];
-    const operation = document.paths[path]?.[method];
+    const operation = openApi.operation(entry);
     expect(operation, entry).toBeDefined();
     expect(operation.summary).toEqual(expect.any(String));
     expect(operation.tags).toEqual(['webhooks']);
@@ -32,7 +24,7 @@ describe('webhooks in the OpenAPI document', () => {
 
   it('request and response schemas carry examples', () => {
     for (const id of ['CreateWebhookRequest', 'CreatedWebhook', 'Webhook', 'UpdateWebhookRequest', 'RotatedWebhookSecret', 'WebhookDelivery']) {
-      expect(document.components.schemas[id]?.examples, id).toHaveLength(1);
+      expect(openApi.document.components.schemas[id]?.examples, id).toHaveLength(1);
     }
   });
 
