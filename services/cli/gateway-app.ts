@@ -62,16 +62,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   const jsonRpcFeeds = options.jsonRpcFeeds ?? new CheckpointFeeds({ onError: (error) => logger.warn({ err: error }, 'JSON-RPC subscription feed: upstream stream failed') });
   const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
   const app = await buildHttpApp({
-    config,
-    database,
-    clock,
-    logger,
-    authenticator,
+    ...parts.httpPipeline,
     ...(config.identityHeaders.trusted
       ? { trustedIdentity: new SignedIdentity({ key: deriveSubkey(secret, 'identity-headers'), clock, maxAgeMs: config.identityHeaders.maxAgeMs }) }
       : {}),
-    meter: config.metering.enabled ? metering.meter : undefined,
-    metrics,
     onRouteCost: options.onRouteCost,
     healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],
     capabilities: [

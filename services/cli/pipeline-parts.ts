@@ -2,6 +2,7 @@ import { Metrics, type Clock, type Config, type Logger } from '../core/index.js'
 import type { Database } from '../db/index.js';
 import { Authenticator } from '../identity/index.js';
 import { createMetering, type Metering } from '../metering/index.js';
+import type { HttpAppOptions } from '../http/index.js';
 import type { App } from '../route-contract/index.js';
 
 export interface PipelinePartsOptions {
@@ -18,6 +19,8 @@ export interface PipelineParts {
   metrics: Metrics;
   authenticator: Authenticator;
   metering: Metering;
+  /** What every HTTP role passes to `buildHttpApp` for its pipeline: the same stages, metering only when it is on. */
+  httpPipeline: Pick<HttpAppOptions, 'config' | 'database' | 'clock' | 'logger' | 'authenticator' | 'meter' | 'metrics'>;
   /** Closes, with the app, what was built here (not what the caller passed in). */
   closeWith(app: App): void;
 }
@@ -36,6 +39,7 @@ export async function pipelineParts(options: PipelinePartsOptions): Promise<Pipe
   const metering = options.metering ?? (await createMetering({ config, database, clock, logger, metrics }));
   return {
     metrics, authenticator, metering,
+    httpPipeline: { config, database, clock, logger, authenticator, meter: config.metering.enabled ? metering.meter : undefined, metrics },
     closeWith: (app) => {
       // onClose runs once the server has answered every request in flight: the flush sees them all.
       if (options.metering === undefined) app.addHook('onClose', async () => metering.close());

@@ -34,15 +34,9 @@ export interface StreamsAppOptions {
 export async function buildStreamsApp(options: StreamsAppOptions): Promise<App> {
   const { config, database, clock, logger } = options;
   const parts = await pipelineParts(options);
-  const { metrics, authenticator, metering } = parts;
+  const { metering } = parts;
   const app = await buildHttpApp({
-    config,
-    database,
-    clock,
-    logger,
-    authenticator,
-    meter: config.metering.enabled ? metering.meter : undefined,
-    metrics,
+    ...parts.httpPipeline,
     onRouteCost: options.onRouteCost,
     healthChecks: options.healthChecks ?? [],
     openApi: false,
