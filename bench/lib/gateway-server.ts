@@ -15,13 +15,8 @@
  */
 import { join } from 'node:path';
 import { writeHeapSnapshot } from 'node:v8';
-import { createLogger, flushLogger, systemClock } from '../../services/core/index.js';
-import { readConfig } from '../../services/cli/runtime.js';
-import { openDatabase } from '../../services/db/index.js';
-import { buildGatewayApp } from '../../services/cli/gateway-app.js';
-import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
-import { registerBenchNoop } from './bench-noop.js';
+import { buildInjectableGateway } from './inject-app.js';
 
 exitWithParent();
 
@@ -38,14 +33,7 @@ export interface HeapReport {
 /** BENCH_HEAP_SNAPSHOTS=DIR: every heap report also writes a V8 heap snapshot there (bench/heap-diff.ts compares two). */
 const snapshotDirectory = process.env['BENCH_HEAP_SNAPSHOTS'];
 
-const config = readConfig({ PORT: '0', HOST: '127.0.0.1' });
-if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
-const logger = createLogger(config.logLevel);
-const database = await openDatabase({ url: config.databaseUrl });
-const upstreams = upstreamSetFromConfig(config);
-const app = await buildGatewayApp({ config, database, clock: systemClock, logger, upstreams });
-
-registerBenchNoop(app);
+const { app, close } = await buildInjectableGateway(process.env);
 
 process.on('SIGUSR2', () => {
   const gc = (globalThis as { gc?: () => void }).gc;
@@ -62,11 +50,6 @@ process.on('SIGUSR2', () => {
   else console.log(JSON.stringify(report));
 });
 
-const url = await app.listen({ port: config.port, host: config.host });
+const url = await app.listen({ port: 0, host: '127.0.0.1' });
 const ready: GatewayReady = { url };
-serveUntilStopped(ready, async () => {
-  await app.close();
-  await closeUpstreamSet(upstreams);
-  await database.close();
-  flushLogger(logger);
-});
+serveUntilStopped(ready, close);

@@ -1,10 +1,11 @@
 /**
- * The gateway app as bench/lib/gateway-server.ts builds it (configuration from `env`, the
- * database, the upstream set, `buildGatewayApp`, plus `GET /bench/noop`), not listening: for
- * in-process measurements through `app.inject()` (bench/lib/inject-ab.ts), which leave the
+ * The bench's gateway app (configuration from `env` as the roles read it, the database, the
+ * upstream set, `buildGatewayApp`, plus `GET /bench/noop`), not listening: gateway-server.ts
+ * puts it on a port; in-process measurements through `app.inject()` (bench/lib/inject-ab.ts), which leave the
  * sockets out and so price the gateway's own per-request work alone.
  */
-import { createLogger, flushLogger, loadConfig, systemClock } from '../../services/core/index.js';
+import { createLogger, flushLogger, systemClock } from '../../services/core/index.js';
+import { readConfig } from '../../services/cli/runtime.js';
 import { openDatabase } from '../../services/db/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
@@ -17,7 +18,8 @@ export interface InjectableGateway {
 }
 
 export async function buildInjectableGateway(env: NodeJS.ProcessEnv): Promise<InjectableGateway> {
-  const config = loadConfig({ ...env, PORT: '0', HOST: '127.0.0.1' });
+  // As the roles start: the plans file (SUIGW_PLANS_FILE) is put in force too.
+  const config = readConfig({ ...env, PORT: '0', HOST: '127.0.0.1' });
   if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ url: config.databaseUrl });
