@@ -5,7 +5,7 @@
  * `process.memoryUsage()` (SIGUSR2, bench/lib/gateway-server.ts, `--expose-gc`): a flat
  * heapUsed across the slices means nothing is retained per request.
  * One gateway process, the first BENCH_METERING variant (default redis). BENCH_HEAP_SNAPSHOTS=DIR
- * also writes a heap snapshot at each report (compare two with bench/heap-diff.ts).
+ * also writes a heap snapshot at each report (compare two with bench/lib/heap-diff.ts).
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';

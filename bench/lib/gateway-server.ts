@@ -30,7 +30,7 @@ export interface HeapReport {
   snapshot?: string;
 }
 
-/** BENCH_HEAP_SNAPSHOTS=DIR: every heap report also writes a V8 heap snapshot there (bench/heap-diff.ts compares two). */
+/** BENCH_HEAP_SNAPSHOTS=DIR: every heap report also writes a V8 heap snapshot there (bench/lib/heap-diff.ts compares two). */
 const snapshotDirectory = process.env['BENCH_HEAP_SNAPSHOTS'];
 
 const { app, close } = await buildInjectableGateway(process.env);

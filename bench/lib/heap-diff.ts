@@ -3,7 +3,7 @@
  * one per heap report): objects grouped by kind and constructor (or a string's first characters),
  * with the change in count and in self size, largest growth first.
  *
- * `node bin/run-ts.js bench/heap-diff.ts EARLIER.heapsnapshot LATER.heapsnapshot [rows]`
+ * `node bin/run-ts.js bench/lib/heap-diff.ts EARLIER.heapsnapshot LATER.heapsnapshot [rows]`
  *
  * A snapshot is read whole (about 50 MB for the gateway); only counts and sizes are kept.
  */
@@ -60,7 +60,7 @@ export function heapDiff(earlier: Map<string, Group>, later: Map<string, Group>)
 if (process.argv[1] && import.meta.url === pathToFileURL(resolve(process.argv[1])).href) {
   const [earlierPath, laterPath, rowsArg] = process.argv.slice(2);
   if (!earlierPath || !laterPath) {
-    console.error('usage: node bin/run-ts.js bench/heap-diff.ts EARLIER.heapsnapshot LATER.heapsnapshot [rows]');
+    console.error('usage: node bin/run-ts.js bench/lib/heap-diff.ts EARLIER.heapsnapshot LATER.heapsnapshot [rows]');
     process.exit(2);
   }
   const rows = heapDiff(heapGroups(earlierPath), heapGroups(laterPath));
