@@ -4,8 +4,7 @@ import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { Metrics, type Config, type Network } from '../core/index.js';
 import { createGrpcProxy, type GrpcProxy } from '../grpc/proxy/index.js';
-import { Authenticator } from '../identity/index.js';
-import { createMetering } from '../metering/index.js';
+import { openPipeline } from '../pipeline/index.js';
 import { networkBaseUrl, startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
@@ -110,25 +109,22 @@ export async function runDev(argv: string[]): Promise<void> {
     process.exit(1);
   }
   const metrics = new Metrics();
-  // One key cache and one meter for the HTTP gateway and the gRPC proxies of this process.
-  const authenticator = new Authenticator({ database: runtime.database, clock: runtime.clock, ttlMs: config.keyCacheTtlMs, logger: runtime.logger, cacheLookups: metrics.keyCacheLookups });
-  await authenticator.start();
-  const metering = await createMetering({ ...runtime, metrics });
+  // One pipeline (key cache, limiter, ledger, meter) for the HTTP gateway and the gRPC proxies of this process.
+  const pipeline = await openPipeline({ ...runtime, metrics });
   // Warp streams and webhooks in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
   const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true });
   const warp = await startWarpRuntime({
     redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true, consumers: [webhooks.consumer],
   });
-  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, authenticator, metering, warp });
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, pipeline, warp });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
-  const grpcProxies = await startDevGrpcProxies(config, { authenticator, meter: metering.meter, upstreams });
+  const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams });
   onShutdown(async () => {
     for (const { proxy } of grpcProxies.values()) await proxy.close();
     await app.close();
     await warp.close();
     await webhooks.close();
-    await metering.close();
-    await authenticator.stop();
+    await pipeline.close();
     await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await upstreamSetup.simnet?.stop();

@@ -8,6 +8,7 @@ import { createMetering, type Metering } from '../../services/metering/index.js'
 import type { App } from '../../services/route-contract/index.js';
 import { startRedis } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
+import { openPipeline } from '../../services/pipeline/index.js';
 
 const DATA_PATH = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
 
@@ -27,8 +28,9 @@ describe('Redis stops under load: the limiter fails open, logs it and counts it'
     redis = await startRedis();
     const config = loadConfig({ LOG_LEVEL: 'warn', SUIGW_NETWORKS: 'mainnet', REDIS_URL: redis.url });
     const logger = pino({ level: 'warn' }, new Writable({ write: (chunk, _encoding, done) => { lines.push(String(chunk)); done(); } }));
-    metering = await createMetering({ config, database: db.database, clock: systemClock, logger, metrics });
-    app = await buildGatewayApp({ config, database: db.database, clock: systemClock, logger, metering });
+    const pipeline = await openPipeline({ config, database: db.database, clock: systemClock, logger, metrics });
+    metering = pipeline.metering!;
+    app = await buildGatewayApp({ config, database: db.database, clock: systemClock, logger, pipeline });
     await app.ready();
     const { organization, projects } = await createOrganization(db.database.db, systemClock, {
       name: 'Acme', tier: 'enterprise', projects: [{ name: 'Default', network: 'mainnet' }],

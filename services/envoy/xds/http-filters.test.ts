@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PIPELINE } from '../../metering/pipeline.js';
+import { PIPELINE } from '../../pipeline/index.js';
 import { HTTP_FILTER_CHAIN, httpFilters } from './http-filters.js';
 import { readCase } from '../../../test/support/xds-golden-cases.js';
 

@@ -1,4 +1,4 @@
-import { PIPELINE, type PipelineStage } from '../../metering/pipeline.js';
+import { PIPELINE, type PipelineStage } from '../../pipeline/index.js';
 import type { GatewayIR } from '../../operator/ir.js';
 import { duration, type EnvoyResource } from './snapshot.js';
 import { ANY } from './type-urls.js';
@@ -71,7 +71,7 @@ const BEFORE_HANDLER: readonly HttpFilterModule[] = [
 const BY_ENVOY_NAME = new Map([extAuthz, rateLimit, router].map((filter) => [filter.name, filter]));
 
 /**
- * THE filter chain, in order, derived from the in-process pipeline (services/metering/pipeline.ts):
+ * THE filter chain, in order, derived from the in-process pipeline (services/pipeline):
  * each stage that names an Envoy HTTP filter contributes its module in the pipeline's order, and
  * the Envoy-only protocol filters go right before the handler. A stage naming an HTTP filter we
  * have no module for stops the process at load, so the two orders cannot drift apart.

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import { WsClose, type Clock, type Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
-import { planOf, type Metering } from '../../metering/index.js';
+import { planOf, type MeterTicket } from '../../metering/index.js';
+import type { RequestPipeline } from '../../pipeline/index.js';
 import { isStreamPaused } from '../definitions/pause.js';
 import { findStream } from '../definitions/store.js';
 import type { StreamLog } from '../log/stream-log.js';
@@ -20,16 +21,15 @@ export interface WarpDeliveryDeps {
   logger: Logger;
   log: StreamLog;
   lease: StreamLease;
-  /**
-   * `meter` settles the connect request itself (a hijacked reply never reaches the meter's onSend);
-   * absent when metering is off (SUIGW_METERING=off): nothing is charged or recorded.
-   */
-  metering: Pick<Metering, 'meter' | 'ledger' | 'usage'> | undefined;
+  /** Settles the connect request (a hijacked reply never reaches the meter's onSend) and charges events and minutes. */
+  pipeline: RequestPipeline;
 }
 
 export interface ConnectRequest {
   streamId: string;
   principal: Principal;
+  /** The connect request's ticket (undefined when metering is off): events and minutes are charged on it. */
+  ticket: MeterTicket | undefined;
   network: string;
   protocol: 'websocket' | 'sse';
   mode: 'live' | 'resume';
@@ -67,12 +67,9 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
     sink.close(4009, 'STREAM_ALREADY_CONNECTED');
     return undefined;
   }
-  const charges = new WarpCharges(deps.metering, request.principal, request.network);
-  const session = new DeliverySession({
-    streamId: stream.id, log: deps.log, clock: deps.clock, sink,
-    acks: request.protocol === 'websocket' ? 'client' : 'window',
-    chargeEvent: () => charges.event(),
-  });
+  const acks = request.protocol === 'websocket' ? 'client' : 'window';
+  const charges = new WarpCharges(deps.pipeline, request.ticket, acks);
+  const session = new DeliverySession({ streamId: stream.id, log: deps.log, clock: deps.clock, sink, acks, charges });
   const stopListening = deps.log.onAppend((id) => {
     if (id === stream.id) session.pump();
   });

@@ -76,7 +76,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
     },
     (socket, request) => {
       // The upgrade is answered (101) here, never through the meter's onSend: the connect credit is settled (and its usage row recorded) now.
-      if (request.meterTicket) deps.metering?.meter.settle(request.meterTicket, { kind: 'answered', status: 101 });
+      deps.pipeline.settle(request.meterTicket, { kind: 'answered', status: 101 });
       const query = request.query as z.infer<typeof wsQuery>;
       const { id } = request.params as z.infer<typeof params>;
       const acks: string[] = [];
@@ -99,7 +99,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
         if (open && open !== 'closed') void open.closed();
       });
       openConnection(deps, {
-        streamId: id, principal: caller(request), network: request.network, protocol: 'websocket',
+        streamId: id, principal: caller(request), ticket: request.meterTicket, network: request.network, protocol: 'websocket',
         mode: query.mode === 'resume' || query.lastEventId !== undefined ? 'resume' : 'live', lastEventId: query.lastEventId,
       }, wsSink(socket)).then((open) => {
         if (!open) return;
@@ -137,7 +137,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
       const principal = caller(request);
       void reply.hijack();
       // A hijacked reply never reaches the meter's onSend: the connect credit is settled here, with its headers.
-      const meterHeaders = request.meterTicket && deps.metering ? deps.metering.meter.settle(request.meterTicket, { kind: 'answered', status: 200 }) : {};
+      const meterHeaders = deps.pipeline.settle(request.meterTicket, { kind: 'answered', status: 200 });
       const response = reply.raw;
       response.writeHead(200, {
         ...meterHeaders,
@@ -159,7 +159,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
         },
       };
       const open = await openConnection(deps, {
-        streamId: request.params.id, principal, network: request.network, protocol: 'sse',
+        streamId: request.params.id, principal, ticket: request.meterTicket, network: request.network, protocol: 'sse',
         mode: request.query.mode === 'resume' || lastEventId !== undefined ? 'resume' : 'live', lastEventId,
       }, sink);
       const done = () => {

@@ -69,6 +69,8 @@ export class SubscriptionSession {
     try {
       message = JSON.parse(text);
     } catch {
+      // Every call is charged, its errors included (one credit, as over HTTP).
+      if (await this.#refused(null)) return;
       this.#options.send(errorFrame(null, JSONRPC_ERROR.parseError, 'Parse error'));
       return;
     }
@@ -83,6 +85,7 @@ export class SubscriptionSession {
   async #call(message: unknown): Promise<void> {
     const call = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
     const id = (call && (typeof call.id === 'string' || typeof call.id === 'number') ? call.id : null) as Id;
+    if (await this.#refused(id)) return;
     if (!call || typeof call !== 'object' || call.jsonrpc !== '2.0' || typeof call.method !== 'string') {
       this.#options.send(errorFrame(id, JSONRPC_ERROR.invalidRequest, 'Invalid request'));
       return;
@@ -91,12 +94,6 @@ export class SubscriptionSession {
     if (!(method in SUBSCRIBE) && !(method in UNSUBSCRIBE)) {
       this.#options.send(errorFrame(id, JSONRPC_ERROR.methodNotFound, `Method not found: ${method}`,
         { reason: 'the WebSocket of /v1/jsonrpc serves subscriptions; send other methods with POST /v1/jsonrpc' }));
-      return;
-    }
-    const refusal = await this.#options.charge('call');
-    if (refusal) {
-      this.#options.send(errorFrame(id, JSONRPC_ERROR.serverError, refusal.message, { code: refusal.code }));
-      if (refusal.closing) this.#options.close(refusal.code, refusal.message);
       return;
     }
     try {
@@ -108,6 +105,15 @@ export class SubscriptionSession {
       if (error instanceof JsonRpcError) this.#options.send(errorFrame(id, error.code, error.message, error.data));
       else this.#options.send(errorFrame(id, JSONRPC_ERROR.internalError, 'Internal error'));
     }
+  }
+
+  /** Charges one call; a refusal answers it with the spec's code (and, when closing, ends the socket). */
+  async #refused(id: Id): Promise<boolean> {
+    const refusal = await this.#options.charge('call');
+    if (!refusal) return false;
+    this.#options.send(errorFrame(id, JSONRPC_ERROR.serverError, refusal.message, { code: refusal.code }));
+    if (refusal.closing) this.#options.close(refusal.code, refusal.message);
+    return true;
   }
 
   #subscribe(kind: 'event' | 'transaction', params: unknown): number {
@@ -153,8 +159,9 @@ export class SubscriptionSession {
         const frame = JSON.stringify({ jsonrpc: '2.0', method: NOTIFICATION_METHOD[entry.kind], params: { subscription, result } });
         this.#charging = this.#charging.then(async () => {
           if (this.#closed || !this.#subscriptions.has(subscription)) return;
+          // Paid before it is sent: a notification the balance cannot cover is never sent, and ends the socket.
           const refusal = await this.#options.charge('notification');
-          if (refusal?.closing) {
+          if (refusal) {
             this.#options.close(refusal.code, refusal.message);
             this.dispose();
             return;

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
-import { pipelineTable } from './pipeline.js';
+import { pipelineTable } from './stages.js';
 
 describe('docs/metering.md', () => {
   it('shows the pipeline table as PIPELINE declares it', async () => {
