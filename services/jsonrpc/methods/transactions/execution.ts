@@ -4,6 +4,7 @@ import { fromBase64, normalizeSuiAddress } from '@mysten/sui/utils';
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { u64, type Json } from './legacy-values.js';
 import { renderTransactionData } from './render-input.js';
+import { u64Param } from '../../params.js';
 import {
   FULL_READ_MASK, readMaskFor, renderBalanceChanges, renderEffects, renderEvent, renderObjectChanges, renderTransactionResponse, type ResponseOptions,
 } from './render-response.js';
@@ -119,7 +120,7 @@ const devInspectTransactionBlock: JsonRpcMethod = {
     }
     const sender = normalizeSuiAddress(String(params.sender_address));
     const args = (params.additional_args ?? {}) as DevInspectArgs;
-    const price = params.gas_price !== undefined ? BigInt(String(params.gas_price)) : await referenceGasPrice(context);
+    const price = params.gas_price !== undefined ? u64Param(params.gas_price, 'gas_price') : await referenceGasPrice(context);
     const data = bcs.TransactionData.serialize({
       V1: {
         kind,
@@ -128,7 +129,7 @@ const devInspectTransactionBlock: JsonRpcMethod = {
           payment: (args.gasObjects ?? []).map(([objectId, version, digest]) => ({ objectId, version: String(version), digest })),
           owner: normalizeSuiAddress(args.gasSponsor ?? sender),
           price: price.toString(),
-          budget: (args.gasBudget ? BigInt(args.gasBudget) : DEV_INSPECT_BUDGET).toString(),
+          budget: (args.gasBudget ? u64Param(args.gasBudget, 'gasBudget') : DEV_INSPECT_BUDGET).toString(),
         },
         expiration: { None: true },
       },

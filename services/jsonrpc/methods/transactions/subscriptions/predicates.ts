@@ -3,6 +3,7 @@ import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import { JSONRPC_ERROR, JsonRpcError } from '../../../method.js';
 import { address } from '../legacy-values.js';
+import { u64Param } from '../../../params.js';
 
 /**
  * Subscription filters, evaluated in memory on each streamed transaction: unlike the List*
@@ -63,8 +64,8 @@ export function eventPredicate(filter: unknown): (event: LegacyEvent) => boolean
     }
     case 'TimeRange': {
       const v = value as { startTime: string; endTime: string };
-      const start = BigInt(v.startTime);
-      const end = BigInt(v.endTime);
+      const start = u64Param(v.startTime, 'startTime');
+      const end = u64Param(v.endTime, 'endTime');
       return (event) => event.timestampMs !== undefined && BigInt(event.timestampMs) >= start && BigInt(event.timestampMs) < end;
     }
     default: throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: unknown event filter ${variant}`);
