@@ -33,13 +33,15 @@ export interface GrpcProxyE2E {
  * authenticator and metering on a real PostgreSQL database and a manual clock, in front of simnet
  * (or of `upstreamUrl`, e.g. a fake upstream for failure tests).
  */
-export async function startGrpcProxyE2E(options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string } = {}): Promise<GrpcProxyE2E> {
+export async function startGrpcProxyE2E(
+  options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string> } = {},
+): Promise<GrpcProxyE2E> {
   const simnet = options.upstreamUrl ? undefined : await startTestSimnet();
   const grpcUrl = options.upstreamUrl ?? simnet!.grpcUrl;
   const upstream = new SuiUpstream({
     network: 'mainnet', endpoints: { grpcUrl, graphqlUrl: simnet?.graphqlUrl ?? 'http://127.0.0.1:1/graphql' }, policy: { ...defaultUpstreamPolicy, ...options.policy },
   });
-  const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}) });
+  const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}), ...(options.env ? { env: options.env } : {}) });
   const logger = createLogger('silent');
   const opened = await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
   const metering = opened.metering!;
