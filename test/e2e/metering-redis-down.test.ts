@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { loadConfig, Metrics, systemClock } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
-import { createMetering, type Metering } from '../../services/metering/index.js';
+import type { Metering } from '../../services/metering/index.js';
 import type { App } from '../../services/route-contract/index.js';
 import { startRedis } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';

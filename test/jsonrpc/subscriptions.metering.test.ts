@@ -25,7 +25,7 @@ describe('JSON-RPC WebSocket metering', () => {
   });
 
   /** A wallet organization (no monthly credits) with `credits` prepaid, and a key of it. */
-  async function walletKey(credits: number, rateLimit?: KeyRateLimit): Promise<string> {
+  async function walletKey(credits: number, rateLimit?: Partial<KeyRateLimit>): Promise<string> {
     const { database } = e.gateway.db;
     const { organization, projects } = await createOrganization(database.db, e.gateway.clock, { name: `W${credits}`, tier: 'wallet', projects: [{ name: 'D', network: 'mainnet' }] });
     // 10 micro-USD per credit (docs/metering.md).
