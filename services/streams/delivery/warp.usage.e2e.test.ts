@@ -172,6 +172,28 @@ describe('Warp WebSocket events are charged on their ack', () => {
     expect(await consumed()).toBe(await usageCredits());
   });
 
+  it('an ack of an id not in flight (never sent, or already acknowledged) charges nothing and acknowledges nothing', async () => {
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's3', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+    const stream = (created.body.data as { id: string }).id;
+    const [first, second] = await engine.log.append(stream, [0, 1].map((n) => ({ kind: 'coin', data: { n } })));
+    const before = await warpEvents();
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/mainnet/v1/warp/${stream}/ws?mode=resume`, { headers: { 'x-api-key': t.adminKey } });
+    const received: string[] = [];
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw)) as { id?: string };
+      if (message.id !== undefined) received.push(message.id);
+    });
+    await expect.poll(() => received).toEqual([first, second]);
+    // Acknowledge the first twice, and ids that were never sent.
+    for (const id of [first, first, '999999999999999-0', 'not-an-id']) socket.send(JSON.stringify({ type: 'ack', id }));
+    await expect.poll(warpEvents).toBe(before + 1);
+    socket.close();
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(await warpEvents()).toBe(before + 1);
+    // The second event was never acknowledged: still pending for a resume.
+    expect(await engine.log.readPending(stream!, undefined, 10)).toEqual([expect.objectContaining({ id: second })]);
+  });
+
   it('events a resumed client acknowledges with lastEventId count as delivered', async () => {
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's2', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
     const stream = (created.body.data as { id: string }).id;
