@@ -1,7 +1,4 @@
-export * from './plans.js';
-export { readPlansFile } from './plans-file.js';
 export * from './costs.js';
-export { pausedBeyondPlan } from './plan-pause.js';
 export type * from './limiter.js';
 export { MemoryRateLimiter } from './limiter.memory.js';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './limiter.redis.js';

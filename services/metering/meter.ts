@@ -3,7 +3,7 @@ import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
 import type { LimitDecision, LimitRule, OrgRateState, RateLimiter } from './limiter.js';
-import { planOf, type Plan } from './plans.js';
+import { planOf, type Plan } from '../plans/plan-table.js';
 import type { UsageRecorder } from './usage.js';
 
 /** A request the limit stage sees: who, from where, what route, at what price. Transport-neutral. */

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_TIMEOUT_MS, runCli, STACK_FRAME } from '../support/cli.js';
 import { systemClock } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
-import { PLANS } from '../../services/metering/index.js';
+import { PLANS } from '../../services/plans/index.js';
 import { startGatewayProcess, type OwnedProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 

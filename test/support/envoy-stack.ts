@@ -17,7 +17,8 @@ import {
 } from '../../services/envoy/index.js';
 import { networkRewriter } from '../../services/http/index.js';
 import { ALL_SCOPES } from './test-app.js';
-import { Authenticator, createKey, createOrganization, IDENTITY_HEADERS, type KeyRateLimit, type Scope, type Tier } from '../../services/identity/index.js';
+import { Authenticator, createKey, createOrganization, IDENTITY_HEADERS, type KeyRateLimit, type Scope } from '../../services/identity/index.js';
+import { type Tier } from '../../services/plans/index.js';
 import { CreditLedger, Meter, MemoryRateLimiter, UsageRecorder, type Metering } from '../../services/metering/index.js';
 import type { App } from '../../services/route-contract/index.js';
 import { defaultUpstreamPolicy, SuiUpstream } from '../../services/upstream/index.js';

@@ -8,7 +8,7 @@ import { createGrpcProxy, type GrpcProxy } from '../../services/grpc/proxy/index
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
-import type { Tier } from '../../services/identity/index.js';
+import type { Tier } from '../../services/plans/index.js';
 import { openPipeline } from '../../services/pipeline/index.js';
 
 export interface GrpcProxyE2E {

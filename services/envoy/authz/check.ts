@@ -1,7 +1,7 @@
 import { ApiError, errorBody, hasQueryKey, isApiError, requestIdFrom, type Logger } from '../../core/index.js';
 import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Principal, type SignedIdentity } from '../../identity/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
-import { planOf } from '../../metering/index.js';
+import { planOf } from '../../plans/index.js';
 import type { GatewayRoutes, MatchedRoute } from '../gateway-routes.js';
 import {
   OVERWRITE_IF_EXISTS_OR_ADD,

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { NETWORKS } from '../../core/index.js';
-import { SCOPES, TIERS, DEFAULT_KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS } from '../../identity/index.js';
+import { SCOPES, DEFAULT_KEY_LIFETIME_DAYS, MAX_KEY_LIFETIME_DAYS } from '../../identity/index.js';
+import { TIERS } from '../../plans/index.js';
 import {
   allowedOriginsInputSchema,
   idSchema,

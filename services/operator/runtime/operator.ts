@@ -2,7 +2,7 @@ import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { ApiError, type Clock, type Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import { createKey, createProject, disableKey, updateKey } from '../../identity/index.js';
-import { projectLimit } from '../../metering/plans.js';
+import { projectLimit } from '../../plans/plan-table.js';
 import { API_GROUP, API_VERSION, type Kind } from '../crds/schemas.js';
 import type { GatewayIR } from '../ir.js';
 import { statusFor, withEnvoyCondition, type EnvoyReport } from '../translate/conditions.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
-import { planOf } from '../../metering/index.js';
+import { planOf } from '../../plans/index.js';
 import type { App } from '../../route-contract/index.js';
 import { FILTER_SCHEMAS } from '../definitions/filters.js';
 import { createStream } from '../definitions/store.js';

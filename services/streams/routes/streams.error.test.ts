@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
 import { createKey, createOrganization } from '../../identity/index.js';
-import { PLANS } from '../../metering/index.js';
+import { PLANS } from '../../plans/index.js';
 
 const VALID = { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } };
 

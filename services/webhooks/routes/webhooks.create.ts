@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
-import { planOf } from '../../metering/index.js';
+import { planOf } from '../../plans/index.js';
 import type { App } from '../../route-contract/index.js';
 import { FILTER_SCHEMAS } from '../../streams/index.js';
 import { checkEndpointUrl } from '../definitions/endpoint-url.js';

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { PlansFileError, parsePlansFile, type PlanTable } from './plans.js';
+import { PlansFileError, parsePlansFile, type PlanTable } from './plan-table.js';
 
 /** Reads and validates a deployment's plans file (SUIGW_PLANS_FILE); a missing file is an error too. */
 export function readPlansFile(path: string): PlanTable {

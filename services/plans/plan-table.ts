@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import type { Principal } from '../identity/index.js';
 import { PLANS_V1 } from './plans.v1.js';
+import { parseTier, TIERS, type Tier } from './tiers.js';
 
 /**
  * What each plan allows: the one source of the per-plan numbers (rates, credits, projects,
  * streams, webhooks, proofs). Loaded from the versioned plans file and validated once.
  */
-export const PLAN_IDS = ['free', 'team', 'growth', 'professional', 'business', 'enterprise', 'wallet'] as const;
-export type PlanId = (typeof PLAN_IDS)[number];
+/** One plan per tier. */
+export const PLAN_IDS = TIERS;
+export type PlanId = Tier;
 
 const count = z.number().int().nonnegative();
 const planSchema = z.object({
@@ -85,23 +86,27 @@ export function plansInForce(): PlanTable {
 /** Subscription states in which a paid plan is in force (spec: past_due and cancel_pending keep access). */
 const ACTIVE_STATUSES = new Set(['active', 'trialing', 'past_due', 'awaiting_first_charge', 'cancel_pending']);
 
-function isPlanId(value: string | null | undefined): value is PlanId {
-  return value !== null && value !== undefined && (PLAN_IDS as readonly string[]).includes(value);
+/** What decides an organization's plan. */
+export interface PlanHolder {
+  tier: string;
+  subscription: { plan: string | null; status: string | null; periodEnd?: number | null } | null;
 }
 
 /**
  * The plan of an organization: its subscription's plan while that subscription is in force,
- * else its tier; anything unknown is Free (fail closed: the smallest limits).
+ * else its tier. An unknown tier or subscription plan is an error (UnknownTierError), never
+ * silently the free plan: the database accepts only known tiers.
  */
-export function planOf(organization: Pick<Principal['organization'], 'tier' | 'subscription'>): Plan {
+export function planOf(organization: PlanHolder): Plan {
   const subscription = organization.subscription;
-  if (subscription && isPlanId(subscription.plan) && subscription.status !== null && ACTIVE_STATUSES.has(subscription.status)) {
-    return inForce[subscription.plan];
+  if (subscription && subscription.plan !== null && subscription.status !== null && ACTIVE_STATUSES.has(subscription.status)) {
+    return inForce[parseTier(subscription.plan)];
   }
-  return isPlanId(organization.tier) ? inForce[organization.tier] : inForce.free;
+  return inForce[parseTier(organization.tier)];
 }
 
 /** Projects an organization of this tier may hold (spec: "Projects: set by plan"). */
 export function projectLimit(tier: string): number {
-  return (isPlanId(tier) ? inForce[tier] : inForce.free).projects;
+  return inForce[parseTier(tier)].projects;
 }
+

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { creditPeriod } from './period.js';
-import { installPlans, parsePlansFile, PLANS, PlansFileError, planOf, plansInForce, projectLimit } from './plans.js';
+import { installPlans, parsePlansFile, PLAN_IDS, PLANS, PlansFileError, planOf, plansInForce, projectLimit } from './plan-table.js';
+import { TIERS, UnknownTierError } from './tiers.js';
 
 describe('plans', () => {
   it('carries the spec\'s proofs per minute and the wallet organization\'s one project', () => {
@@ -8,18 +8,19 @@ describe('plans', () => {
     expect(projectLimit('wallet')).toBe(1);
   });
 
-  it('an organization\'s plan: its subscription while in force, else its tier, else Free', () => {
+  it('an organization\'s plan: its subscription while in force, else its tier', () => {
     expect(planOf({ tier: 'team', subscription: null }).id).toBe('team');
     expect(planOf({ tier: 'free', subscription: { plan: 'growth', status: 'past_due', periodEnd: null } }).id).toBe('growth');
     expect(planOf({ tier: 'team', subscription: { plan: 'business', status: 'ended', periodEnd: null } }).id).toBe('team');
-    expect(planOf({ tier: 'platinum', subscription: null }).id).toBe('free');
-    expect(projectLimit('platinum')).toBe(PLANS.free.projects);
   });
 
-  it('credits replenish on the 1st of the month, 00:00 UTC (short months and year ends included)', () => {
-    expect(creditPeriod(Date.UTC(2026, 1, 28, 23, 59))).toEqual({ startMs: Date.UTC(2026, 1, 1), replenishAtMs: Date.UTC(2026, 2, 1) });
-    expect(creditPeriod(Date.UTC(2026, 11, 31, 12))).toEqual({ startMs: Date.UTC(2026, 11, 1), replenishAtMs: Date.UTC(2027, 0, 1) });
+  it('an unknown tier or subscription plan is an error, never silently the free plan', () => {
+    expect(() => planOf({ tier: 'platinum', subscription: null })).toThrow(new UnknownTierError('platinum'));
+    expect(() => planOf({ tier: 'team', subscription: { plan: 'gold', status: 'active' } })).toThrow(UnknownTierError);
+    expect(() => projectLimit('platinum')).toThrow('unknown organization tier \'platinum\' (known: free, team, growth, professional, business, enterprise, wallet)');
+    expect(PLAN_IDS).toEqual(TIERS);
   });
+
 });
 
 describe('a deployment\'s plans file', () => {
