@@ -4,9 +4,9 @@ import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
 import { Metrics } from '../core/index.js';
-import { AdsServer } from '../envoy/xds/index.js';
+import { AdsServer } from '../../operator/xds/index.js';
 import { startMetricsServer } from '../http/index.js';
-import { DEFAULT_LEASE, Operator, operatorSettings, type NetworkHosts } from '../operator/index.js';
+import { DEFAULT_LEASE, Operator, operatorSettings, type NetworkHosts } from '../../operator/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 
 /** Envoy's ADS port of every operator replica (the chart's `operator.xdsPort`). */

@@ -241,7 +241,7 @@ export interface Config {
     /** Deadline of one delivery attempt, connection to response headers and the capped body. */
     timeoutMs: number;
   };
-  /** The Kubernetes operator (services/operator, docs/kubernetes.md). */
+  /** The Kubernetes operator (operator, docs/kubernetes.md). */
   operator: {
     namespace: string;
     /** This replica's name in the leader Lease; unset: the host name (the pod's name). */
