@@ -79,7 +79,7 @@ export class EndpointClient {
       });
       const timer = setTimeout(() => {
         request.destroy(new Error('timeout'));
-        finish({ status: null, retryAfterMs: null, error: `no answer within ${this.#options.timeoutMs} ms` });
+        finish({ status: null, retryAfterMs: null, error: `no answer within ${this.#options.timeoutMs} ms`, timedOut: true });
       }, this.#options.timeoutMs);
       request.on('error', (error) => finish({ status: null, retryAfterMs: null, error: describe(error) }));
       request.end(body);
