@@ -7,6 +7,9 @@ import { DELIVERY_FAIRNESS, DeliverySlots, type DeliveryFairness } from './deliv
 import type { EndpointClient } from './endpoint-client.js';
 import { webhookHeaders } from './signature.js';
 
+/** Free slots that make a claim worth its query while attempts are in flight. */
+const CLAIM_AT_FREE_SLOTS = 4;
+
 export interface WebhookDispatcherOptions {
   database: Database;
   clock: Clock;
@@ -89,7 +92,9 @@ export class WebhookDispatcher {
     let attempted = 0;
     for (;;) {
       let started = 0;
-      if (this.slots.free() > 0) {
+      // A claim ranks every due delivery: with attempts in flight, wait until a few slots are free.
+      // (With none in flight every slot is free.)
+      if (this.slots.free() >= Math.min(CLAIM_AT_FREE_SLOTS, this.slots.limits.total)) {
         // Read at each claim: a pass can last as long as a slow receiver's deadline.
         const paused = await pausedWebhookIds(database);
         const now = clock.now();
