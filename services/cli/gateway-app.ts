@@ -3,7 +3,7 @@ import { catalogCapability, EventCatalog } from '../catalog/index.js';
 import type { Metrics} from '../core/index.js';
 import { CursorCodec, deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import { graphqlCapability } from '../graphql/index.js';
+import { graphqlCapability, type PersistedQueries } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { SignedIdentity } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
@@ -40,6 +40,8 @@ export interface GatewayAppOptions {
   onRouteCost?: (route: DeclaredRouteCost) => void;
   /** zkLogin's prover, instead of the one SUIGW_ZKLOGIN_PROVER_URL names (tests). */
   zkloginProver?: Prover;
+  /** GraphQL's persisted-query store, to look at it (tests); created when absent. */
+  graphqlPersisted?: PersistedQueries;
 }
 
 /**
@@ -83,7 +85,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
         config, database, clock, secret, limiter: metering.limiter, upstreams,
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),
       }))] : []),
-      graphqlCapability({ upstreams, limits: config.graphql }),
+      graphqlCapability({ upstreams, limits: config.graphql, clock, ...(options.graphqlPersisted ? { persisted: options.graphqlPersisted } : {}) }),
       streamDefinitionsCapability({ database, clock }),
       webhooksCapability({ database, clock, box: webhookSecretBox(secret), policy: config.webhooks,
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),

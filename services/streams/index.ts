@@ -8,6 +8,7 @@ import { registerReadStreams } from './routes/streams.read.js';
 import { registerUpdateStream } from './routes/streams.update.js';
 
 export * from './definitions/filters.js';
+export * from './definitions/filter-limits.js';
 export { findStream, listNetworkStreams, type StreamDefinition, type StreamOwner } from './definitions/store.js';
 export type { StreamDefinitionDeps } from './routes/deps.js';
 

@@ -6,6 +6,7 @@ import type { App, Capability } from '../../../../route-contract/index.js';
 import type { UpstreamSet } from '../../../../upstream/index.js';
 import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../../../openapi-schemas.js';
 import { CheckpointFeeds } from './checkpoint-feed.js';
+import { OrganizationFilterBytes } from './filter-budget.js';
 import { SubscriptionSession, type Charge } from './session.js';
 
 export interface JsonRpcWebSocketOptions {
@@ -16,6 +17,8 @@ export interface JsonRpcWebSocketOptions {
   maxSubscriptionsPerSocket?: number;
   /** A socket whose unsent frames exceed this (a client not reading) is closed with 1013. */
   maxBufferedBytes?: number;
+  /** Each organization's filter bytes over its sockets; shared by every network scope of the process. */
+  organizationFilters?: OrganizationFilterBytes;
 }
 
 /** The price of opening the socket, of each call over it and of each notification. */
@@ -42,6 +45,7 @@ function closeReason(code: string, message: string): string {
 export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSocketOptions): Promise<void> {
   const feeds = options.feeds ?? new CheckpointFeeds();
   const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  const organizationFilters = options.organizationFilters ?? new OrganizationFilterBytes();
 
   await scope.register(async (inner: App) => {
     // @fastify/websocket is registered once, at the root (services/http/app.ts): it listens to the
@@ -91,6 +95,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
       const session = new SubscriptionSession({
         feed: feeds.of(request.network, upstream),
         maxSubscriptions: options.maxSubscriptionsPerSocket,
+        organizationFilters: organizationFilters.of(principal.organization.id),
         charge,
         send: (text) => {
           if (socket.readyState !== socket.OPEN) return;
@@ -121,6 +126,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
 
 /** The capability form, for the composition root's list (one registration per network scope). */
 export function jsonRpcWebSocketCapability(options: JsonRpcWebSocketOptions & { feeds: CheckpointFeeds }): Capability {
-  return (scope: App) => registerJsonRpcWebSocket(scope, options);
+  const shared = { ...options, organizationFilters: options.organizationFilters ?? new OrganizationFilterBytes() };
+  return (scope: App) => registerJsonRpcWebSocket(scope, shared);
 }
 
