@@ -29,8 +29,8 @@ describe('CheckpointIngest (simnet)', () => {
     const { organization } = await createOrganization(db.database.db, clock, { name: 'o', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
     const base = { organizationId: organization.id, network: 'mainnet' as const, limit: 10 };
     // The generic event type without instantiation: matches every SwapEvent<A, B>.
-    swaps = (await createStream(db.database, clock, { ...base, name: 'swaps', type: 'event', filters: { eventTypes: [`${CATALOG.dexPackage}::pool::SwapEvent`] } })).id;
-    usdc = (await createStream(db.database, clock, { ...base, name: 'usdc', type: 'coin', filters: { coinTypes: [COIN_TYPES.USDC] } })).id;
+    swaps = (await createStream(db.database, clock, { ...base, name: 'swaps', type: 'event', filters: { eventTypes: [`${CATALOG.dexPackage}::pool::SwapEvent`] } })).stream.id;
+    usdc = (await createStream(db.database, clock, { ...base, name: 'usdc', type: 'coin', filters: { coinTypes: [COIN_TYPES.USDC] } })).stream.id;
   });
   afterAll(async () => {
     await upstream.close();
