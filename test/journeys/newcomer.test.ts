@@ -144,4 +144,31 @@ describe('journey 1: make dev, as the README tells a newcomer', () => {
     source.close();
     await receiver.close();
   }, 90_000);
+
+  it('/v1/usage shows each charge by route, and /metrics counts the same requests and credits', async () => {
+    const usage = async () => (await dev.curl([`${base}/v1/usage`, '-H', `x-api-key: ${key}`])).body as Body;
+    // One process: /v1/usage flushes its own counts first, so the transfers are all there.
+    const { data } = await usage();
+    const route = (name: string) => data.routes.find((r: Body) => r.network === 'mainnet' && r.route === name) ?? { requests: 0, credits: 0 };
+    expect(data.totals.credits).toBe(data.routes.reduce((sum: number, r: Body) => sum + r.credits, 0));
+    // The SDK's own calls: 1 credit each.
+    for (const name of ['POST /v1/jsonrpc', 'POST /v1/graphql', 'GET /v1/chain', 'gRPC /sui.rpc.v2.TransactionExecutionService/SimulateTransaction']) {
+      expect(route(name).credits, name).toBeGreaterThan(0);
+      expect(route(name).credits, name).toBe(route(name).requests);
+    }
+    // Three transactions executed over gRPC (two native, one gRPC-Web); five transfers reached
+    // each of the two streams (1 credit per event), and each connection started its first minute.
+    expect(route('gRPC /sui.rpc.v2.TransactionExecutionService/ExecuteTransaction').credits).toBe(3);
+    expect(route('WARP event').credits).toBe(10);
+    expect(route('WARP connection minute').credits).toBe(2);
+
+    const metrics = await (await fetch(dev.state.metricsUrl!)).text();
+    const sample = (series: string) => Number(metrics.split('\n').find((line) => line.startsWith(`${series} `))?.split(' ')[1] ?? 0);
+    expect(sample('suigw_requests_total{protocol="jsonrpc",route="/mainnet/v1/jsonrpc",method="POST",status="200"}')).toBe(route('POST /v1/jsonrpc').requests);
+    expect(sample('suigw_requests_total{protocol="graphql",route="/mainnet/v1/graphql",method="POST",status="200"}')).toBe(route('POST /v1/graphql').requests);
+    // Warp's charges are recorded in usage but bypass the meter that counts credits for
+    // Prometheus (issue 18 moves them into the pipeline's one charge): counted apart until then.
+    const warp = route('WARP event').credits + route('WARP connection minute').credits;
+    expect(sample(`suigw_credits_consumed_total{organization="${dev.state.organizationId}",plan="team"}`)).toBe(data.totals.credits - warp);
+  });
 });
