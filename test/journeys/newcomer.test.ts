@@ -4,24 +4,16 @@ import { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { Transaction } from '@mysten/sui/transactions';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { EventSource } from 'eventsource';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { startDev, type DevProcess } from './support/dev-process.js';
+import { openAddressSocket, transfer } from './support/sdk-flows.js';
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies, checked field by field
 
-/** A transfer as the SDK's docs write it: split the amount off the gas coin, transfer the piece. */
-function transfer(amount: number, recipient: string): Transaction {
-  const tx = new Transaction();
-  const [coin] = tx.splitCoins(tx.gas, [amount]);
-  tx.transferObjects([coin!], recipient);
-  return tx;
-}
 
 /**
  * Journey 1: a newcomer runs `make dev` and follows the README. The README's curl examples, then
@@ -98,21 +90,14 @@ describe('journey 1: make dev, as the README tells a newcomer', () => {
     for (const created of [hook, wsStream, sseStream]) expect(created.body.data.fromCheckpoint).toMatch(/^\d+$/);
 
     // Streams connected afterwards replay their buffer first (mode=resume), then follow live.
-    const wsDigests: string[] = [];
-    const socket = new WebSocket(`${dev.state.networks['mainnet']!.wsBaseUrl}/v1/warp/${wsStream.body.data.id}/ws?mode=resume`, { headers: { 'x-api-key': key } });
-    socket.on('message', (raw) => {
-      const message = JSON.parse(String(raw)) as { event: string; id?: string; data?: { digest?: string } };
-      if (message.event !== 'address') return;
-      wsDigests.push(message.data!.digest!);
-      socket.send(JSON.stringify({ type: 'ack', id: message.id }));
-    });
+    const ws = openAddressSocket(`${dev.state.networks['mainnet']!.wsBaseUrl}/v1/warp/${wsStream.body.data.id}/ws?mode=resume`, key);
     const sseDigests: string[] = [];
     const source = new EventSource(`${base}/v1/warp/${sseStream.body.data.id}/stream?mode=resume`, {
       fetch: (input, init) => fetch(input, { ...init, headers: { ...init.headers, 'x-api-key': key } }),
     });
     const sseConnected = new Promise((resolve) => source.addEventListener('connected', resolve));
     source.addEventListener('address', (event) => sseDigests.push((JSON.parse(String(event.data)) as { digest: string }).digest));
-    await Promise.all([new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject)), sseConnected]);
+    const [socket] = await Promise.all([ws, sseConnected]);
 
     // Then each client's own default flow: build (budget by simulation, gas chosen), sign, execute.
     await clients.grpcNative.core.waitForTransaction({ digest: digests[0]! });
@@ -138,7 +123,7 @@ describe('journey 1: make dev, as the README tells a newcomer', () => {
     }) as { type: string; data: { digest: string; role: string } });
     await expect.poll(() => verified().map((payload) => payload.data.digest).sort(), { timeout: 30_000 }).toEqual([...digests].sort());
     expect(verified().every((payload) => payload.type === 'address' && payload.data.role === 'receiver')).toBe(true);
-    await expect.poll(() => [...wsDigests].sort(), { timeout: 30_000 }).toEqual([...digests].sort());
+    await expect.poll(() => [...socket.digests].sort(), { timeout: 30_000 }).toEqual([...digests].sort());
     await expect.poll(() => [...sseDigests].sort(), { timeout: 30_000 }).toEqual([...digests].sort());
     socket.close();
     source.close();

@@ -5,23 +5,16 @@ import { SuiGraphQLClient } from '@mysten/sui/graphql';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { Transaction } from '@mysten/sui/transactions';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { WebSocket } from 'ws';
 import { freePort, startRedis, TEST_SECRET, type OwnedProcess } from '../support/processes.js';
 import { TEST_SERVER_URL } from '../support/test-database.js';
 import { runRole, startRole, type RoleProcess } from './support/role-process.js';
+import { openAddressSocket, transfer } from './support/sdk-flows.js';
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies, checked field by field
 
-function transfer(amount: number, recipient: string): Transaction {
-  const tx = new Transaction();
-  const [coin] = tx.splitCoins(tx.gas, [amount]);
-  tx.transferObjects([coin!], recipient);
-  return tx;
-}
 
 /**
  * Journey 2: the production layout, every role a process of its own as docs/architecture.md lays
@@ -99,15 +92,7 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
     const recipient = Ed25519Keypair.generate().toSuiAddress();
     const stream = await call(gatewayA, 'POST', '/streams', adminKey, { name: 'received', type: 'address', filters: { addresses: [recipient] } });
     expect(stream.status).toBe(201);
-    const digestsSeen: string[] = [];
-    const socket = new WebSocket(`${streamsUrl.replace(/^http/, 'ws')}/mainnet/v1/warp/${stream.body.data.id}/ws?mode=resume`, { headers: { 'x-api-key': adminKey } });
-    socket.on('message', (raw) => {
-      const message = JSON.parse(String(raw)) as { event: string; id?: string; data?: { digest?: string } };
-      if (message.event !== 'address') return;
-      digestsSeen.push(message.data!.digest!);
-      socket.send(JSON.stringify({ type: 'ack', id: message.id }));
-    });
-    await new Promise((resolve, reject) => socket.once('open', resolve).once('error', reject));
+    const socket = await openAddressSocket(`${streamsUrl.replace(/^http/, 'ws')}/mainnet/v1/warp/${stream.body.data.id}/ws?mode=resume`, adminKey);
 
     const signers = [Ed25519Keypair.generate(), Ed25519Keypair.generate(), Ed25519Keypair.generate()];
     await Promise.all(signers.map((signer) => requestSuiFromFaucetV2({ host: simnet.faucetUrl, recipient: signer.toSuiAddress() })));
@@ -128,7 +113,7 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
     expect(viaGrpc.$kind).toBe('Transaction');
     digests.push(viaGrpc.Transaction!.digest);
 
-    await expect.poll(() => [...digestsSeen].sort(), { timeout: 30_000 }).toEqual([...digests].sort());
+    await expect.poll(() => [...socket.digests].sort(), { timeout: 30_000 }).toEqual([...digests].sort());
     // Both gateways read the same chain through the same upstream.
     for (const gateway of [gatewayA, gatewayB]) {
       const balance = await call(gateway, 'GET', `/accounts/${recipient}/balance`, adminKey);
