@@ -73,7 +73,8 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
     [gatewayA, gatewayB] = [started[0]!.ready, started[1]!.ready];
     grpcHost = `127.0.0.1:${grpcPort}`;
     streamsUrl = started[3]!.ready;
-  }, 120_000);
+    // Six Node processes load the TypeScript CLI: generous on a machine busy with other work.
+  }, 240_000);
 
   afterAll(async () => {
     await Promise.all(roles.map((role) => role.stop()));
