@@ -85,9 +85,11 @@ export class AdsServer {
   async listen(port: number, host = '0.0.0.0'): Promise<number> {
     const server = new grpc.Server();
     this.addTo(server);
+    // A failed bind is the caller's to report (PortInUseError, one line): grpc-js's own line is muted meanwhile.
+    grpc.setLogVerbosity(grpc.logVerbosity.NONE);
     const bound = await new Promise<number>((resolve, reject) =>
       server.bindAsync(`${host}:${port}`, grpc.ServerCredentials.createInsecure(), (error, actual) => (error ? reject(error) : resolve(actual))),
-    );
+    ).finally(() => grpc.setLogVerbosity(grpc.logVerbosity.ERROR));
     this.server = server;
     return bound;
   }

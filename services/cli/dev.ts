@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Metrics, type Config, type Network } from '../core/index.js';
+import { bindPort, Metrics, type Config, type Network } from '../core/index.js';
 import { createGrpcProxy, type GrpcProxy } from '../grpc/proxy/index.js';
 import { openPipeline } from '../pipeline/index.js';
 import { networkBaseUrl, startMetricsServer } from '../http/index.js';
@@ -130,7 +130,7 @@ export async function runDev(argv: string[]): Promise<void> {
     await upstreamSetup.simnet?.stop();
     await runtime.database.close();
   }, runtime.logger);
-  await app.listen({ port: config.port, host: config.host });
+  await bindPort('PORT', config.port, () => app.listen({ port: config.port, host: config.host }));
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const gatewayUrl = config.publicUrl ?? `http://${config.host}:${port}`;
@@ -161,7 +161,8 @@ async function startDevGrpcProxies(config: Readonly<Config>, deps: Omit<Paramete
   const proxies = new Map<Network, { proxy: GrpcProxy; url: string }>();
   for (const [index, network] of config.networks.entries()) {
     const proxy = createGrpcProxy({ ...deps, networkOf: () => network });
-    const address = await proxy.listen(config.grpc.port === 0 ? 0 : config.grpc.port + index, config.host);
+    const port = config.grpc.port === 0 ? 0 : config.grpc.port + index;
+    const address = await bindPort('SUIGW_GRPC_PORT', port, () => proxy.listen(port, config.host));
     proxies.set(network, { proxy, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}` });
   }
   return proxies;

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { deriveSubkey, Metrics, type Config, type Clock } from '../core/index.js';
+import { bindPort, deriveSubkey, Metrics, type Config, type Clock } from '../core/index.js';
 import { AuthzCheck, GatewayRoutes, RateLimitCheck, startEnvoyServices } from '../envoy/index.js';
 import { networkRewriter, startMetricsServer } from '../http/index.js';
 import { SignedIdentity } from '../identity/index.js';
@@ -44,7 +44,7 @@ export async function runAuthz(argv: string[]): Promise<void> {
     identity: signedIdentityOf(config, config.secret!, clock),
     logger,
   });
-  const server = await startEnvoyServices({ authz }, { host: config.host, port }, logger);
+  const server = await bindPort('--port', port, () => startEnvoyServices({ authz }, { host: config.host, port }, logger));
   // /metrics (key cache hits and misses) on its own listener, as the gateway's (README: Metrics).
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
@@ -69,7 +69,7 @@ export async function runRateLimit(argv: string[]): Promise<void> {
   // so the credits it checks lag the gateways' charges by at most two intervals (docs/envoy.md).
   const reconcile = setInterval(() => void opened.metering?.ledger.reconcile([]), config.metering.usageFlushMs);
   const ratelimit = new RateLimitCheck({ pipeline: opened.pipeline, identity: signedIdentityOf(config, config.secret!, clock), clock });
-  const server = await startEnvoyServices({ ratelimit }, { host: config.host, port }, logger);
+  const server = await bindPort('--port', port, () => startEnvoyServices({ ratelimit }, { host: config.host, port }, logger));
   // /metrics (429s by kind, credits of refusals, Redis fail-open decisions) on its own listener.
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {

@@ -1,4 +1,4 @@
-import { Metrics } from '../core/index.js';
+import { bindPort, Metrics } from '../core/index.js';
 import { createGrpcProxy, networkByAuthority } from '../grpc/proxy/index.js';
 import { startMetricsServer } from '../http/index.js';
 import { openPipeline } from '../pipeline/index.js';
@@ -27,6 +27,6 @@ export async function runGrpc(): Promise<void> {
     await closeUpstreamSet(upstreams);
     await runtime.database.close();
   }, runtime.logger);
-  const address = await proxy.listen(config.grpc.port, config.host);
+  const address = await bindPort('SUIGW_GRPC_PORT', config.grpc.port, () => proxy.listen(config.grpc.port, config.host));
   runtime.logger.info({ address, networks: config.networks }, 'grpc proxy listening');
 }

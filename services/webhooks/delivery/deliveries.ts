@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { toBase58 } from '@mysten/sui/utils';
 import { sql } from 'kysely';
-import type { StreamType } from '../../streams/index.js';
+import { announceDefinitionChange, type StreamType } from '../../streams/index.js';
+import type { Network } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import { webhooksDb } from '../definitions/store.js';
 import { nextAttemptDelay } from './retry-schedule.js';
@@ -167,7 +168,9 @@ export async function recordAttempt(database: Database, delivery: ClaimedDeliver
       claimed_until: null,
     }).where('id', '=', delivery.id).execute();
     if (gone) {
-      await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'gone' }).where('id', '=', delivery.webhookId).execute();
+      const webhook = await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'gone' }).where('id', '=', delivery.webhookId)
+        .returning('network').executeTakeFirst();
+      if (webhook) await announceDefinitionChange(trx, webhook.network as Network);
       await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null, claimed_until: null })
         .where('webhook_id', '=', delivery.webhookId).where('status', '=', 'pending').execute();
     }

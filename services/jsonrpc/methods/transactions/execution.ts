@@ -69,8 +69,11 @@ function renderedEvents(tx: GrpcTypes.ExecutedTransaction | undefined): Json[] {
 
 const dryRunTransactionBlock: JsonRpcMethod = {
   name: 'sui_dryRunTransactionBlock',
-  translatesTo: 'gRPC TransactionExecutionService.SimulateTransaction (checks enabled)',
-  unfilled: ['executionErrorSource: absent (v2 reports the error, not its source)'],
+  translatesTo: 'gRPC TransactionExecutionService.SimulateTransaction (checks enabled, no gas selection)',
+  unfilled: [
+    'executionErrorSource: absent (v2 reports the error, not its source)',
+    'an empty gas payment runs against a mock gas coin as on a full node (what the SDK\'s budget estimate sends), unless the gas owner\'s address balance pays for it: v2 simulates what execution would do',
+  ],
   async handle(params, context) {
     const txBytes = transactionData(params.tx_bytes);
     const response = await simulate(context, { bcs: { value: txBytes } }, true);
