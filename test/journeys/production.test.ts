@@ -95,22 +95,27 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
     expect(stream.status).toBe(201);
     const socket = await openAddressSocket(`${streamsUrl.replace(/^http/, 'ws')}/mainnet/v1/warp/${stream.body.data.id}/ws?mode=resume`, adminKey);
 
-    const signers = [Ed25519Keypair.generate(), Ed25519Keypair.generate(), Ed25519Keypair.generate()];
+    // JSON-RPC and GraphQL through each gateway replica, native gRPC through the proxy.
+    const signers = Array.from({ length: 5 }, () => Ed25519Keypair.generate());
     await Promise.all(signers.map((signer) => requestSuiFromFaucetV2({ host: simnet.faucetUrl, recipient: signer.toSuiAddress() })));
-    const jsonRpc = new SuiJsonRpcClient({ network: 'mainnet', transport: new JsonRpcHTTPTransport({ url: `${gatewayA}/mainnet/v1/jsonrpc`, rpc: { headers: { 'x-api-key': adminKey } } }) });
-    const graphql = new SuiGraphQLClient({ network: 'mainnet', url: `${gatewayB}/mainnet/v1/graphql`, headers: { 'x-api-key': adminKey } });
+    const jsonRpc = (gateway: string) => new SuiJsonRpcClient({ network: 'mainnet', transport: new JsonRpcHTTPTransport({ url: `${gateway}/mainnet/v1/jsonrpc`, rpc: { headers: { 'x-api-key': adminKey } } }) });
+    const graphql = (gateway: string) => new SuiGraphQLClient({ network: 'mainnet', url: `${gateway}/mainnet/v1/graphql`, headers: { 'x-api-key': adminKey } });
     const grpc = new SuiGrpcClient({ network: 'mainnet', transport: new GrpcTransport({ host: grpcHost, channelCredentials: credentials.createInsecure(), meta: { 'x-api-key': adminKey } }) });
-    // The faucet's coins must be visible before the builders pick gas: wait on the first signer's balance.
-    await expect.poll(async () => Number((await grpc.core.getBalance({ owner: signers[2]!.toSuiAddress() })).balance.balance), { timeout: 20_000 }).toBeGreaterThan(0);
+    // The faucet's coins must be visible before the builders pick gas.
+    for (const signer of signers) {
+      await expect.poll(async () => Number((await grpc.core.getBalance({ owner: signer.toSuiAddress() })).balance.balance), { timeout: 20_000 }).toBeGreaterThan(0);
+    }
 
     const digests: string[] = [];
-    const viaA = await jsonRpc.signAndExecuteTransaction({ transaction: transfer(2001, recipient), signer: signers[0]!, options: { showEffects: true } });
-    expect(viaA.effects?.status.status).toBe('success');
-    digests.push(viaA.digest);
-    const viaB = await graphql.signAndExecuteTransaction({ transaction: transfer(2002, recipient), signer: signers[1]!, include: { effects: true } });
-    expect(viaB.$kind).toBe('Transaction');
-    digests.push(viaB.Transaction!.digest);
-    const viaGrpc = await grpc.signAndExecuteTransaction({ transaction: transfer(2003, recipient), signer: signers[2]!, include: { effects: true } });
+    for (const [index, gateway] of [gatewayA, gatewayB].entries()) {
+      const viaJsonRpc = await jsonRpc(gateway).signAndExecuteTransaction({ transaction: transfer(2001 + index, recipient), signer: signers[index]!, options: { showEffects: true } });
+      expect(viaJsonRpc.effects?.status.status).toBe('success');
+      digests.push(viaJsonRpc.digest);
+      const viaGraphql = await graphql(gateway).signAndExecuteTransaction({ transaction: transfer(2003 + index, recipient), signer: signers[2 + index]!, include: { effects: true } });
+      expect(viaGraphql.$kind).toBe('Transaction');
+      digests.push(viaGraphql.Transaction!.digest);
+    }
+    const viaGrpc = await grpc.signAndExecuteTransaction({ transaction: transfer(2005, recipient), signer: signers[4]!, include: { effects: true } });
     expect(viaGrpc.$kind).toBe('Transaction');
     digests.push(viaGrpc.Transaction!.digest);
 
