@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { WsClose, type Clock, type Logger } from '../../core/index.js';
+import { isApiError, WsClose, type Clock, type Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
 import { type MeterTicket } from '../../metering/index.js';
@@ -35,6 +35,13 @@ export interface ConnectRequest {
   protocol: 'websocket' | 'sse';
   mode: 'live' | 'resume';
   lastEventId: string | undefined;
+  /**
+   * Checks again that the connection's key may still use the stream (disabled, expired,
+   * scope or network changed): the pipeline's authenticate stage, through the key cache, so a
+   * change reaches open connections as fast as new requests (SUIGW_KEY_CACHE_TTL_MS, and at
+   * once with LISTEN/NOTIFY). Throws the refusal.
+   */
+  recheck: () => Promise<unknown> | unknown;
 }
 
 /** A running connection: the transport feeds it acks and tells it when it closed. */
@@ -48,7 +55,8 @@ export interface OpenConnection {
  * `error` STREAM_NOT_FOUND) and within the plan's stream count (else `error` STREAM_PAUSED,
  * close 4003), the stream's lease must be free (else `error`
  * STREAM_ALREADY_CONNECTED), then `connected`, then the session; the lease is renewed while
- * the connection lives and each started minute is charged.
+ * the connection lives, each started minute is charged and the key is checked again every
+ * second (a refusal: an `error` message with its code, then the close code of the error table).
  */
 export async function openConnection(deps: WarpDeliveryDeps, request: ConnectRequest, sink: MessageSink): Promise<OpenConnection | undefined> {
   const stream = await findStream(deps.database, request.streamId);
@@ -94,7 +102,19 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
   }, LEASE_RENEW_MS);
   // Once a second: the connection minutes started on the clock (the first was charged above) and,
   // for SSE, what was written more than the redelivery window ago is acknowledged.
+  let ending = false;
+  const refused = async (error: unknown) => {
+    if (ending) return;
+    ending = true;
+    clearInterval(tick);
+    session.stop();
+    const code = isApiError(error) ? error.code : 'INTERNAL_ERROR';
+    const message = isApiError(error) ? error.message : 'Internal error';
+    await sink.send({ event: 'error', data: { code, message } });
+    sink.close(isApiError(error) ? error.definition.ws : WsClose.INTERNAL, code);
+  };
   const tick: NodeJS.Timeout = setInterval(() => {
+    Promise.resolve().then(request.recheck).catch(refused).catch(() => undefined);
     minutes.charge().then((ok) => {
       if (ok) return;
       clearInterval(tick);
