@@ -7,6 +7,7 @@ import type { Metering } from '../../services/metering/index.js';
 import { createGrpcProxy, type GrpcProxy } from '../../services/grpc/proxy/index.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import { createTestApp, type TestApp } from './test-app.js';
+import type { GatewayAppOptions } from '../../services/cli/gateway-app.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 import type { Tier } from '../../services/plans/index.js';
 import { openPipeline } from '../../services/pipeline/index.js';
@@ -34,14 +35,14 @@ export interface GrpcProxyE2E {
  * (or of `upstreamUrl`, e.g. a fake upstream for failure tests).
  */
 export async function startGrpcProxyE2E(
-  options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string> } = {},
+  options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions> } = {},
 ): Promise<GrpcProxyE2E> {
   const simnet = options.upstreamUrl ? undefined : await startTestSimnet();
   const grpcUrl = options.upstreamUrl ?? simnet!.grpcUrl;
   const upstream = new SuiUpstream({
     network: 'mainnet', endpoints: { grpcUrl, graphqlUrl: simnet?.graphqlUrl ?? 'http://127.0.0.1:1/graphql' }, policy: { ...defaultUpstreamPolicy, ...options.policy },
   });
-  const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}), ...(options.env ? { env: options.env } : {}) });
+  const gateway = await createTestApp({ extra: { ...options.extra, upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}), ...(options.env ? { env: options.env } : {}) });
   const logger = createLogger('silent');
   const opened = await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
   const metering = opened.metering!;
