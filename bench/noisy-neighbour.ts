@@ -9,6 +9,8 @@
  * (`GET /mainnet/v1/auth/me` with the victim's key, BENCH_AUTH_CONCURRENCY). Rounds interleave
  * "alone" and "attacked" in rotated order; the ratio attacked ÷ alone is taken within a round.
  * With BENCH_COMPARE_TREE, another checkout's gateway gets the same attack in the same rounds.
+ * BENCH_NOISY_BASELINE=1: "alone" keeps one small subscription open, so that the checkpoint feed
+ * runs in both conditions and the ratio is the cost of the attacker's filters alone.
  * Goal (issue 19): victim rps ratio ≥ 0.8. Prints numbers only; not a pass/fail test.
  *
  * Not covered yet: REST, GraphQL, gRPC, Warp and webhook attackers (see docs/benchmarks.md).
@@ -44,7 +46,7 @@ export default async function benchNoisyNeighbour(): Promise<void> {
       const attacker = await startServiceProcess<NoisyReady>({
         name: `noisy subscriber (${gateway.label})`,
         script: 'bench/lib/noisy-subscriber.ts',
-        env: { ...cleanEnvironment(), GATEWAY_URL: gateway.ready.url, DATABASE_URL: stack.databaseUrl },
+        env: { ...cleanEnvironment(), GATEWAY_URL: gateway.ready.url, DATABASE_URL: stack.databaseUrl, NOISY_BASELINE: process.env['BENCH_NOISY_BASELINE'] ?? '0' },
         stdout: 'ignore',
       });
       targets.push({ label: gateway.label, gateway, attacker, runs: [] });

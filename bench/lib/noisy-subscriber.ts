@@ -9,7 +9,8 @@
  * NOISY_SOCKETS sockets (default 16: past the organization's 1 MiB of filters). Announces
  * `{organizationId}`; then SIGUSR1 subscribes
  * (opens the sockets, subscribes on each until the gateway refuses) and replies
- * `{subscriptions, refusals}`; SIGUSR2 closes every socket and replies `{subscriptions: 0}`.
+ * `{subscriptions, refusals}`; SIGUSR2 closes every socket (keeping one small subscription with
+ * NOISY_BASELINE=1, see `baseline`) and replies `{subscriptions}`.
  */
 import WebSocket from 'ws';
 import { systemClock } from '../../services/core/index.js';
@@ -90,12 +91,33 @@ function closeAll(): NoisyReport {
   return { subscriptions: 0 };
 }
 
+/**
+ * NOISY_BASELINE=1: "alone" keeps one socket with one one-address filter, so the gateway's
+ * checkpoint feed (opened by the first subscription of the process) runs in both conditions and
+ * the ratio measures what the attacker's filters cost, not what any subscriber costs.
+ */
+async function baseline(): Promise<NoisyReport> {
+  closeAll();
+  if (process.env['NOISY_BASELINE'] !== '1') return { subscriptions: 0 };
+  const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/mainnet/v1/jsonrpc`, { headers: { 'x-api-key': apiKey } });
+  await new Promise<void>((resolve, reject) => {
+    socket.once('open', () => resolve());
+    socket.once('error', reject);
+  });
+  sockets.push(socket);
+  const answer = await call(socket, 1, 'suix_subscribeEvent', [{ Sender: '0x0' }]);
+  return { subscriptions: answer.result === undefined ? 0 : 1 };
+}
+
 const reply = (report: NoisyReport) => (process.send ? process.send(report) : console.log(JSON.stringify(report)));
 process.on('SIGUSR1', () => void subscribe().then(reply, (error: unknown) => {
   console.error('noisy-subscriber:', error);
   reply({ subscriptions: -1 });
 }));
-process.on('SIGUSR2', () => reply(closeAll()));
+process.on('SIGUSR2', () => void baseline().then(reply, (error: unknown) => {
+  console.error('noisy-subscriber:', error);
+  reply({ subscriptions: -1 });
+}));
 
 const ready: NoisyReady = { organizationId: organization.id };
 serveUntilStopped(ready, async () => {

@@ -1,8 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
-import type { FilterLimits } from '../../../../streams/index.js';
-import { FILTER_LIMITS } from '../../../../streams/index.js';
+import { FILTER_LIMITS, type FilterLimits } from '../../../../streams/index.js';
 import { address } from '../legacy-values.js';
 import { JsonRpcError } from '../../../method.js';
 import { FilterBudget, invalidFilter, variantOf } from './filter-budget.js';
