@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
 import { createKey, createOrganization } from '../../services/identity/index.js';
 import { CheckpointFeeds } from '../../services/jsonrpc/methods/transactions/index.js';
 import { ALL_SCOPES } from '../support/test-app.js';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
-
-type Frame = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON-RPC frames, checked field by field
 
 /**
  * Credits run out mid-subscription: a wallet organization (no monthly credits) with 4 prepaid
@@ -35,14 +32,7 @@ describe('JSON-RPC WebSocket subscription when credits run out', () => {
   });
 
   it('two paid notifications, then close 1008 QUOTA_EXCEEDED; nothing is delivered unpaid', async () => {
-    const socket = new WebSocket(e.url.replace(/^http/, 'ws'), { headers: { 'x-api-key': key } });
-    const frames: Frame[] = [];
-    socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-    });
+    const { socket, frames, closed } = await e.socket(key);
     socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'suix_subscribeEvent', params: [{ All: [] }] }));
 
     expect(await closed).toEqual({ code: 1008, reason: 'QUOTA_EXCEEDED' });
@@ -67,14 +57,7 @@ describe('JSON-RPC WebSocket subscription when credits run out', () => {
     const oneCredit = (await createKey(database, e.gateway.clock, { kind: 'operator' }, {
       organizationId: organization.id, projectId: projects[0]!.id, name: 'k', scopes: ALL_SCOPES, expiresInDays: 30,
     })).apiKey;
-    const socket = new WebSocket(e.url.replace(/^http/, 'ws'), { headers: { 'x-api-key': oneCredit } });
-    const frames: Frame[] = [];
-    socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
-    const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
-      socket.once('error', reject);
-    });
+    const { socket, frames, closed } = await e.socket(oneCredit);
     socket.send(JSON.stringify({ jsonrpc: '2.0', id: 3, method: 'suix_subscribeTransaction', params: [{ FromAddress: e.address('alice') }] }));
     expect(await closed).toEqual({ code: 1008, reason: 'QUOTA_EXCEEDED' });
     expect(frames).toEqual([{ jsonrpc: '2.0', id: 3, error: { code: -32000, message: 'Monthly credits spent', data: { code: 'CU_QUOTA_EXCEEDED' } } }]);

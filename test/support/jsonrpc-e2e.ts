@@ -1,3 +1,4 @@
+import WebSocket from 'ws';
 import { startRestE2E, type RestE2E } from './rest-e2e.js';
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON-RPC bodies, checked field by field in the tests
@@ -9,6 +10,14 @@ export interface JsonRpcE2E extends RestE2E {
   send(payload: unknown, options?: { headers?: Record<string, string>; query?: string; raw?: boolean }): Promise<{ status: number; body: Body; headers: Headers }>;
   /** One call's `result`, failing on an error object. */
   call(method: string, params?: unknown): Promise<Body>;
+  /** An open WebSocket of /v1/jsonrpc with `key`: every frame it receives, parsed, and how it closed. */
+  socket(key: string): Promise<JsonRpcSocket>;
+}
+
+export interface JsonRpcSocket {
+  socket: WebSocket;
+  frames: Body[];
+  closed: Promise<{ code: number; reason: string }>;
 }
 
 /** The gateway on simnet (as rest-e2e builds it), listening on a loopback port for real HTTP clients. */
@@ -37,6 +46,17 @@ export async function startJsonRpcE2E(options: Parameters<typeof startRestE2E>[0
       const { status, body } = await send({ jsonrpc: '2.0', id, method, params });
       if (status !== 200 || body.error) throw new Error(`${method} failed: ${status} ${JSON.stringify(body)}`);
       return body.result;
+    },
+    async socket(key) {
+      const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers: { 'x-api-key': key } });
+      const frames: Body[] = [];
+      socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
+      const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+      await new Promise<void>((resolve, reject) => {
+        socket.once('open', () => resolve());
+        socket.once('error', reject);
+      });
+      return { socket, frames, closed };
     },
   };
 }

@@ -1,10 +1,7 @@
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ManualClock } from '../../core/index.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
-import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engines.js';
+import { startWarpApp, type WarpApp } from '../../../test/support/warp-app.js';
 
 /**
  * An open connection is not a pass: the key is checked again while the connection lives, so a
@@ -12,26 +9,19 @@ import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engine
  * too (an `error` message with the spec's code, then the error table's close code).
  */
 describe('Warp: a key disabled while its connection is open', () => {
-  let t: TestApp;
-  let engine: WarpEngine;
-  let port: number;
+  let warp: WarpApp;
+  let t: WarpApp['t'];
   beforeAll(async () => {
-    const clock = new ManualClock();
-    engine = await WARP_ENGINES.find(([name]) => name === 'memory')![1](clock);
-    t = await createTestApp({ tier: 'team', extra: { clock, warp: engine } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    warp = await startWarpApp();
+    t = warp.t;
   });
-  afterAll(async () => {
-    await t.close();
-    await engine.close();
-  });
+  afterAll(async () => warp.close());
 
   it('WebSocket: error API_KEY_DISABLED, then close 4001', async () => {
     const key = await createKeyVia(t, { name: 'streamer', scopes: ['streams', 'manage'] });
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
     const stream = (created.body.data as { id: string }).id;
-    const socket = new WebSocket(`ws://127.0.0.1:${port}/mainnet/v1/warp/${stream}/ws`, { headers: { 'x-api-key': key.apiKey } });
+    const socket = new WebSocket(`ws://127.0.0.1:${warp.port}/mainnet/v1/warp/${stream}/ws`, { headers: { 'x-api-key': key.apiKey } });
     const messages: { event: string; data: unknown }[] = [];
     socket.on('message', (raw) => messages.push(JSON.parse(String(raw))));
     const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: String(reason) })));

@@ -5,6 +5,7 @@ import { ManualClock, Metrics } from '../../core/index.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
 import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engines.js';
+import { startWarpApp, type WarpApp } from '../../../test/support/warp-app.js';
 
 interface UsageRoute { network: string; route: string; requests: number; credits: number }
 
@@ -148,17 +149,12 @@ describe('Warp WebSocket events are charged on their ack', () => {
     await new Promise((resolve) => socket.once('close', resolve));
     return received;
   };
+  let warp: WarpApp;
   beforeAll(async () => {
-    const clock = new ManualClock();
-    engine = await WARP_ENGINES.find(([name]) => name === 'memory')![1](clock);
-    t = await createTestApp({ tier: 'team', extra: { clock, warp: engine, metrics } });
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    port = (t.app.server.address() as AddressInfo).port;
+    warp = await startWarpApp({ metrics });
+    ({ t, engine, port } = warp);
   });
-  afterAll(async () => {
-    await t.close();
-    await engine.close();
-  });
+  afterAll(async () => warp.close());
 
   it('an unacknowledged event is not charged; its redelivery is charged once, on its ack', async () => {
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
