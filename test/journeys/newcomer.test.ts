@@ -30,7 +30,7 @@ describe('journey 1: make dev, as the README tells a newcomer', () => {
     dev = await startDev();
     key = dev.state.adminKey;
     base = dev.state.networks['mainnet']!.baseUrl;
-  }, 60_000);
+  }, 180_000);
   afterAll(async () => dev?.stop());
 
   it("the quickstart's curl examples: who am I, projects, a data key made and disabled", async () => {

@@ -39,7 +39,19 @@ export async function startDev(): Promise<DevProcess> {
   const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', SUIGW_METRICS_PORT: '0', SUIGW_GRPC_PORT: '0', LOG_LEVEL: 'warn' };
   for (const key of Object.keys(env)) if (/^(DATABASE_URL|REDIS_URL|SUI_(MAINNET|TESTNET|DEVNET)_)/.test(key)) delete env[key];
   const child = spawn(process.execPath, ['bin/suigw.js', 'dev'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
-  const state = await waitForJson<DevState>(join(dir, 'dev.json'), child, 45_000);
+  let state: DevState;
+  try {
+    // Generous: a first start migrates the embedded database and seeds simnet, slow on a busy machine.
+    state = await waitForJson<DevState>(join(dir, 'dev.json'), child, 150_000);
+  } catch (error) {
+    // Never leave the process behind: the caller has nothing to stop.
+    if (child.exitCode === null) {
+      child.kill('SIGKILL');
+      await once(child, 'exit');
+    }
+    await rm(dir, { recursive: true, force: true });
+    throw error;
+  }
   const run = promisify(execFile);
   return {
     state,
