@@ -2,3 +2,4 @@ export type { App, Capability, RouteAuth, RouteProtocol } from './types.js';
 export { validationFailure, type FieldCodes } from './validation.js';
 export { requestUpstream, watchRequest } from './request-upstream.js';
 export * from './cors-headers.js';
+export { caller } from './caller.js';

@@ -4,7 +4,7 @@ import type { App } from '../../route-contract/index.js';
 import type { ManagementDeps } from '../deps.js';
 import { describeAccount } from '../account.js';
 import { accountSchema } from '../schemas.js';
-import { caller } from './caller.js';
+import { caller } from '../../route-contract/index.js';
 
 export function registerGetAccount(app: App, deps: ManagementDeps): void {
   app.get(

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import type { App } from '../../route-contract/index.js';
 import { publicTier } from '../account.js';
-import { caller } from './caller.js';
+import { caller } from '../../route-contract/index.js';
 
 const named = z.object({ id: z.string(), name: z.string().nullable() });
 

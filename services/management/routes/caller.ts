@@ -1,12 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../core/index.js';
+import { caller } from '../../route-contract/index.js';
 import type { KeyCreator, Principal } from '../../identity/index.js';
 
-/** The verified caller of an authenticated route (the hook guarantees one). */
-export function caller(request: FastifyRequest): Principal {
-  if (!request.principal) throw new ApiError('AUTH_CONTEXT_MISSING');
-  return request.principal;
-}
 
 export function callerOrganizationId(request: FastifyRequest): string {
   return caller(request).organization.id;

@@ -4,7 +4,8 @@ import { createKey } from '../../identity/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { ManagementDeps } from '../deps.js';
 import { allowedOriginsInputSchema, createdKeySchema, idSchema, keyNameSchema, rateLimitInputSchema, scopesInputSchema } from '../schemas.js';
-import { caller, keyCreator } from './caller.js';
+import { keyCreator } from './caller.js';
+import { caller } from '../../route-contract/index.js';
 
 // Strict: a misspelt or unknown field is a 400, never silently ignored.
 const body = z.strictObject({

@@ -1,9 +1,9 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import { ApiError, errorResponses, isApiError, WsClose } from '../../core/index.js';
+import { errorResponses, isApiError, WsClose } from '../../core/index.js';
 import { readApiKey } from '../../identity/index.js';
-import type { App } from '../../route-contract/index.js';
+import { caller, type App } from '../../route-contract/index.js';
 import { isLogId } from '../log/stream-log.js';
 import { openConnection, type WarpDeliveryDeps } from './connection.js';
 import type { MessageSink, StreamMessage } from './delivery-session.js';
@@ -18,11 +18,6 @@ const sseQuery = z.object({ api_key: z.string().optional(), mode: z.enum(['live'
 
 /** Connection opening: 1 credit, and it counts once against the per-key/per-IP caps (spec: Limits). */
 const CONNECT_COST = 1;
-
-function caller(request: FastifyRequest) {
-  if (!request.principal) throw new ApiError('AUTH_CONTEXT_MISSING');
-  return request.principal;
-}
 
 /**
  * The spec answers a WebSocket refused for scope or origin with close 4003: the upgrade is

@@ -1,12 +1,7 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../core/index.js';
-import type { Principal } from '../../identity/index.js';
+import { caller } from '../../route-contract/index.js';
 import type { StreamDefinition, StreamOwner } from '../definitions/store.js';
 
-export function caller(request: FastifyRequest): Principal {
-  if (!request.principal) throw new ApiError('AUTH_CONTEXT_MISSING');
-  return request.principal;
-}
 
 /** The caller's organization on the network the request was sent to. */
 export function owner(request: FastifyRequest): StreamOwner {

@@ -4,7 +4,8 @@ import { planOf } from '../../plans/index.js';
 import type { App } from '../../route-contract/index.js';
 import { FILTER_SCHEMAS } from '../definitions/filters.js';
 import { createStream } from '../definitions/store.js';
-import { caller, owner, publicStream } from './caller.js';
+import { owner, publicStream } from './caller.js';
+import { caller } from '../../route-contract/index.js';
 import type { StreamDefinitionDeps } from './deps.js';
 import { createdStreamSchema, streamNameSchema } from './schemas.js';
 

@@ -1,15 +1,10 @@
 import type { FastifyRequest } from 'fastify';
-import { ApiError } from '../../core/index.js';
-import type { Principal } from '../../identity/index.js';
+import { caller } from '../../route-contract/index.js';
 import { planOf, pausedBeyondPlan } from '../../plans/index.js';
 import type { WebhookRouteDeps } from './deps.js';
 import { organizationWebhookIds, type WebhookDefinition, type WebhookOwner } from '../definitions/store.js';
 import type { WebhookView } from './schemas.js';
 
-export function caller(request: FastifyRequest): Principal {
-  if (!request.principal) throw new ApiError('AUTH_CONTEXT_MISSING');
-  return request.principal;
-}
 
 /** The caller's organization on the network the request was sent to. */
 export function owner(request: FastifyRequest): WebhookOwner {

@@ -5,7 +5,8 @@ import type { App } from '../../route-contract/index.js';
 import { FILTER_SCHEMAS } from '../../streams/index.js';
 import { checkEndpointUrl } from '../definitions/endpoint-url.js';
 import { createWebhook } from '../definitions/store.js';
-import { caller, owner } from './caller.js';
+import { owner } from './caller.js';
+import { caller } from '../../route-contract/index.js';
 import type { WebhookRouteDeps } from './deps.js';
 import { CreatedWebhook, examples, webhookUrlSchema } from './schemas.js';
 

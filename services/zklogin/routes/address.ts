@@ -4,7 +4,8 @@ import { ZKLOGIN_COSTS } from '../../metering/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { ZkLoginDeps } from '../deps.js';
 import { addressBody, ZkLoginAddress } from '../schemas.js';
-import { caller, requireJson, requirePaidPlan, ZKLOGIN_FIELD_CODES } from './kit.js';
+import { requireJson, requirePaidPlan, ZKLOGIN_FIELD_CODES } from './kit.js';
+import { caller } from '../../route-contract/index.js';
 
 export function registerAddress(app: App, deps: ZkLoginDeps): void {
   app.post('/v1/zklogin/address', {

@@ -3,7 +3,7 @@ import { ApiError, errorResponses } from '../../core/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { ZkLoginDeps } from '../deps.js';
 import { audienceBody, audienceIdParams, ZkLoginAudience } from '../schemas.js';
-import { caller } from './kit.js';
+import { caller } from '../../route-contract/index.js';
 
 /**
  * The organization's accepted audiences (OAuth client IDs). The spec keeps them "on the

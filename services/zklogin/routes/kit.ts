@@ -1,8 +1,7 @@
 import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/index.js';
-import type { Principal } from '../../identity/index.js';
 import { planOf, type Plan } from '../../plans/index.js';
-import type { FieldCodes } from '../../route-contract/index.js';
+import { caller, type FieldCodes } from '../../route-contract/index.js';
 import type { Upstream } from '../../upstream/index.js';
 import type { ZkLoginDeps } from '../deps.js';
 
@@ -13,11 +12,6 @@ export const ZKLOGIN_FIELD_CODES: FieldCodes = {
   epochs: 'MAX_EPOCH_OUT_OF_RANGE',
 };
 
-/** The verified caller (the authentication hook guarantees one on these routes). */
-export function caller(request: FastifyRequest): Principal {
-  if (!request.principal) throw new ApiError('AUTH_CONTEXT_MISSING');
-  return request.principal;
-}
 
 /**
  * `onRequest` of the zkLogin endpoints, after authentication and the limit stage: a paid plan

@@ -4,7 +4,8 @@ import { ZKLOGIN_COSTS } from '../../metering/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { ZkLoginDeps } from '../deps.js';
 import { proveBody, ZkLoginProof } from '../schemas.js';
-import { cancelSignal, caller, planOfCaller, requireJson, requirePaidPlan, upstreamOf, watchRequest, ZKLOGIN_FIELD_CODES } from './kit.js';
+import { cancelSignal, planOfCaller, requireJson, requirePaidPlan, upstreamOf, watchRequest, ZKLOGIN_FIELD_CODES } from './kit.js';
+import { caller } from '../../route-contract/index.js';
 
 export function registerProve(app: App, deps: ZkLoginDeps): void {
   app.post('/v1/zklogin/prove', {
