@@ -216,7 +216,7 @@ export interface Config {
     rateLimitTimeoutMs: number;
     /** Organization-rate lease window of the Redis limiter; 0: one Redis decision per request. */
     rateLimitLeaseMs: number;
-    /** A deployment's own plans file (JSON, the shape of metering/plans.v1.ts); unset: the built-in plans. */
+    /** A deployment's own plans file (JSON, the shape of plans/plans.v1.ts); unset: the built-in plans. */
     plansFile: string | undefined;
   };
   /** zkLogin (services/zklogin): issuer keys, salt master, prover. */
@@ -424,7 +424,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_GRAPHQL_MAX_ALIASES: 'Most aliased fields in a GraphQL query (default 50); more: 400 GRAPHQL_TOO_MANY_ALIASES.',
   SUIGW_GRAPHQL_MAX_COMPLEXITY: 'Most fields a GraphQL query selects, counted each time a fragment is spread (default 1000); more: 400 GRAPHQL_QUERY_TOO_COMPLEX.',
   SUIGW_RATE_LIMIT_TIMEOUT_MS: 'Longest wait for a Redis rate-limit decision (default 100 ms); slower or Redis down: the request is allowed (fail open).',
-  SUIGW_PLANS_FILE: 'A JSON file with this deployment\'s own plan numbers (org rate, monthly credits, projects, streams, webhooks, proofs per minute), in the shape of the built-in plans (services/metering/plans.v1.ts, docs/metering.md, Plans): every plan and every number must be present. Read once at start-up by every role; an invalid file stops the process with its errors. Unset: the built-in plans.',
+  SUIGW_PLANS_FILE: 'A JSON file with this deployment\'s own plan numbers (org rate, monthly credits, projects, streams, webhooks, proofs per minute), in the shape of the built-in plans (services/plans/plans.v1.ts, docs/metering.md, Plans): every plan and every number must be present. Read once at start-up by every role; an invalid file stops the process with its errors. Unset: the built-in plans.',
   SUIGW_RATE_LIMIT_LEASE_MS: 'Organization-rate lease window of the Redis limiter (default 20 ms): requests without per-key/per-IP caps are admitted from leases of at most rate × window taken from Redis, not one Redis call each; each process may admit up to one lease beyond the plan rate over any interval (docs/metering.md, Leases). 0: one exact Redis decision per request.',
   SUIGW_ZKLOGIN_ENABLED: 'Serve the /v1/zklogin endpoints (default true; false: 404 NOT_FOUND).',
   SUIGW_ZKLOGIN_ISSUER_JWKS: 'JSON {"<issuer>": "<JWKS URL>"} overriding the real issuers\' JWKS URLs (tests, private deployments); issuers must be one of the four the spec names.',

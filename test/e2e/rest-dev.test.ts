@@ -1,44 +1,17 @@
-import { spawn, type ChildProcess } from 'node:child_process';
-import { once } from 'node:events';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { DevState } from '../../services/cli/dev.js';
-
-/** The file's JSON once it is whole (it may be seen empty while `suigw dev` writes it). */
-async function waitForJson<T>(path: string, timeoutMs: number): Promise<T> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      return JSON.parse(await readFile(path, 'utf8')) as T;
-    } catch {
-      if (Date.now() > until) throw new Error(`${path} did not appear within ${timeoutMs} ms`);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-    }
-  }
-}
+import { startDev, type DevProcess } from '../support/dev-process.js';
 
 describe('suigw dev serves the REST data plane from its in-process simnet', () => {
-  let child: ChildProcess;
-  let dir: string;
+  let dev: DevProcess;
   let state: DevState;
   beforeAll(async () => {
-    dir = await mkdtemp(join(tmpdir(), 'suigw-dev-'));
-    const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', SUIGW_METRICS_PORT: '0', SUIGW_GRPC_PORT: '0', LOG_LEVEL: 'warn' };
-    for (const key of Object.keys(env)) if (/^(DATABASE_URL|SUI_(MAINNET|TESTNET|DEVNET)_)/.test(key)) delete env[key];
-    child = spawn(process.execPath, ['bin/suigw.js', 'dev'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
-    state = await waitForJson<DevState>(join(dir, 'dev.json'), 45_000);
-  }, 60_000);
-  afterAll(async () => {
-    if (child.exitCode === null) {
-      child.kill('SIGTERM');
-      await once(child, 'exit');
-    }
-    await rm(dir, { recursive: true, force: true });
-  });
+    dev = await startDev();
+    state = dev.state;
+  }, 180_000);
+  afterAll(async () => dev?.stop());
 
   const get = async (network: string, path: string) => {
     const response = await fetch(`${state.networks[network]!.baseUrl}/v1${path}`, { headers: { 'x-api-key': state.adminKey } });

@@ -9,7 +9,7 @@ import { EventSource } from 'eventsource';
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
-import { startDev, type DevProcess } from './support/dev-process.js';
+import { startDev, type DevProcess } from '../support/dev-process.js';
 import { openAddressSocket, transfer } from './support/sdk-flows.js';
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies, checked field by field

@@ -68,7 +68,8 @@ export async function startEnvoyStack(options: { env?: Record<string, string> } 
   const clock = new ManualClock();
   const db: TestDatabase = await createTestDatabase();
   const database = db.database;
-  const base = { LOG_LEVEL: 'silent', SUIGW_SECRET: SECRET, ...options.env };
+  // No shedding by event-loop delay in-process (as test-app.ts says why).
+  const base = { LOG_LEVEL: 'silent', SUIGW_SECRET: SECRET, SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', ...options.env };
   const config: Readonly<Config> = loadConfig(base);
   const trustingConfig: Readonly<Config> = loadConfig({ ...base, SUIGW_TRUST_IDENTITY_HEADERS: 'true' });
   const fake = await startFakeUpstream();

@@ -26,7 +26,11 @@ export const ALL_SCOPES: Scope[] = ['data', 'streams', 'manage', 'zkLogin'];
 export async function createTestApp(
   options: { env?: Record<string, string>; tier?: Tier; extra?: Partial<GatewayAppOptions> } = {},
 ): Promise<TestApp> {
-  const config = loadConfig({ LOG_LEVEL: 'silent', ...options.env });
+  // The in-process app shares its event loop with the test's own clients, simnet and servers, so
+  // the loop's delay measures the test and the machine's load, not the gateway: shedding by it
+  // would make tests depend on the machine's speed. Its own test sets a threshold
+  // (services/http/load-shedding.error.test.ts); the journeys run real processes at shipped settings.
+  const config = loadConfig({ LOG_LEVEL: 'silent', SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', ...options.env });
   const clock = new ManualClock();
   const db = await createTestDatabase();
   const seeded = await createOrganization(db.database.db, clock, {

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { DevState } from '../../../services/cli/dev.js';
+import type { DevState } from '../../services/cli/dev.js';
 
 const ROOT = join(import.meta.dirname, '..', '..', '..');
 
