@@ -14,6 +14,8 @@ import { createRestServices, restCapability, restConfigFrom } from '../rest/inde
 import { streamDefinitionsCapability, warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
 import { pipelineParts } from './pipeline-parts.js';
+import { billingParts, type BillingParts } from './billing-parts.js';
+import { billingCapability } from '../billing/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 import { webhooksCapability, webhookSecretBox } from '../webhooks/index.js';
 import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
@@ -41,6 +43,8 @@ export interface GatewayAppOptions {
   onRouteCost?: (route: DeclaredRouteCost) => void;
   /** zkLogin's prover, instead of the one SUIGW_ZKLOGIN_PROVER_URL names (tests). */
   zkloginProver?: Prover;
+  /** On-chain billing, shared with `suigw dev`'s scheduler; built from the config when absent. */
+  billing?: BillingParts;
 }
 
 /**
@@ -89,6 +93,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       webhooksCapability({ database, clock, box: webhookSecretBox(secret), policy: config.webhooks,
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
       }),
+      billingCapability((options.billing ?? billingParts({ config, database, clock, upstreams, identityChanged: (change) => authenticator.invalidate(change) })).service),
       catalogCapability({
         catalog: EventCatalog.shipped(),
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),

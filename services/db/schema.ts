@@ -120,6 +120,7 @@ export interface OnchainPlansTable {
   funder: string;
   price_micro_usdc: BigIntColumn;
   pending_tier: string | null;
+  pending_allowance_id: string | null;
   anchor_at: Timestamp | null;
   periods_paid: ColumnType<number, number | undefined, number>;
   period_start: Timestamp | null;
@@ -138,6 +139,7 @@ export interface BillingChargesTable {
   period_key: Timestamp;
   kind: string;
   tier: string;
+  allowance_id: string;
   amount_micro_usdc: BigIntColumn;
   status: string;
   digest: string | null;

@@ -44,16 +44,18 @@ export class SuiChain implements Chain {
   readonly spender: string;
   readonly #clients: ReadonlyMap<Network, ClientWithCoreApi>;
   readonly #settings: ReadonlyMap<Network, BillingNetwork>;
-  readonly #sponsor: Keypair;
+  readonly #sponsor: Keypair | undefined;
 
-  constructor(options: { clients: ReadonlyMap<Network, ClientWithCoreApi>; settings: ReadonlyMap<Network, BillingNetwork>; sponsor: Keypair }) {
+  /** Without a sponsor key no network has billing (every route answers ONCHAIN_BILLING_DISABLED). */
+  constructor(options: { clients: ReadonlyMap<Network, ClientWithCoreApi>; settings: ReadonlyMap<Network, BillingNetwork>; sponsor: Keypair | undefined }) {
     this.#clients = options.clients;
     this.#settings = options.settings;
     this.#sponsor = options.sponsor;
-    this.spender = options.sponsor.toSuiAddress();
+    this.spender = options.sponsor ? normalizeSuiAddress(options.sponsor.toSuiAddress()) : '';
   }
 
   networks(): readonly Network[] {
+    if (!this.#sponsor) return [];
     return [...this.#settings.keys()].filter((network) => this.#clients.has(network));
   }
 
@@ -166,6 +168,7 @@ export class SuiChain implements Chain {
       if (refused) throw new ChargeDeclined(declineReason(refused), refused.message);
       throw new ChainUnavailable(`charge could not be built: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
+    if (!this.#sponsor) throw new ChainUnavailable('no billing sponsor key');
     const { signature } = await this.#sponsor.signTransaction(bytes);
     return { digest: TransactionDataBuilder.getDigestFromBytes(bytes), txBytes: toBase64(bytes), signature };
   }

@@ -15,6 +15,8 @@ CREATE TABLE onchain_plans (
   price_micro_usdc    bigint NOT NULL,
   -- A downgrade waiting for the next renewal (Billing rule 5).
   pending_tier        text CHECK (pending_tier IN ('team', 'growth', 'professional', 'business')),
+  -- An upgrade's new allowance, when the change waits for the renewal (rule 6: a failed `now` charge).
+  pending_allowance_id text,
   -- The first charge's time: every later charge date derives from it (same day of month, anniversary).
   anchor_at           timestamptz,
   -- Charges counted from the anchor: the next one is due at chargeDate(anchor, interval, periods_paid).
@@ -43,6 +45,7 @@ CREATE TABLE billing_charges (
   period_key          timestamptz NOT NULL,
   kind                text NOT NULL CHECK (kind IN ('first', 'renewal', 'upgrade')),
   tier                text NOT NULL,
+  allowance_id        text NOT NULL,
   amount_micro_usdc   bigint NOT NULL,
   -- pending: recorded, nothing signed yet; signed: digest and bytes stored, maybe sent;
   -- succeeded / declined: what the chain said; abandoned: signed bytes that can never execute.
