@@ -186,17 +186,3 @@ export async function syncOrganization(trx: Transaction<DatabaseSchema>, plan: O
   }).where('id', '=', plan.organizationId).execute();
   await notifyIdentityChange(trx, { organizationId: plan.organizationId });
 }
-
-export interface TransitionRecord {
-  from: PlanState | null;
-  to: PlanState;
-  trigger: PlanTrigger;
-  actor: Actor;
-  reason: string;
-  at: number;
-}
-
-export async function transitionsOf(db: Db, planId: string): Promise<TransitionRecord[]> {
-  const rows = await db.selectFrom('plan_transitions').select(['from_state', 'to_state', 'trigger', 'actor', 'reason', 'at']).where('plan_id', '=', planId).orderBy('at').orderBy('id').execute();
-  return rows.map((row) => ({ from: row.from_state as PlanState | null, to: row.to_state as PlanState, trigger: row.trigger as PlanTrigger, actor: row.actor as Actor, reason: row.reason, at: row.at.getTime() }));
-}

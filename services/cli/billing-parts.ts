@@ -24,6 +24,8 @@ export function billingParts(deps: {
   clock: Clock;
   upstreams: UpstreamSet;
   identityChanged?: (change: IdentityChange) => void;
+  /** Instead of the configured one (tests: a real SMTP server in-process). */
+  mailer?: Mailer;
 }): BillingParts {
   const { config, database, clock } = deps;
   const sponsor = config.billing.sponsorKey ? sponsorKeypair(config.billing.sponsorKey) : undefined;
@@ -33,9 +35,9 @@ export function billingParts(deps: {
   const lock = new ChargingLock(database);
   const organizationChanged = (organizationId: string) => deps.identityChanged?.({ organizationId });
   const service = new BillingService({ db: database.db, clock, chain, lock, organizationChanged });
-  const mailer: Mailer = config.billing.smtpUrl
+  const mailer: Mailer = deps.mailer ?? (config.billing.smtpUrl
     ? new SmtpMailer({ url: config.billing.smtpUrl, from: config.billing.emailFrom })
-    : new OutboxMailer({ path: config.billing.outboxPath, now: () => clock.now() });
+    : new OutboxMailer({ path: config.billing.outboxPath, now: () => clock.now() }));
   const pass = new BillingPass({ db: database.db, clock, chain, charger: service.charger, mailer, organizationChanged });
   return { service, pass, lock, mailer };
 }

@@ -160,6 +160,7 @@ export interface PlanTransitionsTable {
   reason: string;
   idempotency_key: string;
   at: Timestamp;
+  seq: Generated<string>;
 }
 
 export interface BillingEmailsTable {

@@ -73,9 +73,11 @@ CREATE TABLE plan_transitions (
   reason              text NOT NULL,
   -- The same cause never writes two rows (a retried pass, a repeated request).
   idempotency_key     text NOT NULL UNIQUE,
-  at                  timestamptz NOT NULL
+  at                  timestamptz NOT NULL,
+  -- Insertion order: transitions at the same instant (activate, first charge) keep their order.
+  seq                 bigint GENERATED ALWAYS AS IDENTITY
 );
-CREATE INDEX plan_transitions_plan ON plan_transitions (plan_id, at);
+CREATE INDEX plan_transitions_plan ON plan_transitions (plan_id, seq);
 
 -- Emails to the owner: written in the same transaction as their cause, sent afterwards.
 CREATE TABLE billing_emails (
