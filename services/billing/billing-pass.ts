@@ -90,7 +90,9 @@ export class BillingPass {
       await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { nextAttemptAt: plan.periodEnd });
       return 'cancelled';
     }
-    const result: ChargeResult = balance < order.amount
+    // A charge left in flight by a crash is settled by asking the chain first: the balance may be
+    // low precisely because that charge went through.
+    const result: ChargeResult = balance < order.amount && !(await this.#deps.charger.inFlight(plan.id))
       ? { kind: 'declined', reason: 'balance_below_price', message: `address balance ${balance} below ${order.amount}`, chargeId: '' }
       : await this.#deps.charger.charge(plan, order);
     if (result.kind === 'unavailable') return this.#ourFailure(plan, now);

@@ -22,9 +22,6 @@ export type ChargeResult =
   /** A failure of ours or the network's: nothing is known to be charged; try again later. */
   | { readonly kind: 'unavailable'; readonly message: string };
 
-/** The observable steps of a charge, in order (the crash test kills the process at each). */
-export type ChargeStep = 'recorded' | 'signed' | 'sent';
-
 /**
  * Takes a charge exactly once per (plan, period, kind), whatever crashes:
  * 1. a `pending` row is written BEFORE any transaction is built (the idempotency record; a
@@ -41,13 +38,11 @@ export class Charger {
   readonly #db: Kysely<DatabaseSchema>;
   readonly #chain: Chain;
   readonly #clock: Clock;
-  readonly #onStep: ((step: ChargeStep) => void) | undefined;
 
-  constructor(options: { db: Kysely<DatabaseSchema>; chain: Chain; clock: Clock; onStep?: (step: ChargeStep) => void }) {
+  constructor(options: { db: Kysely<DatabaseSchema>; chain: Chain; clock: Clock }) {
     this.#db = options.db;
     this.#chain = options.chain;
     this.#clock = options.clock;
-    this.#onStep = options.onStep;
   }
 
   /** Whether a charge of the plan is in flight (recorded or signed, outcome unknown): CHARGE_IN_PROGRESS. */
@@ -86,7 +81,6 @@ export class Charger {
       id, plan_id: plan.id, period_key: new Date(order.periodKey), kind: order.kind, tier: order.tier, allowance_id: order.allowanceId, amount_micro_usdc: order.amount,
       status: 'pending', created_at: now, updated_at: now,
     }).execute();
-    this.#onStep?.('recorded');
     return { id, order };
   }
 
@@ -106,9 +100,7 @@ export class Charger {
     }
     await this.#db.updateTable('billing_charges').set({ status: 'signed', digest: signed.digest, tx_bytes: signed.txBytes, signature: signed.signature, updated_at: new Date(this.#clock.now()) })
       .where('id', '=', pending.id).where('status', '=', 'pending').execute();
-    this.#onStep?.('signed');
     const outcome = await this.#chain.submit(plan.network, signed);
-    this.#onStep?.('sent');
     return this.#finish(pending.id, outcome);
   }
 

@@ -4,7 +4,7 @@ import { registerBillingRoutes } from './routes/billing-routes.js';
 
 export { BillingService, MAINNET_ALLOWANCE_PROTOCOL_VERSION, type BillingServiceDeps } from './billing-service.js';
 export { BillingPass, type PassReport } from './billing-pass.js';
-export { Charger, type ChargeStep } from './charger.js';
+export { Charger } from './charger.js';
 export { ChargingLock } from './charging-lock.js';
 export { SuiChain, ChainUnavailable, type Chain, type BillingNetwork } from './chain/index.js';
 export { SmtpMailer, OutboxMailer, type Mailer, type Email } from './mail/index.js';
