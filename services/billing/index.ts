@@ -6,6 +6,7 @@ export { BillingService, MAINNET_ALLOWANCE_PROTOCOL_VERSION, type BillingService
 export { BillingPass, type PassReport } from './billing-pass.js';
 export { Charger } from './charger.js';
 export { ChargingLock } from './charging-lock.js';
+export { startBillingScheduler } from './scheduler.js';
 export { SuiChain, ChainUnavailable, type Chain, type BillingNetwork } from './chain/index.js';
 export { SmtpMailer, OutboxMailer, type Mailer, type Email } from './mail/index.js';
 export { TRANSITIONS, PLAN_STATES, type PlanState } from './domain/plan-state.js';
