@@ -9,8 +9,8 @@ import * as xds from '@grpc/grpc-js-xds';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { Registry } from 'prom-client';
 import { createLogger } from '../services/core/index.js';
-import { AdsServer, translateToEnvoy } from '../services/envoy/xds/index.js';
-import { encodeSnapshot } from '../services/envoy/xds/encoded-snapshot.js';
+import { AdsServer, translateToEnvoy } from '../operator/xds/index.js';
+import { encodeSnapshot } from '../operator/xds/encoded-snapshot.js';
 import { readCase } from '../test/support/xds-golden-cases.js';
 import { startSimnet } from '../services/simnet/index.js';
 

@@ -1,9 +1,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderCrdFiles } from '../services/operator/crds/render.js';
+import { renderCrdFiles } from '../operator/crds/render.js';
 
 /**
- * Writes the CRDs from the zod schemas (services/operator/crds) to crds/generated/ and to the
+ * Writes the CRDs from the zod schemas (operator/crds) to crds/generated/ and to the
  * Helm chart's crds/ folder (Helm installs them from there); tests fail when either is stale.
  */
 const root = join(import.meta.dirname, '..');

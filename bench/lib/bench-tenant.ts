@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { systemClock } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
-import { PLANS } from '../../services/metering/index.js';
+import { PLANS } from '../../services/plans/index.js';
 import type { Database } from '../../services/db/index.js';
 import { createTestDatabase } from '../../test/support/test-database.js';
 

@@ -14,8 +14,7 @@ import { createLogger, flushLogger, Metrics, systemClock } from '../../services/
 import { readConfig } from '../../services/cli/runtime.js';
 import { openDatabase } from '../../services/db/index.js';
 import { createGrpcProxy, networkByAuthority } from '../../services/grpc/proxy/index.js';
-import { Authenticator } from '../../services/identity/index.js';
-import { createMetering } from '../../services/metering/index.js';
+import { openPipeline } from '../../services/pipeline/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
 
@@ -36,10 +35,8 @@ const database = await openDatabase({ url: config.databaseUrl });
 const upstreams = upstreamSetFromConfig(config);
 const metrics = new Metrics();
 for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
-const authenticator = new Authenticator({ database, clock: systemClock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups });
-await authenticator.start();
-const metering = await createMetering({ config, database, clock: systemClock, logger, metrics });
-const proxy = createGrpcProxy({ authenticator, meter: metering.meter, upstreams, networkOf: networkByAuthority(config.grpc.hosts) });
+const opened = await openPipeline({ config, database, clock: systemClock, logger, metrics });
+const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams, networkOf: networkByAuthority(config.grpc.hosts) });
 const address = await proxy.listen(0, config.host);
 
 process.on('SIGUSR2', () => {
@@ -53,8 +50,7 @@ process.on('SIGUSR2', () => {
 const ready: GrpcProxyReady = { url: `http://127.0.0.1:${address.port}` };
 serveUntilStopped(ready, async () => {
   await proxy.close();
-  await metering.close();
-  await authenticator.stop();
+  await opened.close();
   await closeUpstreamSet(upstreams);
   await database.close();
   flushLogger(logger);

@@ -38,6 +38,10 @@ export interface BenchStack {
   bareH2: ServiceProcess<BareProxyReady> | undefined;
   /** An enterprise organization's key for mainnet. */
   apiKey: string;
+  /** The stack's database (migrated), for processes that add tenants of their own. */
+  databaseUrl: string;
+  /** The plans file every subject reads (SUIGW_PLANS_FILE). */
+  plansFile: string;
   /** Bytes the gateways logged so far (proof that logging was on). */
   loggedBytes(): number;
   stop(): Promise<void>;
@@ -204,6 +208,8 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
       bare,
       bareH2,
       apiKey: tenant.apiKey,
+      databaseUrl: tenant.databaseUrl,
+      plansFile: tenant.plansFile,
       loggedBytes: () => logFiles.reduce((sum, file) => sum + statSync(file).size, 0),
       stop,
     };

@@ -3,8 +3,8 @@ import { join } from 'node:path';
 import { fromBase64 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../core/index.js';
-import { billingCronJob } from '../operator/translate/workloads.js';
-import { operatorSettings } from '../operator/index.js';
+import { billingCronJob } from '../../operator/translate/workloads.js';
+import { operatorSettings } from '../../operator/index.js';
 import { SIMNET_BILLING, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { CLI_TIMEOUT_MS, runCli } from '../../test/support/cli.js';
 

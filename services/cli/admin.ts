@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util';
 import { isApiError } from '../core/index.js';
-import { createKey, createOrganization, grantPrepaidCredit, isTier, TIERS, type Scope } from '../identity/index.js';
+import { createKey, createOrganization, grantPrepaidCredit, type Scope } from '../identity/index.js';
+import { isTier, TIERS } from '../plans/index.js';
 import { openRuntime, readConfig } from './runtime.js';
 
 /** The largest single grant: an operator's typo (an extra digit or ten) is refused, not booked. */

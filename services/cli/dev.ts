@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { Metrics, type Config, type Network } from '../core/index.js';
+import { bindPort, Metrics, type Config, type Network } from '../core/index.js';
 import { createGrpcProxy, type GrpcProxy } from '../grpc/proxy/index.js';
-import { Authenticator } from '../identity/index.js';
-import { createMetering } from '../metering/index.js';
+import { openPipeline } from '../pipeline/index.js';
 import { networkBaseUrl, startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { billingParts } from './billing-parts.js';
@@ -120,34 +119,31 @@ export async function runDev(argv: string[]): Promise<void> {
     process.exit(1);
   }
   const metrics = new Metrics();
-  // One key cache and one meter for the HTTP gateway and the gRPC proxies of this process.
-  const authenticator = new Authenticator({ database: runtime.database, clock: runtime.clock, ttlMs: config.keyCacheTtlMs, logger: runtime.logger, cacheLookups: metrics.keyCacheLookups });
-  await authenticator.start();
-  const metering = await createMetering({ ...runtime, metrics });
+  // One pipeline (key cache, limiter, ledger, meter) for the HTTP gateway and the gRPC proxies of this process.
+  const pipeline = await openPipeline({ ...runtime, metrics });
   // Warp streams and webhooks in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
   const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true });
   const warp = await startWarpRuntime({
     redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true, consumers: [webhooks.consumer],
   });
-  const billing = billingParts({ ...runtime, config: upstreamSetup.config, upstreams, identityChanged: (change) => authenticator.invalidate(change) });
+  const billing = billingParts({ ...runtime, config: upstreamSetup.config, upstreams, identityChanged: (change) => pipeline.authenticator.invalidate(change) });
   const billingScheduler = startBillingScheduler({ pass: billing.pass, lock: billing.lock, intervalMs: 60_000, logger: runtime.logger });
-  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, authenticator, metering, warp, billing });
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, pipeline, warp, billing });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
-  const grpcProxies = await startDevGrpcProxies(config, { authenticator, meter: metering.meter, upstreams });
+  const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams });
   onShutdown(async () => {
     for (const { proxy } of grpcProxies.values()) await proxy.close();
     await billingScheduler.stop();
     await app.close();
     await warp.close();
     await webhooks.close();
-    await metering.close();
-    await authenticator.stop();
+    await pipeline.close();
     await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await upstreamSetup.simnet?.stop();
     await runtime.database.close();
   }, runtime.logger);
-  await app.listen({ port: config.port, host: config.host });
+  await bindPort('PORT', config.port, () => app.listen({ port: config.port, host: config.host }));
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
   const gatewayUrl = config.publicUrl ?? `http://${config.host}:${port}`;
@@ -178,7 +174,8 @@ async function startDevGrpcProxies(config: Readonly<Config>, deps: Omit<Paramete
   const proxies = new Map<Network, { proxy: GrpcProxy; url: string }>();
   for (const [index, network] of config.networks.entries()) {
     const proxy = createGrpcProxy({ ...deps, networkOf: () => network });
-    const address = await proxy.listen(config.grpc.port === 0 ? 0 : config.grpc.port + index, config.host);
+    const port = config.grpc.port === 0 ? 0 : config.grpc.port + index;
+    const address = await bindPort('SUIGW_GRPC_PORT', port, () => proxy.listen(port, config.host));
     proxies.set(network, { proxy, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}` });
   }
   return proxies;

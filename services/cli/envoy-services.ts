@@ -1,9 +1,9 @@
 import { parseArgs } from 'node:util';
-import { deriveSubkey, Metrics, type Config, type Clock } from '../core/index.js';
+import { bindPort, deriveSubkey, Metrics, type Config, type Clock } from '../core/index.js';
 import { AuthzCheck, GatewayRoutes, RateLimitCheck, startEnvoyServices } from '../envoy/index.js';
 import { networkRewriter, startMetricsServer } from '../http/index.js';
-import { Authenticator, SignedIdentity } from '../identity/index.js';
-import { createMetering } from '../metering/index.js';
+import { SignedIdentity } from '../identity/index.js';
+import { openPipeline } from '../pipeline/index.js';
 import { gatewayRouteDeclarations } from './gateway-routes.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
 
@@ -35,23 +35,22 @@ export async function runAuthz(argv: string[]): Promise<void> {
   const runtime = await openRuntime(config, { migrate: false });
   const { database, clock, logger } = runtime;
   const metrics = new Metrics();
-  const authenticator = new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups });
-  await authenticator.start();
-  const declarations = await gatewayRouteDeclarations({ ...runtime, authenticator });
+  const opened = await openPipeline({ ...runtime, config, metrics }, { stages: 'access' });
+  const declarations = await gatewayRouteDeclarations(runtime);
   const authz = new AuthzCheck({
-    authenticator,
+    pipeline: opened.pipeline,
     routes: new GatewayRoutes(declarations, config.networks),
     networkPath: networkRewriter(config),
     identity: signedIdentityOf(config, config.secret!, clock),
     logger,
   });
-  const server = await startEnvoyServices({ authz }, { host: config.host, port }, logger);
+  const server = await bindPort('--port', port, () => startEnvoyServices({ authz }, { host: config.host, port }, logger));
   // /metrics (key cache hits and misses) on its own listener, as the gateway's (README: Metrics).
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await server.close();
     await metricsServer?.close();
-    await authenticator.stop();
+    await opened.close();
     await database.close();
   }, logger);
   logger.info({ port: server.port, routes: declarations.length, metricsUrl: metricsServer?.url }, 'authz (ext_authz) listening');
@@ -65,19 +64,19 @@ export async function runRateLimit(argv: string[]): Promise<void> {
   const runtime = await openRuntime(config, { migrate: false });
   const { database, clock, logger } = runtime;
   const metrics = new Metrics();
-  const metering = await createMetering({ config, database, clock, logger, metrics });
+  const opened = await openPipeline({ ...runtime, config, metrics });
   // This process charges only refusals: it re-reads the period's totals on the flush interval,
   // so the credits it checks lag the gateways' charges by at most two intervals (docs/envoy.md).
-  const reconcile = setInterval(() => void metering.ledger.reconcile([]), config.metering.usageFlushMs);
-  const ratelimit = new RateLimitCheck({ meter: metering.meter, identity: signedIdentityOf(config, config.secret!, clock), clock });
-  const server = await startEnvoyServices({ ratelimit }, { host: config.host, port }, logger);
+  const reconcile = setInterval(() => void opened.metering?.ledger.reconcile([]), config.metering.usageFlushMs);
+  const ratelimit = new RateLimitCheck({ pipeline: opened.pipeline, identity: signedIdentityOf(config, config.secret!, clock), clock });
+  const server = await bindPort('--port', port, () => startEnvoyServices({ ratelimit }, { host: config.host, port }, logger));
   // /metrics (429s by kind, credits of refusals, Redis fail-open decisions) on its own listener.
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await server.close();
     await metricsServer?.close();
     clearInterval(reconcile);
-    await metering.close();
+    await opened.close();
     await database.close();
   }, logger);
   logger.info({ port: server.port, redis: config.redisUrl !== undefined, metricsUrl: metricsServer?.url }, 'ratelimit (RLS) listening');

@@ -3,11 +3,12 @@ import { catalogCapability, EventCatalog } from '../catalog/index.js';
 import type { Metrics} from '../core/index.js';
 import { CursorCodec, deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import { graphqlCapability } from '../graphql/index.js';
+import { graphqlCapability, type PersistedQueries } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
-import { SignedIdentity, type Authenticator } from '../identity/index.js';
+import { SignedIdentity } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
-import type { DeclaredRouteCost, Metering } from '../metering/index.js';
+import type { DeclaredRouteCost } from '../metering/index.js';
+import type { OpenedPipeline } from '../pipeline/index.js';
 import { jsonRpcCapability } from '../jsonrpc/index.js';
 import { CheckpointFeeds, jsonRpcWebSocketCapability } from '../jsonrpc/methods/transactions/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
@@ -26,13 +27,11 @@ export interface GatewayAppOptions {
   database: Database;
   clock: Clock;
   logger: Logger;
-  /** Shared with other adapters of the same process; created (and stopped on close) when absent. */
-  authenticator?: Authenticator;
+  /** Shared with other adapters of the same process (`suigw dev`); opened (and closed with the app) when absent. */
+  pipeline?: OpenedPipeline;
   healthChecks?: HealthCheck[];
   /** Upstreams of the data plane, owned by the caller (which closes them). */
   upstreams?: UpstreamSet;
-  /** Created (and closed with the app: usage flushed) when absent. */
-  metering?: Metering;
   /** The process's Prometheus instruments (served by `startMetricsServer`); one per app when absent. */
   metrics?: Metrics;
   /** The JSON-RPC subscriptions' upstream checkpoint streams (one per network); created when absent. */
@@ -43,6 +42,8 @@ export interface GatewayAppOptions {
   onRouteCost?: (route: DeclaredRouteCost) => void;
   /** zkLogin's prover, instead of the one SUIGW_ZKLOGIN_PROVER_URL names (tests). */
   zkloginProver?: Prover;
+  /** GraphQL's persisted-query store, to look at it (tests); created when absent. */
+  graphqlPersisted?: PersistedQueries;
   /** On-chain billing, shared with `suigw dev`'s scheduler; built from the config when absent. */
   billing?: BillingParts;
 }
@@ -55,7 +56,7 @@ export interface GatewayAppOptions {
 export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> {
   const { config, database, clock, logger } = options;
   const parts = await pipelineParts(options);
-  const { metrics, authenticator, metering } = parts;
+  const { metrics, authenticator, metering, pipeline } = parts;
   const upstreams: UpstreamSet = options.upstreams ?? new Map();
   for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
   // `suigw gateway` refuses to start without SUIGW_SECRET; an embedded app (tests) gets its own.
@@ -79,16 +80,16 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       }),
       restCapability({ upstreams, services: restServices, monitor }),
       usageCapability({ database, clock, usage: metering.usage }),
-      jsonRpcCapability({ methods: SERVED_JSONRPC_METHODS, upstreams, meter: metering.meter, logger,
+      jsonRpcCapability({ methods: SERVED_JSONRPC_METHODS, upstreams, pipeline, logger,
         cursorSecret: restConfig.cursorSecret, cursorMaxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now(),
       }),
       // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
-      jsonRpcWebSocketCapability({ upstreams, meter: metering.meter, feeds: jsonRpcFeeds }),
+      jsonRpcWebSocketCapability({ upstreams, pipeline, feeds: jsonRpcFeeds }),
       ...(config.zklogin.enabled ? [zkloginCapability(createZkLogin({
         config, database, clock, secret, limiter: metering.limiter, upstreams,
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),
       }))] : []),
-      graphqlCapability({ upstreams, limits: config.graphql }),
+      graphqlCapability({ upstreams, limits: config.graphql, clock, ...(options.graphqlPersisted ? { persisted: options.graphqlPersisted } : {}) }),
       streamDefinitionsCapability({ database, clock }),
       webhooksCapability({ database, clock, box: webhookSecretBox(secret), policy: config.webhooks,
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
@@ -99,7 +100,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
         catalogNetworkOf: (network) => (config.catalogSimnetNetworks.includes(network) ? 'simnet' : network),
       }),
-      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, metering: config.metering.enabled ? metering : undefined })] : []),
+      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, pipeline })] : []),
     ],
   });
   monitor.start();

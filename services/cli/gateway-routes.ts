@@ -2,7 +2,7 @@ import type { Clock, Config, Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { RouteDeclaration } from '../envoy/index.js';
 import { registeredRoutes } from '../http/index.js';
-import type { AccessRule, Authenticator } from '../identity/index.js';
+import type { AccessRule } from '../identity/index.js';
 import type { RouteCost } from '../metering/index.js';
 import type { App } from '../route-contract/index.js';
 import { startWarpRuntime } from '../streams/index.js';
@@ -21,14 +21,14 @@ export async function gatewayRouteDeclarations(deps: {
   database: Database;
   clock: Clock;
   logger: Logger;
-  authenticator: Authenticator;
 }): Promise<RouteDeclaration[]> {
   // The in-memory limiter and stream log: the apps are never served, they must not connect to Redis.
   const config: Readonly<Config> = { ...deps.config, redisUrl: undefined };
   const warp = await startWarpRuntime({ redisUrl: undefined, database: deps.database, clock: deps.clock, logger: deps.logger, upstreams: new Map(), ingest: false });
   try {
-    const gateway = await declarationsOf(await buildGatewayApp({ ...deps, config }));
-    const streams = await declarationsOf(await buildStreamsApp({ ...deps, config, warp }));
+    const { database, clock, logger } = deps;
+    const gateway = await declarationsOf(await buildGatewayApp({ database, clock, logger, config }));
+    const streams = await declarationsOf(await buildStreamsApp({ database, clock, logger, config, warp }));
     const seen = new Set(gateway.map((route) => `${route.method} ${route.url}`));
     return [...gateway, ...streams.filter((route) => !seen.has(`${route.method} ${route.url}`))];
   } finally {

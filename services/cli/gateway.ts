@@ -1,4 +1,4 @@
-import { Metrics } from '../core/index.js';
+import { bindPort, Metrics } from '../core/index.js';
 import { startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
@@ -23,6 +23,6 @@ export async function runGateway(): Promise<void> {
     await closeUpstreamSet(upstreams);
     await runtime.database.close();
   }, runtime.logger);
-  const address = await app.listen({ port: config.port, host: config.host });
+  const address = await bindPort('PORT', config.port, () => app.listen({ port: config.port, host: config.host }));
   runtime.logger.info({ address, networks: config.networks, metricsUrl: metricsServer?.url }, 'gateway listening');
 }

@@ -1,8 +1,7 @@
-import { Authenticator } from '../identity/index.js';
-import { Metrics } from '../core/index.js';
+import { bindPort, Metrics } from '../core/index.js';
 import { createGrpcProxy, networkByAuthority } from '../grpc/proxy/index.js';
 import { startMetricsServer } from '../http/index.js';
-import { createMetering } from '../metering/index.js';
+import { openPipeline } from '../pipeline/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 
@@ -17,20 +16,17 @@ export async function runGrpc(): Promise<void> {
   const upstreams = upstreamSetFromConfig(config);
   const metrics = new Metrics();
   for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
-  const authenticator = new Authenticator({ database: runtime.database, clock: runtime.clock, ttlMs: config.keyCacheTtlMs, logger: runtime.logger, cacheLookups: metrics.keyCacheLookups });
-  await authenticator.start();
-  const metering = await createMetering({ config, database: runtime.database, clock: runtime.clock, logger: runtime.logger, metrics });
-  const proxy = createGrpcProxy({ authenticator, meter: metering.meter, upstreams, networkOf: networkByAuthority(config.grpc.hosts) });
+  const opened = await openPipeline({ ...runtime, config, metrics });
+  const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams, networkOf: networkByAuthority(config.grpc.hosts) });
   // /metrics on its own listener, as the gateway's (README: Metrics).
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await proxy.close();
     await metricsServer?.close();
-    await metering.close();
-    await authenticator.stop();
+    await opened.close();
     await closeUpstreamSet(upstreams);
     await runtime.database.close();
   }, runtime.logger);
-  const address = await proxy.listen(config.grpc.port, config.host);
+  const address = await bindPort('SUIGW_GRPC_PORT', config.grpc.port, () => proxy.listen(config.grpc.port, config.host));
   runtime.logger.info({ address, networks: config.networks }, 'grpc proxy listening');
 }

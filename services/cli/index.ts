@@ -6,6 +6,7 @@ import { runGateway } from './gateway.js';
 import { runGrpc } from './grpc.js';
 import { runMigrate } from './migrate.js';
 import { runStreams } from './streams.js';
+import { PortInUseError } from '../core/index.js';
 
 const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
   dev: { about: 'every role in one process, embedded database, seeded admin key', run: runDev },
@@ -49,5 +50,11 @@ export async function main(argv: string[]): Promise<void> {
     console.error(`suigw ${role}: this role is not built yet (see the open issues).`);
     process.exit(2);
   }
-  await entry.run(rest);
+  try {
+    await entry.run(rest);
+  } catch (error) {
+    if (!(error instanceof PortInUseError)) throw error;
+    console.error(`suigw ${role}: ${error.message}`);
+    process.exit(2);
+  }
 }

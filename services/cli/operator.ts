@@ -3,10 +3,10 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
-import { Metrics } from '../core/index.js';
-import { AdsServer } from '../envoy/xds/index.js';
+import { bindPort, Metrics } from '../core/index.js';
+import { AdsServer } from '../../operator/xds/index.js';
 import { startMetricsServer } from '../http/index.js';
-import { DEFAULT_LEASE, Operator, operatorSettings, type NetworkHosts } from '../operator/index.js';
+import { DEFAULT_LEASE, Operator, operatorSettings, type NetworkHosts } from '../../operator/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 
 /** Envoy's ADS port of every operator replica (the chart's `operator.xdsPort`). */
@@ -91,7 +91,7 @@ export async function runOperator(argv: string[] = []): Promise<void> {
     onNack: (nack) => operator.reportEnvoy({ accepted: false, version: nack.rejectedVersion, nodeId: nack.nodeId, kind: nack.kind, message: nack.message }),
     onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId }),
   });
-  const xdsPort = await ads.listen(options.xdsPort);
+  const xdsPort = await bindPort('--xds-port', options.xdsPort, () => ads.listen(options.xdsPort));
   operator.onSnapshot((ir) => {
     try {
       ads.publish(ir);

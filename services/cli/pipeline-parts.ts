@@ -1,7 +1,8 @@
 import { Metrics, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import { Authenticator } from '../identity/index.js';
-import { createMetering, type Metering } from '../metering/index.js';
+import type { Authenticator } from '../identity/index.js';
+import type { Metering } from '../metering/index.js';
+import { openPipeline, type OpenedPipeline, type RequestPipeline } from '../pipeline/index.js';
 import type { HttpAppOptions } from '../http/index.js';
 import type { App } from '../route-contract/index.js';
 
@@ -11,39 +12,34 @@ export interface PipelinePartsOptions {
   clock: Clock;
   logger: Logger;
   metrics?: Metrics;
-  authenticator?: Authenticator;
-  metering?: Metering;
+  /** Shared with other adapters of the same process (`suigw dev`); opened (and closed with the app) when absent. */
+  pipeline?: OpenedPipeline;
 }
 
 export interface PipelineParts {
   metrics: Metrics;
+  pipeline: RequestPipeline;
   authenticator: Authenticator;
+  /** The limiter, ledger and usage recorder (built whether or not metering is on: `/v1/usage` reads what was recorded). */
   metering: Metering;
-  /** What every HTTP role passes to `buildHttpApp` for its pipeline: the same stages, metering only when it is on. */
-  httpPipeline: Pick<HttpAppOptions, 'config' | 'database' | 'clock' | 'logger' | 'authenticator' | 'meter' | 'metrics'>;
-  /** Closes, with the app, what was built here (not what the caller passed in). */
+  /** What every HTTP role passes to `buildHttpApp` for its pipeline. */
+  httpPipeline: Pick<HttpAppOptions, 'config' | 'database' | 'clock' | 'logger' | 'pipeline' | 'metrics'>;
+  /** Closes, with the app, what was opened here (not what the caller passed in). */
   closeWith(app: App): void;
 }
 
-/**
- * The parts of the request pipeline every HTTP role shares (metrics, the authenticator, metering),
- * each built unless the caller passes its own (tests, `suigw dev` sharing them between apps).
- */
+/** The request pipeline every HTTP role shares (services/pipeline's `openPipeline`), and the process's metrics. */
 export async function pipelineParts(options: PipelinePartsOptions): Promise<PipelineParts> {
   const { config, database, clock, logger } = options;
   const metrics = options.metrics ?? new Metrics();
-  const authenticator = options.authenticator ?? new Authenticator({
-    database, clock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups,
-  });
-  if (options.authenticator === undefined) await authenticator.start();
-  const metering = options.metering ?? (await createMetering({ config, database, clock, logger, metrics }));
+  const opened = options.pipeline ?? (await openPipeline({ config, database, clock, logger, metrics }));
+  if (!opened.metering) throw new Error('an HTTP role needs the pipeline\'s metering stages');
   return {
-    metrics, authenticator, metering,
-    httpPipeline: { config, database, clock, logger, authenticator, meter: config.metering.enabled ? metering.meter : undefined, metrics },
+    metrics, pipeline: opened.pipeline, authenticator: opened.authenticator, metering: opened.metering,
+    httpPipeline: { config, database, clock, logger, pipeline: opened.pipeline, metrics },
     closeWith: (app) => {
       // onClose runs once the server has answered every request in flight: the flush sees them all.
-      if (options.metering === undefined) app.addHook('onClose', async () => metering.close());
-      if (options.authenticator === undefined) app.addHook('onClose', async () => authenticator.stop());
+      if (options.pipeline === undefined) app.addHook('onClose', async () => opened.close());
     },
   };
 }

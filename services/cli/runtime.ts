@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { createLogger, flushLogger, loadConfig, systemClock, ConfigError, type Clock, type Config, type Logger } from '../core/index.js';
 import { migrate, openDatabase, type Database } from '../db/index.js';
-import { installPlans, PlansFileError, readPlansFile } from '../metering/index.js';
+import { installPlans, PlansFileError, readPlansFile } from '../plans/index.js';
 
 /** What every role starts from: the parsed config, a logger, the clock and the database. */
 export interface Runtime {

@@ -272,7 +272,7 @@ export interface Config {
     /** The outbox file when SMTP is not set (default `<SUIGW_DATA_DIR>/billing-outbox.jsonl`). */
     outboxPath: string;
   };
-  /** The Kubernetes operator (services/operator, docs/kubernetes.md). */
+  /** The Kubernetes operator (operator, docs/kubernetes.md). */
   operator: {
     namespace: string;
     /** This replica's name in the leader Lease; unset: the host name (the pod's name). */

@@ -9,3 +9,4 @@ export * from './query-key.js';
 export * from './secrets.js';
 export * from './cursor.js';
 export * from './request-id.js';
+export * from './port-in-use.js';

@@ -14,7 +14,7 @@ export interface OrganizationsTable {
   subscription_plan: string | null;
   subscription_status: string | null;
   subscription_period_end: Timestamp | null;
-  /** A card subscription set by an operator (migration 008): blocks an on-chain plan. */
+  /** A card subscription set by an operator (migration 009): blocks an on-chain plan. */
   card_subscription_active: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   deleted_at: Timestamp | null;
@@ -107,7 +107,7 @@ export interface ZkLoginAudiencesTable {
   created_seq: Generated<string>;
 }
 
-/** On-chain plans (`008_billing.sql`). */
+/** On-chain plans (`009_billing.sql`). */
 export interface OnchainPlansTable {
   id: string;
   organization_id: string;

@@ -1,4 +1,4 @@
-import { Server, ServerCredentials, status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
+import { logVerbosity, Server, ServerCredentials, setLogVerbosity, status, type sendUnaryData, type ServerUnaryCall, type UntypedServiceImplementation } from '@grpc/grpc-js';
 import { isApiError, type Logger } from '../core/index.js';
 import type { AuthzCheck } from './authz/check.js';
 import type { CheckRequest, CheckResponse, RateLimitRequest, RateLimitResponse } from './envoy-types.js';
@@ -40,9 +40,13 @@ export async function startEnvoyServices(
       ShouldRateLimit: unary<RateLimitRequest, RateLimitResponse>((request) => ratelimit.shouldRateLimit(request), logger, 'ratelimit'),
     } satisfies UntypedServiceImplementation);
   }
+  // grpc-js prints a line of its own when a bind fails ("No address added…"); the failure is the
+  // caller's to report (one line naming the port's setting), so grpc-js stays quiet meanwhile and
+  // then logs at its default level again.
+  setLogVerbosity(logVerbosity.NONE);
   const port = await new Promise<number>((resolve, reject) => {
     server.bindAsync(`${listen.host}:${listen.port}`, ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
-  });
+  }).finally(() => setLogVerbosity(logVerbosity.ERROR));
   return {
     port,
     close: () =>

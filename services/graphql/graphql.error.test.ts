@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultUpstreamPolicy, SuiUpstream } from '../upstream/index.js';
 import { createTestApp, type TestApp } from '../../test/support/test-app.js';
 import { startFakeUpstream } from '../../test/support/fake-upstream.js';
+import { INTROSPECTION_CACHE_BOUNDS, PERSISTED_QUERY_BOUNDS, PersistedQueries, sha256 } from './index.js';
 
 type Fake = Awaited<ReturnType<typeof startFakeUpstream>>;
 
@@ -9,6 +10,7 @@ describe('POST /v1/graphql: guard rails and upstream failures', () => {
   let fake: Fake;
   let upstream: SuiUpstream;
   let gateway: TestApp;
+  const persisted = new PersistedQueries(PERSISTED_QUERY_BOUNDS);
   const post = async (payload: unknown) => {
     gateway.clock.advance(25);
     const response = await gateway.app.inject({ method: 'POST', url: '/mainnet/v1/graphql', headers: { 'x-api-key': gateway.adminKey, 'content-type': 'application/json' }, payload: JSON.stringify(payload) });
@@ -18,7 +20,7 @@ describe('POST /v1/graphql: guard rails and upstream failures', () => {
   beforeAll(async () => {
     fake = await startFakeUpstream();
     upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy: { ...defaultUpstreamPolicy, attemptTimeoutMs: 300, deadlineMs: 600 } });
-    gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) } });
+    gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]), graphqlPersisted: persisted } });
   });
   afterEach(() => { fake.state.behaviour = 'ok'; });
   afterAll(async () => {
@@ -31,13 +33,55 @@ describe('POST /v1/graphql: guard rails and upstream failures', () => {
     ['GRAPHQL_QUERY_TOO_LARGE', `{ a } #${'x'.repeat(16 * 1024)}`, 'GraphQL query too large', 'The query is 16391 bytes; at most 16384 are accepted.'],
     ['GRAPHQL_PARSE_FAILED', '{ a', 'GraphQL query does not parse', 'Syntax Error: Expected Name, found <EOF>.'],
     ['GRAPHQL_QUERY_TOO_DEEP', `{ ${'a { '.repeat(21)}b${' }'.repeat(21)} }`, 'GraphQL query too deep', 'The query nests deeper than 20 levels.'],
-    ['GRAPHQL_TOO_MANY_ALIASES', `{ ${Array.from({ length: 51 }, (_, i) => `a${i}: chainIdentifier`).join(' ')} }`, 'GraphQL query has too many aliases', 'The query has 51 aliases; at most 50 are accepted.'],
+    ['GRAPHQL_TOO_MANY_ALIASES', `{ ${Array.from({ length: 51 }, (_, i) => `a${i}: chainIdentifier`).join(' ')} }`, 'GraphQL query has too many aliases', 'The query has more than 50 aliases (fragments counted where spread).'],
     ['GRAPHQL_QUERY_TOO_COMPLEX', `{ ${'chainIdentifier '.repeat(1_001)}}`, 'GraphQL query too complex', 'The query selects more than 1000 fields (fragments counted where spread).'],
   ])('%s: 400 before any upstream call', async (code, query, error, message) => {
     const answer = await post({ query });
     expect(answer.status).toBe(400);
     expect(answer.body).toEqual({ error, message, code, requestId: expect.any(String) });
     expect(fake.graphqlBodies.filter((body) => body.includes(query.slice(0, 40)))).toEqual([]);
+  });
+
+  it('a persisted query refused by a guard rail is not stored: the store\'s bytes do not move, the hash stays unknown', async () => {
+    const before = { bytes: persisted.bytes, size: persisted.size };
+    const refused = [
+      `{ a } #${'x'.repeat(16 * 1024)}`,
+      `{ ${Array.from({ length: 51 }, (_, i) => `a${i}: chainIdentifier`).join(' ')} }`,
+      `{ ${'a { '.repeat(21)}b${' }'.repeat(21)} }`,
+    ];
+    for (const query of refused) {
+      const persistedQuery = { version: 1, sha256Hash: sha256(query) };
+      const answer = await post({ query, extensions: { persistedQuery } });
+      expect(answer.status).toBe(400);
+      expect({ bytes: persisted.bytes, size: persisted.size }).toEqual(before);
+      expect(await post({ extensions: { persistedQuery } })).toEqual({ status: 200, body: { errors: [{ message: 'PersistedQueryNotFound', extensions: { code: 'PERSISTED_QUERY_NOT_FOUND' } }] } });
+    }
+    const accepted = '{ chainIdentifier storedOnce: chainIdentifier }';
+    expect((await post({ query: accepted, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(accepted) } } })).status).toBe(200);
+    expect({ bytes: persisted.bytes, size: persisted.size }).toEqual({ bytes: before.bytes + accepted.length + `${gateway.organizationId}:`.length + 64, size: before.size + 1 });
+  });
+
+  it('counts aliases through fragment spreads: 50 reached through a fragment pass, 51 are 400', async () => {
+    const fragment = `fragment F on Query { ${Array.from({ length: 25 }, (_, i) => `f${i}: chainIdentifier`).join(' ')} }`;
+    const fifty = await post({ query: `{ ...F ... on Query { ...F } } ${fragment}` });
+    expect(fifty.status).toBe(200);
+    const fiftyOne = await post({ query: `{ ...F ... on Query { ...F } extra: chainIdentifier } ${fragment}` });
+    expect(fiftyOne).toEqual({
+      status: 400,
+      body: { error: 'GraphQL query has too many aliases', code: 'GRAPHQL_TOO_MANY_ALIASES', message: 'The query has more than 50 aliases (fragments counted where spread).', requestId: expect.any(String) },
+    });
+  });
+
+  it('an introspection answer is asked upstream once per network and TTL, and served to every caller', async () => {
+    const query = 'query IntrospectionQuery { __schema { queryType { name } } }';
+    const upstreamCalls = () => fake.graphqlBodies.filter((body) => body.includes('IntrospectionQuery')).length;
+    const first = await post({ query });
+    expect(first.status).toBe(200);
+    for (let i = 0; i < 5; i += 1) expect(await post({ query })).toEqual(first);
+    expect(upstreamCalls()).toBe(1);
+    gateway.clock.advance(INTROSPECTION_CACHE_BOUNDS.ttlMs);
+    expect(await post({ query })).toEqual(first);
+    expect(upstreamCalls()).toBe(2);
   });
 
   it('a body without a query is 400 VALIDATION_FAILED; a body that is not JSON is 400 INVALID_BODY', async () => {

@@ -4,13 +4,15 @@ import { z } from 'zod';
 import { ApiError, errorResponses } from '../core/index.js';
 import type { App } from '../route-contract/index.js';
 import { upstreamApiError, type UpstreamSet } from '../upstream/index.js';
-import type { PersistedQueries } from './persisted-queries.js';
+import { IntrospectionCache } from './introspection-cache.js';
+import { PersistedQueries } from './persisted-queries.js';
 import { checkQuery, type QueryLimits } from './query-guard.js';
 
 export interface GraphQLDeps {
   upstreams: UpstreamSet;
   limits: QueryLimits;
   persisted: PersistedQueries;
+  introspection: IntrospectionCache;
 }
 
 const GraphQLRequest = z.object({
@@ -55,18 +57,27 @@ export function registerGraphQL(app: App, deps: GraphQLDeps): void {
     const body = request.body;
     const upstream = deps.upstreams.get(request.network);
     if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${request.network}` });
-    const query = deps.persisted.resolve(body.query, body.extensions?.persistedQuery?.sha256Hash);
-    if (query === undefined) {
-      if (body.extensions?.persistedQuery) return untyped(reply).type('application/json').send(Buffer.from(PERSISTED_QUERY_NOT_FOUND));
-      throw new ApiError('VALIDATION_FAILED', { message: 'body.query: a query string is required' });
+    const hash = body.extensions?.persistedQuery?.sha256Hash;
+    const organization = request.principal?.organization.id ?? '';
+    let query = body.query;
+    if (hash !== undefined && query === undefined) {
+      query = deps.persisted.lookup(organization, hash);
+      if (query === undefined) return untyped(reply).type('application/json').send(Buffer.from(PERSISTED_QUERY_NOT_FOUND));
     }
-    checkQuery(query, deps.limits);
+    if (query === undefined) throw new ApiError('VALIDATION_FAILED', { message: 'body.query: a query string is required' });
+    if (hash !== undefined) PersistedQueries.verify(query, hash);
+    const shape = checkQuery(query, deps.limits);
+    // Stored only now: a query the guard rails refuse must not cost the process memory.
+    if (hash !== undefined && body.query !== undefined) deps.persisted.remember(organization, hash, query);
+    const forwarded = JSON.stringify({ query, variables: body.variables ?? undefined, operationName: body.operationName ?? undefined });
+    const cacheKey = shape.introspection ? IntrospectionCache.key(request.network, forwarded) : undefined;
+    const cached = cacheKey === undefined ? undefined : deps.introspection.get(cacheKey);
+    if (cached !== undefined) return untyped(reply).status(cached.status).type(cached.contentType).send(cached.body);
     const cancel = new AbortController();
     setMaxListeners(16, cancel.signal);
     reply.raw.once('close', () => {
       if (!reply.raw.writableFinished) cancel.abort();
     });
-    const forwarded = JSON.stringify({ query, variables: body.variables ?? undefined, operationName: body.operationName ?? undefined });
     const budget = upstream.budget(Date.now(), cancel.signal, request.principal?.organization.id);
     let answer;
     try {
@@ -74,6 +85,7 @@ export function registerGraphQL(app: App, deps: GraphQLDeps): void {
     } catch (error) {
       throw upstreamApiError(error);
     }
+    if (cacheKey !== undefined) deps.introspection.set(cacheKey, answer);
     return untyped(reply).status(answer.status).type(answer.contentType).send(answer.body);
   });
 }

@@ -16,7 +16,7 @@ function refusal(query: string, with_: QueryLimits = limits): { code: string; me
 
 describe('GraphQL guard rails', () => {
   it('measures a query that fits', () => {
-    expect(checkQuery('query Q { a { b { c } } x: d }', limits)).toEqual({ depth: 3, aliases: 1, complexity: 4 });
+    expect(checkQuery('query Q { a { b { c } } x: d }', limits)).toEqual({ depth: 3, aliases: 1, complexity: 4, introspection: false });
   });
 
   it('refuses query text over the byte limit, counting UTF-8 bytes', () => {
@@ -33,7 +33,27 @@ describe('GraphQL guard rails', () => {
   });
 
   it('refuses too many aliases, wherever they are', () => {
-    expect(refusal('{ x: a y: a ...F } fragment F on Query { z: a }')).toEqual({ code: 'GRAPHQL_TOO_MANY_ALIASES', message: 'The query has 3 aliases; at most 2 are accepted.' });
+    expect(refusal('{ x: a y: a ...F } fragment F on Query { z: a }')).toEqual({ code: 'GRAPHQL_TOO_MANY_ALIASES', message: 'The query has more than 2 aliases (fragments counted where spread).' });
+  });
+
+  it('counts aliases over the expanded selection: a fragment spread N times counts N times', () => {
+    const spread = (times: number) => `{ ${Array.from({ length: times }, (_, i) => `f${i}: a { ...F }`).join(' ')} } fragment F on T { x: b y: c }`;
+    const wide = { ...limits, maxAliases: 50, maxComplexity: 1_000, maxDepth: 5 };
+    // 16 spreads: 16 aliased roots + 2 × 16 aliases inside = 48; 17 spreads = 51.
+    expect(checkQuery(spread(16), wide).aliases).toBe(48);
+    expect(refusal(spread(17), wide)).toEqual({ code: 'GRAPHQL_TOO_MANY_ALIASES', message: 'The query has more than 50 aliases (fragments counted where spread).' });
+    // At the number exactly: 50 reached through one fragment of 25 spread twice.
+    const fifty = `{ a { ...G } b { ...G } } fragment G on T { ${Array.from({ length: 25 }, (_, i) => `g${i}: x`).join(' ')} }`;
+    expect(checkQuery(fifty, wide).aliases).toBe(50);
+    const fiftyOne = `{ a { ...G } b { ...G } c: d } fragment G on T { ${Array.from({ length: 25 }, (_, i) => `g${i}: x`).join(' ')} }`;
+    expect(refusal(fiftyOne, wide).code).toBe('GRAPHQL_TOO_MANY_ALIASES');
+  });
+
+  it('tells an introspection-only query from one that reads data', () => {
+    expect(checkQuery('query IntrospectionQuery { __schema { queryType { name } } }', limits).introspection).toBe(true);
+    expect(checkQuery('{ __type(name: "Query") { name } __typename }', limits).introspection).toBe(true);
+    expect(checkQuery('{ __schema { queryType { name } } chainIdentifier }', limits).introspection).toBe(false);
+    expect(checkQuery('mutation { __typename }', limits).introspection).toBe(false);
   });
 
   it('refuses a fragment bomb by complexity, in bounded work', () => {
@@ -42,6 +62,6 @@ describe('GraphQL guard rails', () => {
   });
 
   it('does not loop on a fragment cycle (the upstream rejects it)', () => {
-    expect(checkQuery('{ ...A } fragment A on Query { a ...B } fragment B on Query { b ...A }', limits)).toEqual({ depth: 1, aliases: 0, complexity: 2 });
+    expect(checkQuery('{ ...A } fragment A on Query { a ...B } fragment B on Query { b ...A }', limits)).toEqual({ depth: 1, aliases: 0, complexity: 2, introspection: false });
   });
 });

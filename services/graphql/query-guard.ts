@@ -1,4 +1,4 @@
-import { Kind, parse, GraphQLError, type DefinitionNode, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
+import { Kind, OperationTypeNode, parse, GraphQLError, type DocumentNode, type FragmentDefinitionNode, type SelectionSetNode } from 'graphql';
 import { ApiError } from '../core/index.js';
 
 /** The guard rails a query passes before it is forwarded (SUIGW_GRAPHQL_*). */
@@ -7,7 +7,7 @@ export interface QueryLimits {
   maxQueryBytes: number;
   /** Nesting of selection sets, fragments expanded where spread. */
   maxDepth: number;
-  /** Aliased fields in the document. */
+  /** Aliased fields, each counted once per time it is reached (fragments expanded where spread). */
   maxAliases: number;
   /** Fields selected, each counted once per time it is reached (fragments expanded where spread). */
   maxComplexity: number;
@@ -26,13 +26,18 @@ export interface QueryShape {
   depth: number;
   aliases: number;
   complexity: number;
+  /** Only `__schema`, `__type` and `__typename` at the top of queries: the same answer for every caller. */
+  introspection: boolean;
 }
+
+const INTROSPECTION_FIELDS = new Set(['__schema', '__type', '__typename']);
 
 /**
  * Parses a query and checks it against the limits, before any upstream call: a query that is
  * too large, does not parse, nests too deep, carries too many aliases or selects too many fields
- * is the caller's 400 with its own code. Counting stops at the limit, so a fragment bomb (each
- * fragment spreading the next twice) costs at most `maxComplexity` steps, not 2^n.
+ * is the caller's 400 with its own code. Aliases, fields and depth are counted over the selection
+ * as the upstream will run it, fragments expanded where spread. Counting stops at the limit, so a
+ * fragment bomb (each fragment spreading the next twice) costs at most `maxComplexity` steps, not 2^n.
  */
 export function checkQuery(query: string, limits: QueryLimits): QueryShape {
   const bytes = Buffer.byteLength(query, 'utf8');
@@ -49,34 +54,22 @@ export function checkQuery(query: string, limits: QueryLimits): QueryShape {
   }
   const fragments = new Map<string, FragmentDefinitionNode>();
   for (const definition of document.definitions) if (definition.kind === Kind.FRAGMENT_DEFINITION) fragments.set(definition.name.value, definition);
-  const aliases = countAliases(document.definitions);
-  if (aliases > limits.maxAliases) {
-    throw new ApiError('GRAPHQL_TOO_MANY_ALIASES', { message: `The query has ${aliases} aliases; at most ${limits.maxAliases} are accepted.` });
-  }
   const walk = new ShapeWalk(fragments, limits);
+  let introspection = true;
   for (const definition of document.definitions) {
-    if (definition.kind === Kind.OPERATION_DEFINITION) walk.selections(definition.selectionSet, 1, new Set());
+    if (definition.kind !== Kind.OPERATION_DEFINITION) continue;
+    if (definition.operation !== OperationTypeNode.QUERY) introspection = false;
+    walk.selections(definition.selectionSet, 1, new Set());
   }
-  return { depth: walk.depth, aliases, complexity: walk.complexity };
-}
-
-function countAliases(definitions: readonly DefinitionNode[]): number {
-  let count = 0;
-  const visit = (set: SelectionSetNode | undefined) => {
-    for (const selection of set?.selections ?? []) {
-      if (selection.kind === Kind.FIELD && selection.alias) count += 1;
-      if (selection.kind !== Kind.FRAGMENT_SPREAD) visit(selection.selectionSet);
-    }
-  };
-  for (const definition of definitions) {
-    if (definition.kind === Kind.OPERATION_DEFINITION || definition.kind === Kind.FRAGMENT_DEFINITION) visit(definition.selectionSet);
-  }
-  return count;
+  introspection &&= walk.topLevelFields.size > 0 && [...walk.topLevelFields].every((name) => INTROSPECTION_FIELDS.has(name));
+  return { depth: walk.depth, aliases: walk.aliases, complexity: walk.complexity, introspection };
 }
 
 class ShapeWalk {
   depth = 0;
+  aliases = 0;
   complexity = 0;
+  readonly topLevelFields = new Set<string>();
   readonly #fragments: Map<string, FragmentDefinitionNode>;
   readonly #limits: QueryLimits;
 
@@ -90,8 +83,16 @@ class ShapeWalk {
     for (const selection of set.selections) {
       if (selection.kind === Kind.FIELD) {
         this.complexity += 1;
+        if (level === 1) this.topLevelFields.add(selection.name.value);
         if (this.complexity > this.#limits.maxComplexity) {
           throw new ApiError('GRAPHQL_QUERY_TOO_COMPLEX', { message: `The query selects more than ${this.#limits.maxComplexity} fields (fragments counted where spread).` });
+        }
+        if (selection.alias) {
+          this.aliases += 1;
+          // Counted as reached, not as written: a fragment of 10 aliases spread 10 times is 100 upstream fields.
+          if (this.aliases > this.#limits.maxAliases) {
+            throw new ApiError('GRAPHQL_TOO_MANY_ALIASES', { message: `The query has more than ${this.#limits.maxAliases} aliases (fragments counted where spread).` });
+          }
         }
         this.depth = Math.max(this.depth, level);
         if (this.depth > this.#limits.maxDepth) {

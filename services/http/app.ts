@@ -2,8 +2,9 @@ import Fastify, { LogController, type FastifyReply, type FastifyRequest } from '
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, redactQueryKey, requestIdFrom, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
-import type { Authenticator, SignedIdentity } from '../identity/index.js';
-import type { DeclaredRouteCost, Meter } from '../metering/index.js';
+import type { SignedIdentity } from '../identity/index.js';
+import type { DeclaredRouteCost } from '../metering/index.js';
+import type { RequestPipeline } from '../pipeline/index.js';
 import type { App, Capability } from '../route-contract/index.js';
 import { authenticationStage } from './authenticate.js';
 import { clientErrorHandler } from './client-errors.js';
@@ -29,12 +30,10 @@ export interface HttpAppOptions {
   database: Database;
   clock: Clock;
   logger: Logger;
-  /** The one authenticator of the process (owned by the caller, which starts and stops it). */
-  authenticator: Authenticator;
+  /** The process's request pipeline (services/pipeline; owned by the caller, which closes it). */
+  pipeline: RequestPipeline;
   /** Envoy in front: verifies the identity tokens of `suigw authz` (docs/envoy.md); absent: none is trusted. */
   trustedIdentity?: SignedIdentity;
-  /** The limit and meter stages, run right after authentication (services/metering); absent: metering is off. */
-  meter: Meter | undefined;
   onRouteCost?: (route: DeclaredRouteCost) => void;
   healthChecks: readonly HealthCheck[];
   /** Requests and their latency by protocol, route pattern, method and status. */
@@ -59,7 +58,7 @@ export function registeredRoutes(app: App): readonly RegisteredRoute[] {
  * `listen()`. Routes live under `/{network}/v1/...` for every configured network.
  */
 export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
-  const { config, database, clock, authenticator } = options;
+  const { config, database, clock, pipeline } = options;
   const app = Fastify({
     loggerInstance: options.logger.child({}, {
       serializers: {
@@ -119,7 +118,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     routes: new RouteFactsBook(config.networks),
     cors: corsStage(routes),
     pressure: await startLoadShedding(app, config.shedding),
-    authenticate: authenticationStage(authenticator, options.trustedIdentity),
+    authenticate: authenticationStage(pipeline, options.trustedIdentity),
     stats,
     logRequest: requestLogger(config.requestLog),
     record: options.metrics ? requestRecorder(options.metrics) : undefined,
@@ -132,8 +131,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   for (const network of config.networks) {
     await app.register(
       async (scope: App) => {
-        // The limit stage runs after the root's authentication hook (metering/pipeline.ts).
-        registerMetering(scope, network, { meter: options.meter, onRouteCost: options.onRouteCost });
+        // The limit stage runs after the root's authentication hook (services/pipeline).
+        registerMetering(scope, network, { pipeline, onRouteCost: options.onRouteCost });
         registerHealth(scope, healthOptions, '/v1/health');
         for (const capability of options.capabilities) await capability(scope);
       },

@@ -7,6 +7,7 @@ import { buildHttpApp } from './app.js';
 import { authenticationHook } from './authenticate.js';
 import { createLogger } from '../core/index.js';
 import { createMetering } from '../metering/index.js';
+import { RequestPipeline } from '../pipeline/index.js';
 
 /**
  * The start-up check keeps undeclared routes out of the real app, so the request-time refusal is
@@ -17,7 +18,7 @@ describe('the authentication hook fails closed at request time', () => {
   let hook: ReturnType<typeof authenticationHook>;
   beforeAll(async () => {
     t = await createTestApp();
-    hook = authenticationHook(new Authenticator({ database: t.db.database, clock: t.clock, ttlMs: 0 }), t.config.networks);
+    hook = authenticationHook(new RequestPipeline({ authenticator: new Authenticator({ database: t.db.database, clock: t.clock, ttlMs: 0 }), meter: undefined }), t.config.networks);
   });
   afterAll(async () => t.close());
 
@@ -50,7 +51,8 @@ describe('the authentication hook fails closed at request time', () => {
   it('an app with a route declaring no auth (in a network scope or at the root) does not start', async () => {
     const logger = createLogger('silent');
     const metering = await createMetering({ config: t.config, database: t.db.database, clock: t.clock, logger });
-    const base = { config: t.config, database: t.db.database, clock: t.clock, logger, authenticator: new Authenticator({ database: t.db.database, clock: t.clock, ttlMs: 0 }), healthChecks: [], meter: metering.meter };
+    const pipeline = new RequestPipeline({ authenticator: new Authenticator({ database: t.db.database, clock: t.clock, ttlMs: 0 }), meter: metering.meter });
+    const base = { config: t.config, database: t.db.database, clock: t.clock, logger, pipeline, healthChecks: [] };
     try {
       // Priced, so that the missing auth is the only thing wrong with it.
       const inScope = await buildHttpApp({ ...base, capabilities: [(scope) => void scope.get('/v1/undeclared', { config: { cost: 'free' } }, async () => ({}))] });

@@ -1,14 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { hasQueryKey, type Network } from '../core/index.js';
-import {
-  decideAccess,
-  IDENTITY_HEADER_NAMES,
-  IDENTITY_HEADERS,
-  pathOf,
-  type Authenticator,
-  type SignedIdentity,
-} from '../identity/index.js';
+import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type SignedIdentity } from '../identity/index.js';
 import type { AdmissionStage } from '../metering/index.js';
+import type { RequestPipeline } from '../pipeline/index.js';
 import { RouteFactsBook, type RouteFacts } from './route-facts.js';
 
 declare module 'fastify' {
@@ -26,7 +20,7 @@ declare module 'fastify' {
 export type AuthenticationStage = (request: FastifyRequest, route: RouteFacts) => Promise<void> | undefined;
 
 /**
- * The fastify adapter of the one access decision (`decideAccess`, services/identity), run by the
+ * The fastify adapter of the pipeline's authenticate stage (services/pipeline), run by the
  * root `onRequest` hook (root-hooks.ts) so it covers every route (plugin routes included), before
  * the body is read, so an unauthenticated caller learns nothing about body validation.
  *
@@ -35,7 +29,7 @@ export type AuthenticationStage = (request: FastifyRequest, route: RouteFacts) =
  * limits Envoy's ratelimit service already ran; any other token is ignored and the key is checked
  * here, exactly as without Envoy.
  */
-export function authenticationStage(authenticator: Authenticator, trusted?: SignedIdentity): AuthenticationStage {
+export function authenticationStage(pipeline: RequestPipeline, trusted?: SignedIdentity): AuthenticationStage {
   return function authenticate(request, route) {
     const token = takeIdentityHeaders(request);
     // No route matched: the not-found handler answers 404, with nothing to protect.
@@ -52,7 +46,7 @@ export function authenticationStage(authenticator: Authenticator, trusted?: Sign
       }
     }
     const query = request.query as Record<string, unknown> | undefined;
-    const decided = decideAccess(authenticator, {
+    const decided = pipeline.authenticate({
       rule: auth,
       queryKeyAllowed: queryKey === true,
       network,
@@ -72,9 +66,9 @@ export function authenticationStage(authenticator: Authenticator, trusted?: Sign
 }
 
 /** The stage as a hook of its own, reading the route from the request (tests call it with requests as fastify hands them over). */
-export function authenticationHook(authenticator: Authenticator, networks: readonly Network[], trusted?: SignedIdentity) {
+export function authenticationHook(pipeline: RequestPipeline, networks: readonly Network[], trusted?: SignedIdentity) {
   const routes = new RouteFactsBook(networks);
-  const stage = authenticationStage(authenticator, trusted);
+  const stage = authenticationStage(pipeline, trusted);
   return async (request: FastifyRequest): Promise<void> => stage(request, routes.of(request));
 }
 

@@ -6,6 +6,7 @@ import { Authenticator, createKey, createOrganization } from '../identity/index.
 import { createMetering, ZKLOGIN_COSTS, type Metering } from '../metering/index.js';
 import type { App } from '../route-contract/index.js';
 import { buildHttpApp } from './app.js';
+import { RequestPipeline } from '../pipeline/index.js';
 
 describe('the metering adapter', () => {
   let db: TestDatabase;
@@ -24,8 +25,8 @@ describe('the metering adapter', () => {
 
   const build = (route: (app: App) => void) =>
     buildHttpApp({
-      config, database: db.database, clock, logger, healthChecks: [], meter: metering.meter,
-      authenticator: new Authenticator({ database: db.database, clock, ttlMs: 0, logger }),
+      config, database: db.database, clock, logger, healthChecks: [],
+      pipeline: new RequestPipeline({ authenticator: new Authenticator({ database: db.database, clock, ttlMs: 0, logger }), meter: metering.meter }),
       capabilities: [route],
     });
 

@@ -1,17 +1,18 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../core/index.js';
-import type { Admission, ChargeOutcome, DeclaredRouteCost, Meter } from '../metering/index.js';
+import type { ChargeOutcome, DeclaredRouteCost } from '../metering/index.js';
+import type { PipelineAdmission, RequestPipeline } from '../pipeline/index.js';
 import type { App } from '../route-contract/index.js';
 
 export interface MeteringAdapterOptions {
-  /** Absent when metering is off (SUIGW_METERING=off): routes still declare their cost, nothing is limited or charged. */
-  meter: Meter | undefined;
+  /** Unmetered (SUIGW_METERING=off): routes still declare their cost, nothing is limited or charged. */
+  pipeline: RequestPipeline;
   /** Receives every route's declared cost (the generated cost table reads them). */
   onRouteCost?: (route: DeclaredRouteCost) => void;
 }
 
 /**
- * The fastify adapter of the pipeline's limit and meter stages (services/metering/pipeline.ts),
+ * The fastify adapter of the pipeline's limit and meter stages (services/pipeline),
  * registered on one network's scope right after the authentication hook:
  * - `onRoute`: a route without a declared `cost` fails at start-up, like one without `auth`;
  * - `onRequest` (after authentication): the limit stage; a refusal is thrown as its ApiError;
@@ -20,7 +21,7 @@ export interface MeteringAdapterOptions {
  *   every response of an identified caller, errors included.
  */
 export function registerMetering(scope: App, network: string, options: MeteringAdapterOptions): void {
-  const { meter } = options;
+  const { pipeline } = options;
   scope.decorateRequest('meterTicket', undefined);
   scope.decorateRequest('meterFailure', undefined);
   scope.addHook('onRoute', (route) => {
@@ -28,7 +29,7 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     if (cost === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no cost`);
     for (const method of [route.method].flat()) options.onRouteCost?.({ method, path: routePath(route.url ?? route.path, network), cost });
   });
-  if (!meter) return;
+  if (!pipeline.metered) return;
   // Callback style: most admissions are decided without waiting (`admitNow`), and an async hook
   // would still cost a promise and a microtask per request (docs/benchmarks.md, "HTTP layer").
   scope.addHook('onRequest', (request: FastifyRequest, _reply: FastifyReply, done: (error?: Error) => void) => {
@@ -43,14 +44,14 @@ export function registerMetering(scope: App, network: string, options: MeteringA
       route: `${request.method} ${routePath(url ?? request.url, network)}`,
       cost,
     };
-    let admission: Admission | undefined;
+    let admission: PipelineAdmission | undefined;
     try {
-      admission = meter.admitNow(metered, request.limitStage);
+      admission = pipeline.admitNow(metered, request.limitStage);
     } catch (error) {
       return done(error as Error);
     }
     if (admission) return admitted(request, admission, done);
-    meter.admit(metered, request.limitStage).then((later) => admitted(request, later, done), done);
+    pipeline.admit(metered, request.limitStage).then((later) => admitted(request, later, done), done);
   });
   scope.addHook('onError', async (request: FastifyRequest, _reply: FastifyReply, error: FastifyError) => {
     request.meterFailure = flatFailure(error);
@@ -59,14 +60,14 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     const ticket = request.meterTicket;
     if (ticket) {
       const outcome: ChargeOutcome = request.meterFailure ? { kind: request.meterFailure } : { kind: 'answered', status: reply.statusCode };
-      void reply.headers(meter.settle(ticket, outcome));
+      void reply.headers(pipeline.settle(ticket, outcome));
     }
     return payload;
   });
 }
 
 /** Keeps the ticket for the meter stage; a refusal ends the request with its error. */
-function admitted(request: FastifyRequest, admission: Admission, done: (error?: Error) => void): void {
+function admitted(request: FastifyRequest, admission: PipelineAdmission, done: (error?: Error) => void): void {
   request.meterTicket = admission.ticket;
   done(admission.error);
 }

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Metrics } from '../core/index.js';
+import { bindPort, type Metrics } from '../core/index.js';
 
 export interface MetricsServer {
   /** `http://host:port/metrics`. */
@@ -33,10 +33,10 @@ export async function startMetricsServer(metrics: Metrics, options: { host: stri
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 10_000;
-  await new Promise<void>((resolve, reject) => {
+  await bindPort('SUIGW_METRICS_PORT', options.port, () => new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => resolve());
-  });
+  }));
   const { port } = server.address() as AddressInfo;
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
   return {

@@ -21,7 +21,7 @@ export interface RootStages {
   cors: CorsStage;
   /** Then load shedding (health checks are exempt). */
   pressure: PressureCheck;
-  /** Then authentication; the network scopes' limit stage follows (metering/pipeline.ts). */
+  /** Then authentication; the network scopes' limit stage follows (services/pipeline). */
   authenticate: AuthenticationStage;
   /** When the answer is sent: `/health`'s counts, request logging, request metrics. */
   stats: RequestStats;

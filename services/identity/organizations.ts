@@ -3,7 +3,7 @@ import type { DatabaseSchema } from '../db/index.js';
 import { ApiError, type Clock, type Network } from '../core/index.js';
 import { newId } from './ids.js';
 import { slugify } from './slug.js';
-import type { Tier } from './plans.js';
+import type { Tier } from '../plans/index.js';
 
 export interface Organization {
   id: string;

@@ -1,15 +1,6 @@
-/**
- * The organization tiers. What each plan allows (projects, rates, credits) lives in
- * `metering/plans.ts`; identity takes those numbers from its caller.
- */
-export const TIERS = ['free', 'team', 'growth', 'professional', 'business', 'enterprise', 'wallet'] as const;
-export type Tier = (typeof TIERS)[number];
 
 export const MAX_ENABLED_KEYS_PER_ORGANIZATION = 50;
 
-export function isTier(value: string): value is Tier {
-  return (TIERS as readonly string[]).includes(value);
-}
 
 /**
  * Prepaid pay-per-request credit: one credit costs 10 micro-USD (100,000 credits per USD). The

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CursorCodec, errorResponses, type Logger } from '../core/index.js';
-import type { Meter } from '../metering/index.js';
+import type { RequestPipeline } from '../pipeline/index.js';
 import { requestUpstream, watchRequest, type App, type Capability } from '../route-contract/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import { NetworkCursors } from './cursors.js';
@@ -12,7 +12,7 @@ export interface JsonRpcCapabilityOptions {
   methods: readonly JsonRpcMethod[];
   upstreams: UpstreamSet;
   /** Sizes a batch's charge: one credit per call (see docs/jsonrpc.md, Metering). */
-  meter: Meter;
+  pipeline: RequestPipeline;
   /** HMAC secret of the methods' cursors (derived from SUIGW_SECRET). */
   cursorSecret: string;
   cursorMaxAgeSeconds: number;
@@ -40,8 +40,8 @@ export function jsonRpcCapability(options: JsonRpcCapabilityOptions): Capability
     const parsed = dispatcher.parse(request.body as Buffer | undefined);
     if (parsed.kind === 'refused') return reply.send(parsed.response);
     const ticket = request.meterTicket;
-    if (ticket && parsed.items.length > 1) {
-      const refusal = await options.meter.reserveUnits(ticket, parsed.items.length);
+    if (parsed.items.length > 1) {
+      const refusal = await options.pipeline.charge(ticket, { units: parsed.items.length });
       if (refusal) throw refusal;
     }
     let context: JsonRpcContext | undefined;
@@ -55,7 +55,7 @@ export function jsonRpcCapability(options: JsonRpcCapabilityOptions): Capability
       now: options.now,
     });
     const result = await dispatcher.run(parsed, contextOf);
-    if (ticket) ticket.units = result.billable;
+    await options.pipeline.charge(ticket, { units: result.billable });
     if (result.body === undefined) return reply.code(204).send();
     return reply.send(result.body);
   };

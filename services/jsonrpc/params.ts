@@ -35,6 +35,20 @@ export function namedParams(spec: OpenRpcMethodSpec, params: unknown, schemas: O
   return named;
 }
 
+const U64_MAX = 0xffff_ffff_ffff_ffffn;
+
+/**
+ * A u64 the caller sent (a decimal string or an integer): -32602 naming the param when it is
+ * anything else, so caller input never reaches a method or the upstream as an internal error.
+ */
+export function u64Param(value: unknown, name: string): bigint {
+  const text = typeof value === 'bigint' ? value.toString() : typeof value === 'number' || typeof value === 'string' ? String(value) : '';
+  if (!/^[0-9]{1,20}$/.test(text)) throw invalidParams(`${name} is not a u64`);
+  const n = BigInt(text);
+  if (n > U64_MAX) throw invalidParams(`${name} is not a u64`);
+  return n;
+}
+
 export function invalidParams(detail: string, data?: unknown): JsonRpcError {
   return new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: ${detail}`, data);
 }

@@ -7,6 +7,8 @@ describe('the charging rules of the spec', () => {
   it.each([
     ['2xx: the price', answered(200), 3],
     ['4xx: the price', answered(404), 3],
+    ['499 (the caller went away): the price', answered(499), 3],
+    ['500: nothing', answered(500), 0],
     ['5xx: nothing', answered(503), 0],
     ['another 429 (e.g. PROOF_RATE_LIMITED): nothing', answered(429), 0],
     ['per-key/per-IP cap: nothing', { kind: 'key-cap' } as const, 0],

@@ -3,7 +3,7 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/test-d
 import { createLogger, ManualClock } from '../core/index.js';
 import { createOrganization } from '../identity/index.js';
 import { CreditLedger } from './credits.js';
-import { PLANS } from './plans.js';
+import { PLANS } from '../plans/plan-table.js';
 import { UsageRecorder } from './usage.js';
 
 /** One gateway process's credit state: its ledger and its usage recorder, flushed by hand. */

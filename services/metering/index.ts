@@ -1,7 +1,4 @@
-export * from './plans.js';
-export { readPlansFile } from './plans-file.js';
 export * from './costs.js';
-export { pausedBeyondPlan } from './plan-pause.js';
 export type * from './limiter.js';
 export { MemoryRateLimiter } from './limiter.memory.js';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './limiter.redis.js';
@@ -9,6 +6,5 @@ export { CreditLedger, type CreditBalance } from './credits.js';
 export { creditPeriod } from './period.js';
 export { UsageRecorder, type UsageEvent, type FlushedUsage } from './usage.js';
 export { readUsage, USAGE_INTERVALS, type UsageReport, type UsageQuery } from './usage-report.js';
-export { Meter, RATE_LIMIT_HEADERS, type Admission, type AdmissionStage, type MeteredRequest, type MeterTicket } from './meter.js';
-export { PIPELINE, pipelineTable, type PipelineStage } from './pipeline.js';
+export { Meter, RATE_LIMIT_HEADERS, type ChargeAmount, type Admission, type AdmissionStage, type MeteredRequest, type MeterTicket } from './meter.js';
 export { createMetering, type Metering, type MeteringDeps } from './metering.js';

@@ -3,7 +3,7 @@ import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
 import type { LimitDecision, LimitRule, OrgRateState, RateLimiter } from './limiter.js';
-import { planOf, type Plan } from './plans.js';
+import { planOf, type Plan } from '../plans/plan-table.js';
 import type { UsageRecorder } from './usage.js';
 
 /** A request the limit stage sees: who, from where, what route, at what price. Transport-neutral. */
@@ -21,21 +21,26 @@ export interface MeteredRequest {
 export interface MeterTicket {
   readonly request: MeteredRequest;
   readonly plan: Plan;
-  /** Credits taken from the balance at admission (the success price, or 0), plus any `reserveUnits`. */
+  /** Credits taken from the balance at admission (the success price, or 0), plus any extra units (`charge`). */
   reserved: number;
   /**
    * How many operations at the route's price the answered request is charged for: 1, except
-   * for requests that carry several operations (a JSON-RPC batch, see `reserveUnits`).
+   * for requests that carry several operations (a JSON-RPC batch, see `charge`).
    */
   units: number;
   /** Set when the limit stage refused the request. */
   readonly refusal: 'key-cap' | 'org-rate' | 'quota' | undefined;
-  /** Credits taken after admission for what the call delivered (streamed messages); always charged. */
+  /** Credits charged after admission for what the call delivered (streamed messages); always charged. */
   extended: number;
+  /** Credits taken by `hold` and neither charged nor released yet. */
+  held: number;
   org: OrgRateState;
   credit: CreditBalance;
   settled: boolean;
 }
+
+/** What `charge` takes: a number of operations at the route's price, or credits. */
+export type ChargeAmount = { units: number } | { credits: number; route?: string; fromHold?: boolean };
 
 export interface Admission {
   ticket: MeterTicket;
@@ -165,41 +170,73 @@ export class Meter {
     request: MeteredRequest, plan: Plan, org: OrgRateState, refusal: MeterTicket['refusal'], reserved: number, credit: CreditBalance,
   ): MeterTicket {
     if (refusal) this.#deps.instruments?.rateLimitRejections.inc({ kind: REJECTION_KIND[refusal] });
-    return { request, plan, reserved, units: 1, refusal, org, credit, settled: false, extended: 0 };
+    return { request, plan, reserved, units: 1, refusal, org, credit, settled: false, extended: 0, held: 0 };
   }
 
   /**
-   * An admitted request turned out to carry `units` operations at the route's price (a JSON-RPC
-   * batch is one HTTP request, charged per call): reserves the credits of the extra units and
-   * sets `ticket.units`. Returns 429 CU_QUOTA_EXCEEDED (reserving nothing more) when the
-   * credits left do not cover them; the caller answers with it, which is not charged.
-   * The rate limits stay per HTTP request: admission already counted this one.
+   * The one way to charge more after admission (RequestPipeline.charge):
+   * - `{units}`: the request turned out to carry `units` operations at the route's price (a
+   *   JSON-RPC batch is one HTTP request, charged per call); sets the count charged when the
+   *   request settles, reserving the credits of any extra units now. Rate limits stay per
+   *   request: admission counted this one.
+   * - `{credits}`: what an admitted call keeps delivering (a streamed gRPC message, a Warp event,
+   *   a JSON-RPC notification, a connection minute): not rate limited, only bounded by the
+   *   balance; always charged. Before settlement it is charged with the request; after it (a
+   *   long-lived connection), at once, with its own usage row under `route`. `fromHold` turns
+   *   credits taken by `hold` into a charge instead of taking new ones.
+   * Returns 429 CU_QUOTA_EXCEEDED (taking nothing) when the balance cannot cover it.
    */
-  async reserveUnits(ticket: MeterTicket, units: number): Promise<ApiError | undefined> {
-    const price = admissionCredits(ticket.request.cost);
-    const extra = (units - ticket.units) * price;
-    if (ticket.refusal || ticket.settled || extra <= 0) return undefined;
-    const reservation = await this.#deps.ledger.reserve(ticket.request.principal.organization.id, ticket.plan, extra);
-    ticket.credit = reservation.balance;
-    if (!reservation.ok) return new ApiError('CU_QUOTA_EXCEEDED');
-    ticket.reserved += extra;
-    ticket.units = units;
+  async charge(ticket: MeterTicket, amount: ChargeAmount): Promise<ApiError | undefined> {
+    if (ticket.refusal) throw new ApiError('INTERNAL_ERROR', { message: 'a refused request cannot be charged' });
+    const organizationId = ticket.request.principal.organization.id;
+    if ('units' in amount) {
+      const extra = (amount.units - ticket.units) * admissionCredits(ticket.request.cost);
+      if (ticket.settled) throw new ApiError('INTERNAL_ERROR', { message: 'units are sized before the request settles' });
+      if (extra > 0) {
+        const reservation = await this.#deps.ledger.reserve(organizationId, ticket.plan, extra);
+        ticket.credit = reservation.balance;
+        if (!reservation.ok) return new ApiError('CU_QUOTA_EXCEEDED');
+        ticket.reserved += extra;
+      }
+      ticket.units = Math.max(0, amount.units);
+      return undefined;
+    }
+    const credits = amount.credits;
+    // Held credits are already taken; anything beyond them is taken now.
+    const fromHold = amount.fromHold ? Math.min(credits, ticket.held) : 0;
+    if (credits > fromHold) {
+      const reservation = await this.#deps.ledger.reserve(organizationId, ticket.plan, credits - fromHold);
+      ticket.credit = reservation.balance;
+      if (!reservation.ok) return new ApiError('CU_QUOTA_EXCEEDED');
+    }
+    ticket.held -= fromHold;
+    if (!ticket.settled) {
+      ticket.extended += credits;
+      return undefined;
+    }
+    this.#record(ticket, amount.route ?? ticket.request.route, credits);
     return undefined;
   }
 
   /**
-   * Takes `credits` more for an admitted call that keeps delivering (a streamed gRPC message):
-   * not rate limited (an open stream's messages are metered, not limited), only bounded by the
-   * balance. False when the balance cannot cover them: the caller ends the stream with
-   * CU_QUOTA_EXCEEDED. What was taken is charged at settlement whatever the call's outcome.
+   * Takes `credits` from the balance for something sent but not yet delivered (a Warp event
+   * waits for its ack): `charge(…, {fromHold: true})` when it is delivered, `release` when it
+   * never is. False when the balance cannot cover it.
    */
-  async extend(ticket: MeterTicket, credits: number): Promise<boolean> {
-    const { organization } = ticket.request.principal;
-    const reservation = await this.#deps.ledger.reserve(organization.id, ticket.plan, credits);
+  async hold(ticket: MeterTicket, credits: number): Promise<boolean> {
+    const reservation = await this.#deps.ledger.reserve(ticket.request.principal.organization.id, ticket.plan, credits);
     ticket.credit = reservation.balance;
     if (!reservation.ok) return false;
-    ticket.extended += credits;
+    ticket.held += credits;
     return true;
+  }
+
+  /** Gives back held credits that were never delivered (the connection closed before the ack). */
+  release(ticket: MeterTicket, credits: number): void {
+    const released = Math.min(credits, ticket.held);
+    if (released <= 0) return;
+    ticket.held -= released;
+    ticket.credit = this.#deps.ledger.adjust(ticket.request.principal.organization.id, released) ?? ticket.credit;
   }
 
   /**
@@ -210,17 +247,20 @@ export class Meter {
     if (!ticket.settled) {
       ticket.settled = true;
       const outcome: ChargeOutcome = ticket.refusal ? { kind: ticket.refusal } : answered;
-      // An answered request is charged per unit (see `reserveUnits`); flat prices stay flat; streamed messages (`extend`) are always charged.
+      // An answered request is charged per unit; flat prices stay flat; what it delivered (`charge` in credits) is always charged.
       const perUnit = creditsCharged(ticket.request.cost, outcome);
       const charged = (outcome.kind === 'answered' ? perUnit * ticket.units : perUnit) + ticket.extended;
-      const { principal, network, route, cost } = ticket.request;
-      ticket.credit = this.#deps.ledger.adjust(principal.organization.id, charged - ticket.reserved - ticket.extended) ?? ticket.credit;
-      if (charged > 0) this.#deps.instruments?.creditsConsumed.inc({ organization: principal.organization.id, plan: ticket.plan.id }, charged);
-      if (!isFree(cost)) {
-        this.#deps.usage.record({ organizationId: principal.organization.id, keyId: principal.keyId, network, route, credits: charged });
-      }
+      ticket.credit = this.#deps.ledger.adjust(ticket.request.principal.organization.id, charged - ticket.reserved - ticket.extended) ?? ticket.credit;
+      if (!isFree(ticket.request.cost)) this.#record(ticket, ticket.request.route, charged);
     }
     return headersOf(ticket);
+  }
+
+  /** One usage row and the credits metric, so `/v1/usage` and `suigw_credits_consumed_total` always agree. */
+  #record(ticket: MeterTicket, route: string, credits: number): void {
+    const { principal, network } = ticket.request;
+    if (credits > 0) this.#deps.instruments?.creditsConsumed.inc({ organization: principal.organization.id, plan: ticket.plan.id }, credits);
+    this.#deps.usage.record({ organizationId: principal.organization.id, keyId: principal.keyId, network, route, credits });
   }
 }
 

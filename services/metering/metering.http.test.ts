@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream } from '../../test/support/fake-upstream.js';
 import { ALL_SCOPES, createTestApp, type TestApp } from '../../test/support/test-app.js';
-import { createKey, createOrganization, type KeyRateLimit, type Tier } from '../identity/index.js';
+import { createKey, createOrganization, type KeyRateLimit } from '../identity/index.js';
+import { type Tier } from '../plans/index.js';
 import { defaultUpstreamPolicy, SuiUpstream } from '../upstream/index.js';
 
 const policy = {

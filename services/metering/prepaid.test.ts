@@ -2,9 +2,10 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { createLogger, ManualClock } from '../core/index.js';
-import { createOrganization, grantPrepaidCredit, type Tier } from '../identity/index.js';
+import { createOrganization, grantPrepaidCredit } from '../identity/index.js';
+import { type Tier } from '../plans/index.js';
 import { CreditLedger } from './credits.js';
-import { PLANS, type Plan } from './plans.js';
+import { PLANS, type Plan } from '../plans/plan-table.js';
 import { overPlanCredits } from './prepaid.js';
 import { UsageRecorder } from './usage.js';
 

@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { MICRO_USD_PER_CREDIT } from '../identity/index.js';
 import { creditPeriod } from './period.js';
-import { planOf } from './plans.js';
+import { planOf } from '../plans/plan-table.js';
 
 /** Credits one organization spent in one minute, as a usage flush adds them. */
 export interface SpentCredits {

@@ -1,6 +1,6 @@
 /**
  * The CORS header lists of the HTTP API, one source for both places that answer browsers: the
- * in-process CORS hook (services/http/cors.ts) and Envoy's cors filter (services/envoy/xds).
+ * in-process CORS hook (services/http/cors.ts) and Envoy's cors filter (operator/xds).
  */
 
 /** What a browser may send: the key (either form) and a JSON body. */

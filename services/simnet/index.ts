@@ -8,6 +8,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
+import { bindPort } from '../core/index.js';
 import { createGrpcWebMux } from '../grpc/web-mux/index.js';
 import { addReflectionService } from '../grpc/reflection/index.js';
 import { Executor } from './execution/index.js';
@@ -127,8 +128,8 @@ export async function startSimnet(options: SimnetOptions = {}): Promise<RunningS
   let grpcAddress: AddressInfo;
   let httpAddress: AddressInfo;
   try {
-    grpcAddress = await mux.listen(options.grpcPort ?? 0, host);
-    httpAddress = await listen(httpServer, options.httpPort ?? 0, host);
+    grpcAddress = await bindPort('--grpc-port', options.grpcPort ?? 0, () => mux.listen(options.grpcPort ?? 0, host));
+    httpAddress = await bindPort('--http-port', options.httpPort ?? 0, () => listen(httpServer, options.httpPort ?? 0, host));
   } catch (error) {
     await mux.close();
     grpcServer.forceShutdown();

@@ -8,7 +8,10 @@ import { registerReadStreams } from './routes/streams.read.js';
 import { registerUpdateStream } from './routes/streams.update.js';
 
 export * from './definitions/filters.js';
+export * from './definitions/filter-limits.js';
 export { findStream, listNetworkStreams, type StreamDefinition, type StreamOwner } from './definitions/store.js';
+export { announceDefinitionChange } from './definitions/versions.js';
+export { fromCheckpointSchema } from './routes/schemas.js';
 export type { StreamDefinitionDeps } from './routes/deps.js';
 
 /** Stream definitions (`/v1/streams`, manage scope), registered once per network. */

@@ -1,4 +1,5 @@
-import type { Plan, RateLimiter } from '../metering/index.js';
+import type { RateLimiter } from '../metering/index.js';
+import type { Plan } from '../plans/index.js';
 
 export type ProofRateDecision = { allowed: true } | { allowed: false; retryAfterSeconds: number };
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { Tier } from '../identity/index.js';
-import { PLANS } from '../metering/index.js';
+import type { Tier } from '../plans/index.js';
+import { PLANS } from '../plans/index.js';
 import { startZkLoginE2E, type ZkLoginCaller, type ZkLoginE2E } from '../../test/support/zklogin-e2e.js';
 import { LocalProver } from './index.js';
 

@@ -1,6 +1,6 @@
 import { computeZkLoginAddressFromSeed, genAddressSeed, generateNonce, generateRandomness } from '@mysten/sui/zklogin';
 import { ApiError, type Network } from '../core/index.js';
-import type { Plan } from '../metering/index.js';
+import type { Plan } from '../plans/index.js';
 import type { Upstream } from '../upstream/index.js';
 import type { AudienceStore } from './audiences.js';
 import { parseExtendedEphemeralKey } from './ephemeral-key.js';

@@ -45,6 +45,16 @@ describe('identity headers: forged, stale or replayed ones are not trusted', () 
     expect(head.status).toBe(401);
   });
 
+  it('a token signed for another network, for this very method and path: ignored', async () => {
+    const claims = s.identity.verify(token)!;
+    const { issuedAt: _issuedAt, ...rest } = claims;
+    const forTestnet = s.identity.sign({ ...rest, network: 'testnet' });
+    expect(s.identity.verify(forTestnet, { method: 'GET', path: OBJECT })).toMatchObject({ network: 'testnet' });
+    const answer = await s.gatewayAnswer({ url: OBJECT, headers: { [IDENTITY_HEADERS.token]: forTestnet } });
+    expect(answer.status).toBe(401);
+    expect(answer.body).toMatchObject({ error: 'Missing API key' });
+  });
+
   it('the gateway without Envoy (trust off) never trusts a token, even a valid one', async () => {
     const answer = await s.inProcessAnswer({ url: OBJECT, headers: { [IDENTITY_HEADERS.token]: token } });
     expect(answer.status).toBe(401);

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CLI_TIMEOUT_MS, runCli, STACK_FRAME } from '../support/cli.js';
 import { systemClock } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
-import { PLANS } from '../../services/metering/index.js';
+import { PLANS } from '../../services/plans/index.js';
 import { startGatewayProcess, type OwnedProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
@@ -55,8 +55,12 @@ describe('SUIGW_PLANS_FILE: a deployment\'s own plans', () => {
   }, CLI_TIMEOUT_MS);
 
   it('the file\'s numbers are enforced: the rate-limit headers and the organization-wide 429 follow it', async () => {
-    const file = join(dir, 'team-7.json');
-    await writeFile(file, JSON.stringify(plansWithTeamRate(7)));
+    // One request a second, burst one: twenty requests sent at once cannot all pass unless the
+    // gateway took twenty seconds to answer them, whereas the built-in team rate (50, burst 50)
+    // passes them all. Outcomes are counted, not timed: a loaded machine refills the bucket a few
+    // times at most, and the assertions allow for it.
+    const file = join(dir, 'team-1.json');
+    await writeFile(file, JSON.stringify(plansWithTeamRate(1)));
     const { organization, projects } = await createOrganization(db.database.db, systemClock, {
       name: 'Plans', tier: 'team', projects: [{ name: 'Default', network: 'mainnet' }],
     });
@@ -65,16 +69,18 @@ describe('SUIGW_PLANS_FILE: a deployment\'s own plans', () => {
     });
     const gateway = await startGatewayProcess({ DATABASE_URL: db.url, SUIGW_NETWORKS: 'mainnet', SUIGW_PLANS_FILE: file });
     processes.push(gateway);
-    // The burst is one second's worth (7): sent at once, the first 7 pass and the 8th is refused
-    // by the organization-wide limit (429 without a code), whatever the built-in rate (50) says.
-    const responses = [];
-    for (let i = 0; i < 8; i += 1) responses.push(await fetch(gateway.url + DATA_PATH, { headers: { 'x-api-key': apiKey } }));
-    expect(responses.map((r) => r.headers.get('x-ratelimit-limit'))).toEqual(Array(8).fill('7'));
-    expect(responses.slice(0, 7).map((r) => r.status)).toEqual(Array(7).fill(404));
-    const refused = responses[7]!;
-    expect(refused.status).toBe(429);
-    const body = (await refused.json()) as Record<string, unknown>;
-    expect(body['code']).toBeUndefined();
-    expect(typeof body['retryAfter']).toBe('number');
+    const responses = await Promise.all(Array.from({ length: 20 }, () => fetch(gateway.url + DATA_PATH, { headers: { 'x-api-key': apiKey } })));
+    expect(responses.map((r) => r.headers.get('x-ratelimit-limit'))).toEqual(Array(20).fill('1'));
+    const passed = responses.filter((r) => r.status === 404);
+    const refused = responses.filter((r) => r.status === 429);
+    expect(passed.length + refused.length).toBe(20);
+    expect(passed.length).toBeGreaterThanOrEqual(1);
+    expect(refused.length).toBeGreaterThanOrEqual(1);
+    for (const response of refused) {
+      // The organization-wide limit: 429 without a code, with retryAfter.
+      const body = (await response.json()) as Record<string, unknown>;
+      expect(body['code']).toBeUndefined();
+      expect(typeof body['retryAfter']).toBe('number');
+    }
   }, CLI_TIMEOUT_MS);
 });

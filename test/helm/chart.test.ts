@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Document, parse, parseAllDocuments } from 'yaml';
-import { roundTripLosses } from '../../services/envoy/xds/envoy-codec.js';
+import { roundTripLosses } from '../../operator/xds/envoy-codec.js';
 import { CHART_DIR, helm } from '../support/helm.js';
 import { schemaErrors, type KubeObject } from './kubernetes-schemas.js';
 

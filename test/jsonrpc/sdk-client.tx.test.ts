@@ -1,6 +1,7 @@
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
+import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
 
@@ -50,6 +51,22 @@ describe('SuiJsonRpcClient through the gateway: transactions and events', () => 
     expect(sent.data.map((tx) => tx.digest)).toContain(result.digest);
     const many = await client.multiGetTransactionBlocks({ digests: [result.digest], options: { showBalanceChanges: true } });
     expect(many[0]!.balanceChanges).toContainEqual({ owner: { AddressOwner: recipient }, coinType: '0x2::sui::SUI', amount: '1234' });
+  });
+
+  it('runs the SDK\'s default transfer flow: a Transaction built with splitCoins(tx.gas) and signAndExecuteTransaction', async () => {
+    // The builder dry-runs the transaction with an empty gas payment to find its budget (a full
+    // node simulates that with a mock gas coin), then picks the owner's coins as gas.
+    const tx = new Transaction();
+    const [coin] = tx.splitCoins(tx.gas, [4321]);
+    tx.transferObjects([coin!], recipient);
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: keypair, options: { showEffects: true, showBalanceChanges: true, showInput: true } });
+    expect(result.effects?.status.status).toBe('success');
+    expect(result.balanceChanges).toContainEqual({ owner: { AddressOwner: recipient }, coinType: '0x2::sui::SUI', amount: '4321' });
+    const gasData = (result.transaction?.data as { gasData: { payment: unknown[]; budget: string } }).gasData;
+    expect(gasData.payment).toHaveLength(1);
+    expect(BigInt(gasData.budget)).toBeLessThan(50_000_000_000n);
+    e.simnet.seal();
+    await client.waitForTransaction({ digest: result.digest, pollInterval: 50 });
   });
 
   it('queries events (newest first, the SDK\'s default) and pages with the cursors it is given', async () => {

@@ -1,7 +1,9 @@
 import { fromBase64 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
+import { createKey, createOrganization } from '../../services/identity/index.js';
 import { CheckpointFeeds } from '../../services/jsonrpc/methods/transactions/index.js';
+import { CONNECTION_FILTER_LIMITS, FILTER_LIMITS, ORGANIZATION_FILTER_LIMITS } from '../../services/streams/index.js';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
 import { checkResult } from './legacy-result-schemas.js';
 
@@ -155,6 +157,55 @@ describe('JSON-RPC subscriptions over the WebSocket of /v1/jsonrpc', () => {
     });
     client.socket.send('{"jsonrpc":');
     expect(await client.next((frame) => frame.error?.code === -32700)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32700, message: 'Parse error' } });
+  });
+
+  it('filter limits over the socket: a filter past a limit is -32602 naming it; the socket\'s and the organization\'s bytes are bounded, and freed by unsubscribe', async () => {
+    // An organization of its own, so the other tests' subscriptions count toward nothing here.
+    const { gateway } = e;
+    const seeded = await createOrganization(gateway.db.database.db, gateway.clock, { name: 'Filters', tier: 'business', projects: [{ name: 'Default', network: 'mainnet' }] });
+    const { apiKey } = await createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, {
+      organizationId: seeded.organization.id, projectId: seeded.projects[0]!.id, name: 'filters', scopes: ['data'], expiresInDays: 30,
+    });
+    const ownOpen = () => {
+      gateway.clock.advance(100);
+      return open({ 'x-api-key': apiKey });
+    };
+    const client = await ownOpen();
+    const tooManyParts = { Any: Array.from({ length: FILTER_LIMITS.maxParts }, () => ({ Sender: alice })) };
+    expect(await client.call(1, 'suix_subscribeEvent', [tooManyParts])).toEqual({
+      jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: the filter exceeds 200 parts (limit: partsPerFilter)', data: { code: 'FILTER_LIMIT_EXCEEDED', limit: 'partsPerFilter', max: 200 } },
+    });
+    // Filters of exactly the per-filter byte limit ({"Transaction":"…"}: 18 bytes around the digest).
+    const full = (n: number) => ({ Transaction: `${n}`.padEnd(FILTER_LIMITS.maxBytes - 18, 'x') });
+    const perSocket = CONNECTION_FILTER_LIMITS.maxBytes / FILTER_LIMITS.maxBytes;
+    const sockets = [client];
+    while (sockets.length < ORGANIZATION_FILTER_LIMITS.maxBytes / CONNECTION_FILTER_LIMITS.maxBytes) sockets.push(await ownOpen());
+    const held: [Client, number][] = [];
+    for (const [s, socket] of sockets.entries()) {
+      for (let i = 0; i < perSocket; i += 1) {
+        // Time moves between calls as it would for a client: the rate limits are not what is tested here.
+        gateway.clock.advance(100);
+        const answer = await socket.call(10 + i, 'suix_subscribeEvent', [full(s * 100 + i)]);
+        expect(answer.result).toEqual(expect.any(Number));
+        held.push([socket, answer.result]);
+      }
+      if (s === 0) {
+        expect(await socket.call(99, 'suix_subscribeEvent', [full(99)])).toEqual({
+          jsonrpc: '2.0', id: 99, error: { code: -32602, message: "Invalid params: the filter exceeds 262144 bytes over the socket's subscriptions (limit: bytesPerSocket)", data: { code: 'FILTER_LIMIT_EXCEEDED', limit: 'bytesPerSocket', max: 262144 } },
+        });
+      }
+    }
+    // The organization holds 1 MiB on four sockets: a fifth socket's first filter is refused.
+    const fifth = await ownOpen();
+    expect(await fifth.call(1, 'suix_subscribeEvent', [{ Sender: alice }])).toEqual({
+      jsonrpc: '2.0', id: 1, error: { code: -32602, message: "Invalid params: the filter exceeds 1048576 bytes over the organization's subscriptions (limit: bytesPerOrganization)", data: { code: 'FILTER_LIMIT_EXCEEDED', limit: 'bytesPerOrganization', max: 1048576 } },
+    });
+    const [owner, subscription] = held[0]!;
+    gateway.clock.advance(100);
+    expect(await owner.call(2, 'suix_unsubscribeEvent', [subscription])).toEqual({ jsonrpc: '2.0', id: 2, result: true });
+    gateway.clock.advance(100);
+    expect((await fifth.call(3, 'suix_subscribeEvent', [{ Sender: alice }])).result).toEqual(expect.any(Number));
+    for (const socket of [...sockets, fifth]) socket.socket.close();
   });
 
   it('the upgrade is authenticated like every data route: no key or a bad key is refused with HTTP 401 (and the socket freed); the api_key query works', async () => {

@@ -6,9 +6,9 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { systemClock } from '../../services/core/index.js';
 import { createOrganization } from '../../services/identity/index.js';
-import type { KubeApiDouble } from '../../services/operator/testing/api-server.js';
-import { eventually, startApiDouble, testOperator } from '../../services/operator/testing/harness.js';
-import type { Operator } from '../../services/operator/runtime/operator.js';
+import type { KubeApiDouble } from '../support/kube-api-server/api-server.js';
+import { eventually, startApiDouble, testOperator } from '../support/kube-api-server/harness.js';
+import type { Operator } from '../../operator/runtime/operator.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const exec = promisify(execFile);

@@ -17,12 +17,14 @@ import {
 } from '../../services/envoy/index.js';
 import { networkRewriter } from '../../services/http/index.js';
 import { ALL_SCOPES } from './test-app.js';
-import { Authenticator, createKey, createOrganization, IDENTITY_HEADERS, type KeyRateLimit, type Scope, type Tier } from '../../services/identity/index.js';
-import { CreditLedger, createMetering, Meter, MemoryRateLimiter, UsageRecorder, type Metering } from '../../services/metering/index.js';
+import { Authenticator, createKey, createOrganization, IDENTITY_HEADERS, type KeyRateLimit, type Scope } from '../../services/identity/index.js';
+import { type Tier } from '../../services/plans/index.js';
+import { CreditLedger, Meter, MemoryRateLimiter, UsageRecorder, type Metering } from '../../services/metering/index.js';
 import type { App } from '../../services/route-contract/index.js';
 import { defaultUpstreamPolicy, SuiUpstream } from '../../services/upstream/index.js';
 import { startFakeUpstream } from './fake-upstream.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { assemblePipeline, openPipeline } from '../../services/pipeline/index.js';
 
 /** One HTTP request as a client sends it, and the answer as it reaches the client. */
 export interface ClientRequest {
@@ -73,21 +75,23 @@ export async function startEnvoyStack(options: { env?: Record<string, string> } 
   const upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy });
   const upstreams = new Map([['mainnet' as const, upstream]]);
 
-  const inProcessMetering = await createMetering({ config, database, clock, logger });
-  const inProcess = await buildGatewayApp({ config, database, clock, logger, upstreams, metering: inProcessMetering });
+  const inProcessPipeline = await openPipeline({ config, database, clock, logger });
+  const inProcess = await buildGatewayApp({ config, database, clock, logger, upstreams, pipeline: inProcessPipeline });
 
   const limiter = new MemoryRateLimiter(clock);
   const gatewayMetering = meteringOf(limiter, database, clock, logger);
   const rlsMetering = meteringOf(limiter, database, clock, logger);
-  const gateway = await buildGatewayApp({ config: trustingConfig, database, clock, logger, upstreams, metering: gatewayMetering });
-  await Promise.all([inProcess.ready(), gateway.ready()]);
-
   const authenticator = new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger });
   await authenticator.start();
+  const gateway = await buildGatewayApp({
+    config: trustingConfig, database, clock, logger, upstreams, pipeline: assemblePipeline({ authenticator, metering: gatewayMetering }),
+  });
+  await Promise.all([inProcess.ready(), gateway.ready()]);
+
   const identity = signedIdentityOf(config, SECRET, clock);
-  const routes = new GatewayRoutes(await gatewayRouteDeclarations({ config, database, clock, logger, authenticator }), config.networks);
-  const authz = new AuthzCheck({ authenticator, routes, networkPath: networkRewriter(config), identity, logger });
-  const ratelimit = new RateLimitCheck({ meter: rlsMetering.meter, identity, clock });
+  const routes = new GatewayRoutes(await gatewayRouteDeclarations({ config, database, clock, logger }), config.networks);
+  const authz = new AuthzCheck({ pipeline: assemblePipeline({ authenticator, metering: undefined }).pipeline, routes, networkPath: networkRewriter(config), identity, logger });
+  const ratelimit = new RateLimitCheck({ pipeline: assemblePipeline({ authenticator, metering: rlsMetering }).pipeline, identity, clock });
   const servers: EnvoyServiceServer[] = [
     await startEnvoyServices({ authz }, { host: '127.0.0.1', port: 0 }, logger),
     await startEnvoyServices({ ratelimit }, { host: '127.0.0.1', port: 0 }, logger),
@@ -178,7 +182,7 @@ export async function startEnvoyStack(options: { env?: Record<string, string> } 
    * its flush), and the ratelimit service's periodic re-read of the credit totals.
    */
   async function sync(): Promise<void> {
-    await Promise.all([inProcessMetering.usage.flush(), gatewayMetering.usage.flush(), rlsMetering.usage.flush()]);
+    await Promise.all([inProcessPipeline.metering!.usage.flush(), gatewayMetering.usage.flush(), rlsMetering.usage.flush()]);
     await rlsMetering.ledger.reconcile([]);
   }
 
@@ -217,7 +221,9 @@ export async function startEnvoyStack(options: { env?: Record<string, string> } 
       for (const server of servers) await server.close();
       await authenticator.stop();
       await inProcess.close();
+      await inProcessPipeline.close();
       await gateway.close();
+      await gatewayMetering.close();
       await rlsMetering.close();
       await upstream.close();
       await fake.stop();

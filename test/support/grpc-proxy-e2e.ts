@@ -2,13 +2,14 @@ import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { createLogger } from '../../services/core/index.js';
-import { Authenticator, createKey, type Scope } from '../../services/identity/index.js';
-import { createMetering, type Metering } from '../../services/metering/index.js';
+import { createKey, type Scope } from '../../services/identity/index.js';
+import type { Metering } from '../../services/metering/index.js';
 import { createGrpcProxy, type GrpcProxy } from '../../services/grpc/proxy/index.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
-import type { Tier } from '../../services/identity/index.js';
+import type { Tier } from '../../services/plans/index.js';
+import { openPipeline } from '../../services/pipeline/index.js';
 
 export interface GrpcProxyE2E {
   gateway: TestApp;
@@ -32,18 +33,19 @@ export interface GrpcProxyE2E {
  * authenticator and metering on a real PostgreSQL database and a manual clock, in front of simnet
  * (or of `upstreamUrl`, e.g. a fake upstream for failure tests).
  */
-export async function startGrpcProxyE2E(options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string } = {}): Promise<GrpcProxyE2E> {
+export async function startGrpcProxyE2E(
+  options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string> } = {},
+): Promise<GrpcProxyE2E> {
   const simnet = options.upstreamUrl ? undefined : await startTestSimnet();
   const grpcUrl = options.upstreamUrl ?? simnet!.grpcUrl;
   const upstream = new SuiUpstream({
     network: 'mainnet', endpoints: { grpcUrl, graphqlUrl: simnet?.graphqlUrl ?? 'http://127.0.0.1:1/graphql' }, policy: { ...defaultUpstreamPolicy, ...options.policy },
   });
-  const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}) });
+  const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}), ...(options.env ? { env: options.env } : {}) });
   const logger = createLogger('silent');
-  const authenticator = new Authenticator({ database: gateway.db.database, clock: gateway.clock, ttlMs: gateway.config.keyCacheTtlMs, logger });
-  await authenticator.start();
-  const metering = await createMetering({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
-  const proxy = createGrpcProxy({ authenticator, meter: metering.meter, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet' });
+  const opened = await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
+  const metering = opened.metering!;
+  const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet' });
   const address = await proxy.listen(0, '127.0.0.1');
   const host = `127.0.0.1:${address.port}`;
   return {
@@ -66,8 +68,7 @@ export async function startGrpcProxyE2E(options: { tier?: Tier; policy?: Partial
     },
     async stop() {
       await proxy.close();
-      await metering.close();
-      await authenticator.stop();
+      await opened.close();
       await gateway.close();
       await upstream.close();
       await simnet?.stop();

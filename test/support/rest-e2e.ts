@@ -1,6 +1,6 @@
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { createTestApp, type TestApp } from './test-app.js';
-import type { Tier } from '../../services/identity/index.js';
+import type { Tier } from '../../services/plans/index.js';
 import type { GatewayAppOptions } from '../../services/cli/gateway-app.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Upstream, type UpstreamPolicy } from '../../services/upstream/index.js';
 import type { SimnetOptions } from '../../services/simnet/index.js';

@@ -1,6 +1,7 @@
 import { ManualClock, createLogger, loadConfig, type Config } from '../../services/core/index.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
-import { createKey, createOrganization, type Scope, type Tier } from '../../services/identity/index.js';
+import { createKey, createOrganization, type Scope } from '../../services/identity/index.js';
+import { type Tier } from '../../services/plans/index.js';
 import { buildGatewayApp, type GatewayAppOptions } from '../../services/cli/gateway-app.js';
 import type { App } from '../../services/route-contract/index.js';
 

@@ -1,9 +1,9 @@
 import fs from 'node:fs';
 import { parse } from 'yaml';
-import type { GatewayIR } from '../../services/operator/ir.js';
+import type { GatewayIR } from '../../operator/ir.js';
 
 /** The golden cases: `<case>.in.yaml` (an IR) → `<case>.out.yaml` (the Envoy snapshot). */
-export const TESTDATA = new URL('../../services/envoy/xds/testdata/', import.meta.url);
+export const TESTDATA = new URL('../../operator/xds/testdata/', import.meta.url);
 
 export function goldenCases(): string[] {
   return fs

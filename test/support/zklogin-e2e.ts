@@ -1,6 +1,7 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { generateNonce, getExtendedEphemeralPublicKey } from '@mysten/sui/zklogin';
-import { createKey, createOrganization, type Scope, type Tier } from '../../services/identity/index.js';
+import { createKey, createOrganization, type Scope } from '../../services/identity/index.js';
+import { type Tier } from '../../services/plans/index.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Network, type Upstream } from '../../services/upstream/index.js';
 import type { Prover } from '../../services/zklogin/index.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';

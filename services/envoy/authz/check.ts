@@ -1,6 +1,7 @@
 import { ApiError, errorBody, hasQueryKey, isApiError, requestIdFrom, type Logger } from '../../core/index.js';
-import { decideAccess, IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Authenticator, type Principal, type SignedIdentity } from '../../identity/index.js';
-import { planOf } from '../../metering/index.js';
+import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Principal, type SignedIdentity } from '../../identity/index.js';
+import type { RequestPipeline } from '../../pipeline/index.js';
+import { planOf } from '../../plans/index.js';
 import type { GatewayRoutes, MatchedRoute } from '../gateway-routes.js';
 import {
   OVERWRITE_IF_EXISTS_OR_ADD,
@@ -13,7 +14,8 @@ import {
 } from '../envoy-types.js';
 
 export interface AuthzCheckOptions {
-  authenticator: Authenticator;
+  /** The pipeline's authenticate stage (ext_authz neither limits nor charges). */
+  pipeline: RequestPipeline;
   routes: GatewayRoutes;
   /** The gateway's own mapping of host and path to the `/{network}`-prefixed path (http/networks.ts). */
   networkPath: (request: { url: string; headers: { host?: string } }) => string;
@@ -23,7 +25,7 @@ export interface AuthzCheckOptions {
 
 /**
  * Envoy's ext_authz check over the gateway's one access decision: the same route table, the same
- * network mapping, the same `decideAccess`. Allowed → the request goes on with signed identity
+ * network mapping, the same pipeline's authenticate stage. Allowed → the request goes on with signed identity
  * headers (and without any the client sent); denied → the spec's status, code and JSON body,
  * with `grpc-status` and `grpc-message` for gRPC requests.
  */
@@ -66,7 +68,7 @@ export class AuthzCheck {
     const { declaration } = route;
     const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
     const apiKeys = query.getAll('api_key');
-    return decideAccess(this.#options.authenticator, {
+    return this.#options.pipeline.authenticate({
       rule: declaration.auth,
       queryKeyAllowed: declaration.queryKey,
       network: route.network,

@@ -3,13 +3,15 @@ import { credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createLogger, deriveSubkey, loadConfig, ManualClock } from '../../core/index.js';
-import { Authenticator, createKey, createOrganization, SignedIdentity, type KeyRateLimit, type Tier } from '../../identity/index.js';
+import { Authenticator, createKey, createOrganization, SignedIdentity, type KeyRateLimit } from '../../identity/index.js';
+import { type Tier } from '../../plans/index.js';
 import { createMetering, type Metering } from '../../metering/index.js';
 import type { RateLimitResponse } from '../envoy-types.js';
 import { rateLimitService } from '../protos.js';
 import { startEnvoyServices, type EnvoyServiceServer } from '../server.js';
 import { DESCRIPTOR_KEYS } from './descriptors.js';
 import { RateLimitCheck } from './should-rate-limit.js';
+import { assemblePipeline } from '../../pipeline/index.js';
 
 const ROUTE = { method: 'GET', path: '/mainnet/v1/objects/0x1', network: 'mainnet' as const, route: 'GET /v1/objects/:id', cost: 1 };
 const logger = createLogger('silent');
@@ -28,7 +30,7 @@ describe('the ratelimit service (RLS) on Redis', () => {
   async function startRls(redisUrl: string) {
     const config = loadConfig({ LOG_LEVEL: 'silent', REDIS_URL: redisUrl, SUIGW_REDIS_KEY_PREFIX: `test:${randomUUID()}:` });
     const metering = await createMetering({ config, database: db.database, clock, logger });
-    const server = await startEnvoyServices({ ratelimit: new RateLimitCheck({ meter: metering.meter, identity, clock }) }, { host: '127.0.0.1', port: 0 }, logger);
+    const server = await startEnvoyServices({ ratelimit: new RateLimitCheck({ pipeline: assemblePipeline({ authenticator, metering }).pipeline, identity, clock }) }, { host: '127.0.0.1', port: 0 }, logger);
     started.push({ server, metering });
     const client = new (rateLimitService())(`127.0.0.1:${server.port}`, credentials.createInsecure());
     return (descriptors: { key: string; value: string }[][]) =>

@@ -1,17 +1,18 @@
 import { errorBody, type Clock } from '../../core/index.js';
 import type { SignedIdentity } from '../../identity/index.js';
-import { isFree, type Meter, type RouteCost } from '../../metering/index.js';
+import { isFree, type RouteCost } from '../../metering/index.js';
+import type { RequestPipeline } from '../../pipeline/index.js';
 import { RLS_OK, RLS_OVER_LIMIT, UNIT_SECOND, type HeaderValue, type RateLimitRequest, type RateLimitResponse } from '../envoy-types.js';
 import { readDescriptors } from './descriptors.js';
 
 export interface ShouldRateLimitOptions {
-  meter: Meter;
+  pipeline: RequestPipeline;
   identity: SignedIdentity;
   clock: Clock;
 }
 
 /**
- * Envoy's global rate limit over the metering limit stage (`Meter.admit(…, 'limits')`): per-key
+ * Envoy's global rate limit as the pipeline's limit stage (`admit(…, 'limits')`): per-key
  * and per-IP caps and the organization's plan rate consumed in the shared limiter, credits
  * checked against the ledger. A refusal is answered and settled here (its charge and usage, as the
  * gateway would): OVER_LIMIT with the spec's 429 body in `raw_body` and its headers. An admitted
@@ -31,13 +32,15 @@ export class RateLimitCheck {
     const values = readDescriptors(descriptors);
     const claims = this.#options.identity.verify(values.identity);
     const cost = claims?.cost as RouteCost | undefined;
-    if (!claims || cost === undefined || isFree(cost)) return { overall_code: RLS_OK, statuses: descriptors.map(() => ({ code: RLS_OK })), response_headers_to_add: [] };
-    const { meter } = this.#options;
-    const admission = await meter.admit(
+    const { pipeline } = this.#options;
+    if (!claims || cost === undefined || isFree(cost)) return allowed(descriptors.length);
+    const admission = await pipeline.admit(
       { principal: claims.principal, clientIp: values.remoteAddress ?? '', network: claims.network, route: claims.route, cost },
       'limits',
     );
     const { ticket, error } = admission;
+    // Metering off (SUIGW_METERING=off): nothing is limited, as in every role.
+    if (!ticket) return allowed(descriptors.length);
     const org = ticket.org;
     const status = {
       current_limit: { requests_per_unit: org.limit, unit: UNIT_SECOND },
@@ -45,7 +48,7 @@ export class RateLimitCheck {
       duration_until_reset: durationOf(Math.max(0, org.resetAtMs - this.#options.clock.now())),
     };
     if (!error) return { overall_code: RLS_OK, statuses: descriptors.map(() => ({ code: RLS_OK, ...status })), response_headers_to_add: [] };
-    const headers = { ...meter.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
+    const headers = { ...pipeline.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
     const response: HeaderValue[] = [
       { key: 'content-type', value: 'application/json; charset=utf-8' },
       { key: 'x-request-id', value: claims.requestId },
@@ -58,6 +61,10 @@ export class RateLimitCheck {
       raw_body: Buffer.from(JSON.stringify(errorBody(error, claims.requestId))),
     };
   }
+}
+
+function allowed(descriptors: number): RateLimitResponse {
+  return { overall_code: RLS_OK, statuses: Array.from({ length: descriptors }, () => ({ code: RLS_OK })), response_headers_to_add: [] };
 }
 
 function durationOf(ms: number): { seconds: string; nanos: number } {

@@ -1,7 +1,8 @@
 import http2 from 'node:http2';
 import { ApiError, GrpcStatus, type Network } from '../../core/index.js';
-import { readApiKey, type Authenticator, type Principal } from '../../identity/index.js';
-import type { Meter, MeterTicket } from '../../metering/index.js';
+import { readApiKey, type Principal } from '../../identity/index.js';
+import type { MeterTicket } from '../../metering/index.js';
+import type { RequestPipeline } from '../../pipeline/index.js';
 import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, parseGrpcTimeout, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
@@ -16,16 +17,17 @@ export interface CallOrigin {
 }
 
 export interface ProxyCallDeps {
-  authenticator: Authenticator;
-  meter: Meter;
+  pipeline: RequestPipeline;
   upstreams: UpstreamSet;
 }
 
-/** Per-call price (spec: Limits): 1 credit per call, which covers its first response message; 1 per further streamed message. */
+/**
+ * Per-call price (spec: Limits): 1 credit per call, which covers its first response message; 1 per
+ * further streamed message. Reflection is a call like any other: it reaches the upstream, so the
+ * per-key caps, the plan's rate and credits apply to it too.
+ */
 const CALL_CREDITS = 1;
 const MESSAGE_CREDITS = 1;
-/** Reflection describes the API; it needs a key but is not metered. */
-const FREE_SERVICES = ['/grpc.reflection.v1.ServerReflection/', '/grpc.reflection.v1alpha.ServerReflection/'];
 
 /** Request headers that are transport plumbing or the caller's credentials: never sent upstream. */
 const NOT_FORWARDED = new Set([
@@ -35,7 +37,7 @@ const NOT_FORWARDED = new Set([
 const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', 'date', 'server']);
 
 /**
- * One call through the proxy, in the pipeline's order (services/metering/pipeline.ts):
+ * One call through the proxy, in the pipeline's order (services/pipeline):
  * authenticate (key from `x-api-key` or `authorization: Bearer`; network, `data` scope, origin) →
  * limit (the Meter's admission: caps, plan rate, credits) → handle (frames forwarded as bytes to
  * the network's upstream; deadline and cancellation both ways) → meter (settle by the final
@@ -52,27 +54,26 @@ export async function proxyCall(
     if (!stream.destroyed) stream.respond({ ':status': 415, 'content-type': 'text/plain' }, { endStream: true });
     return;
   }
+  const { pipeline } = deps;
   let principal: Principal;
   let ticket: MeterTicket | undefined;
   try {
-    principal = await deps.authenticator.authenticate(readApiKey({ xApiKey: headers['x-api-key'], authorization: headers.authorization }), {
+    principal = await pipeline.authenticateKey(readApiKey({ xApiKey: headers['x-api-key'], authorization: headers.authorization }), {
       network, scope: 'data', origin: from.origin,
     });
     const upstream = deps.upstreams.get(network);
     if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
-    if (!FREE_SERVICES.some((prefix) => path.startsWith(prefix))) {
-      const admission = await deps.meter.admit({ principal, clientIp: from.clientIp, network, route: `gRPC ${path}`, cost: CALL_CREDITS });
-      ticket = admission.ticket;
-      if (admission.error) {
-        const refused = statusOfApiError(admission.error);
-        answerTrailersOnly(stream, refused, deps.meter.settle(ticket, { kind: 'answered', status: chargeStatusOf(refused.code) }));
-        return;
-      }
+    const admission = await pipeline.admit({ principal, clientIp: from.clientIp, network, route: `gRPC ${path}`, cost: CALL_CREDITS });
+    ticket = admission.ticket;
+    if (admission.error) {
+      const refused = statusOfApiError(admission.error);
+      answerTrailersOnly(stream, refused, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(refused.code) }));
+      return;
     }
-    await new ForwardedCall(stream, headers, path, upstream, principal, ticket, deps.meter).run();
+    await new ForwardedCall(stream, headers, path, upstream, principal, ticket, pipeline).run();
   } catch (error) {
     const status = statusOf(error);
-    answerTrailersOnly(stream, status, ticket ? deps.meter.settle(ticket, { kind: 'answered', status: chargeStatusOf(status.code) }) : {});
+    answerTrailersOnly(stream, status, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(status.code) }));
   }
 }
 
@@ -93,21 +94,21 @@ class ForwardedCall implements CallerLink {
   readonly #upstream: Upstream;
   readonly #principal: Principal;
   readonly #ticket: MeterTicket | undefined;
-  readonly #meter: Meter;
+  readonly #pipeline: RequestPipeline;
   #call: OpenedCall | undefined;
   #messages = 0;
   #finished = false;
   #deadline: NodeJS.Timeout | undefined;
   cancelAttempt: (() => void) | undefined;
 
-  constructor(client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal, ticket: MeterTicket | undefined, meter: Meter) {
+  constructor(client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal, ticket: MeterTicket | undefined, pipeline: RequestPipeline) {
     this.#client = client;
     this.#headers = headers;
     this.#path = path;
     this.#upstream = upstream;
     this.#principal = principal;
     this.#ticket = ticket;
-    this.#meter = meter;
+    this.#pipeline = pipeline;
   }
 
   get gone(): boolean {
@@ -175,11 +176,10 @@ class ForwardedCall implements CallerLink {
       // Streamed messages past the first are paid for before they are sent: the stream waits for the ledger.
       up.pause();
       paying = (paying ?? Promise.resolve()).then(async () => {
-        const paid = await this.#meter.extend(this.#ticket!, extra * MESSAGE_CREDITS);
-        if (!paid) {
-          const quota = new ApiError('CU_QUOTA_EXCEEDED');
+        const refusal = await this.#pipeline.charge(this.#ticket, { credits: extra * MESSAGE_CREDITS });
+        if (refusal) {
           this.#write(frames.slice(0, frames.length - extra));
-          this.#end(statusOfApiError(quota), true);
+          this.#end(statusOfApiError(refusal), true);
           return;
         }
         this.#write(frames);
@@ -217,7 +217,7 @@ class ForwardedCall implements CallerLink {
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
     // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
     const charged = this.#messages > 0 ? 200 : chargeStatusOf(status.code);
-    const metering = this.#ticket ? this.#meter.settle(this.#ticket, { kind: 'answered', status: charged }) : {};
+    const metering = this.#pipeline.settle(this.#ticket, { kind: 'answered', status: charged });
     const client = this.#client;
     if (client.destroyed || client.closed) return;
     const trailers = { ...upstreamTrailers, ...metering, ...trailerFields(status) };

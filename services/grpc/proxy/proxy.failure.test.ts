@@ -141,3 +141,41 @@ describe('gRPC proxy: an unreachable upstream', () => {
     }
   });
 });
+
+describe('gRPC proxy: a caller that opens calls and stays silent', () => {
+  it("fails its own calls with DEADLINE_EXCEEDED and never opens the network's breaker", async () => {
+    const odd = await startOddUpstream();
+    // Short attempts, so that each silent call ends soon; the deadline leaves room for one attempt.
+    const e2e = await startGrpcProxyE2E({ upstreamUrl: odd.url, policy: { attemptTimeoutMs: 400, deadlineMs: 800 } });
+    const session = http2.connect(`http://${e2e.host}`);
+    session.on('error', () => undefined);
+    try {
+      const silent = () => new Promise<string | undefined>((resolve) => {
+        const stream = session.request({
+          ':method': 'POST', ':path': '/sui.rpc.v2.FutureService/Echo', 'content-type': 'application/grpc', te: 'trailers', 'x-api-key': e2e.gateway.adminKey,
+        });
+        // The caller never ends its side: the answer is what tells the call is over.
+        stream.on('response', (headers) => { if (headers['grpc-status'] !== undefined) resolve(String(headers['grpc-status'])); });
+        stream.on('trailers', (trailers) => resolve(trailers['grpc-status'] as string | undefined));
+        stream.on('error', () => undefined);
+        stream.on('close', () => resolve(undefined));
+        stream.resume();
+      });
+      const statuses = await Promise.all(Array.from({ length: defaultUpstreamPolicy.breakerFailureThreshold * 2 }, silent));
+      expect(statuses).toEqual(statuses.map(() => String(grpc.status.DEADLINE_EXCEEDED)));
+      expect(e2e.upstream.breakers()['grpc']).toBe('closed');
+      const client = new grpc.Client(e2e.host, grpc.credentials.createInsecure());
+      const metadata = new grpc.Metadata();
+      metadata.set('x-api-key', e2e.gateway.adminKey);
+      const echoed = await new Promise<Buffer | undefined>((resolve) => {
+        client.makeUnaryRequest('/sui.rpc.v2.FutureService/Echo', bytes, bytes, Buffer.from([1]), metadata, (_error, response) => resolve(response));
+      });
+      client.close();
+      expect(echoed).toEqual(Buffer.from([...Buffer.from('echo:'), 1]));
+    } finally {
+      session.destroy();
+      await e2e.stop();
+      odd.stop();
+    }
+  });
+});

@@ -1,6 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PLANS } from '../../metering/index.js';
+import { PLANS } from '../../plans/index.js';
 import { reflectionTypes } from '../reflection/index.js';
 import type { ServerReflectionResponse } from '../reflection/reflection-types.js';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';

@@ -1,6 +1,33 @@
+import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PLANS } from '../../metering/index.js';
+import { PLANS } from '../../plans/index.js';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
+import { reflectionTypes } from '../reflection/index.js';
+
+/** One `list_services` on the reflection stream, as grpcurl starts: the gRPC status code (0 = OK) and how many answers came. */
+function listServices(host: string, key: string): Promise<{ code: number; details: string; answers: number }> {
+  const types = reflectionTypes('grpc.reflection.v1');
+  const client = new grpc.Client(host, grpc.credentials.createInsecure());
+  const metadata = new grpc.Metadata();
+  metadata.set('x-api-key', key);
+  const call = client.makeBidiStreamRequest(
+    '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo',
+    (request: Parameters<typeof types.Request.toBinary>[0]) => Buffer.from(types.Request.toBinary(request)),
+    (bytes: Buffer) => types.Response.fromBinary(bytes),
+    metadata,
+  );
+  let answers = 0;
+  return new Promise((resolve) => {
+    call.on('data', () => { answers += 1; });
+    call.on('error', () => undefined);
+    call.on('status', (status: grpc.StatusObject) => {
+      client.close();
+      resolve({ code: status.code, details: status.details, answers });
+    });
+    call.write(types.Request.create({ host: '', messageRequest: { oneofKind: 'listServices', listServices: '' } }));
+    call.end();
+  });
+}
 
 describe('gRPC proxy: metering per call and per streamed message', () => {
   let e2e: GrpcProxyE2E;
@@ -62,11 +89,45 @@ describe('gRPC proxy: metering per call and per streamed message', () => {
     await leave(100);
   });
 
+  it('reflection is a call like any other: 1 credit, and the per-key cap refuses it uncharged', async () => {
+    const before = await remaining();
+    expect(await listServices(e2e.host, e2e.gateway.adminKey)).toEqual({ code: grpc.status.OK, details: 'OK', answers: 1 });
+    await vi.waitFor(async () => expect(await remaining()).toBe(before - 1));
+    const key = await e2e.key({ perKeyRps: 1 });
+    expect((await listServices(e2e.host, key)).code).toBe(grpc.status.OK);
+    const capped = await remaining();
+    expect(await listServices(e2e.host, key)).toEqual({ code: grpc.status.RESOURCE_EXHAUSTED, details: 'RATE_LIMIT_EXCEEDED: Rate limit exceeded', answers: 0 });
+    expect(await remaining()).toBe(capped);
+  });
+
   it('the per-key cap refuses a call with RESOURCE_EXHAUSTED and RATE_LIMIT_EXCEEDED, uncharged', async () => {
     const key = await e2e.key({ perKeyRps: 1 });
     await e2e.native(key).ledgerService.getServiceInfo({}).response;
     const before = await remaining();
     await expect(e2e.native(key).ledgerService.getServiceInfo({}).response).rejects.toMatchObject({ code: 'RESOURCE_EXHAUSTED', message: 'RATE_LIMIT_EXCEEDED: Rate limit exceeded' });
     expect(await remaining()).toBe(before);
+  });
+});
+
+describe('gRPC proxy with SUIGW_METERING=off', () => {
+  let e2e: GrpcProxyE2E;
+  beforeAll(async () => {
+    e2e = await startGrpcProxyE2E({ env: { SUIGW_METERING: 'off' } });
+  });
+  afterAll(async () => { await e2e.stop(); });
+
+  it('limits and charges nothing, as every other transport: no cap, no credits, no headers', async () => {
+    const before = (await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining;
+    const key = await e2e.key({ perKeyRps: 1 });
+    for (let i = 0; i < 3; i += 1) {
+      const call = e2e.native(key).ledgerService.getServiceInfo({});
+      expect((await call.response).chainId).toBe(e2e.simnet!.chainId);
+      expect(await call.trailers).not.toHaveProperty('x-svc-credit-remaining');
+    }
+    expect((await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining).toBe(before);
+  });
+
+  it('still authenticates', async () => {
+    await expect(e2e.native('svc_pat_not_a_key').ledgerService.getServiceInfo({}).response).rejects.toMatchObject({ code: 'UNAUTHENTICATED' });
   });
 });

@@ -64,7 +64,7 @@ describe('gRPC proxy: every authentication outcome', () => {
   it('refusals are not charged and reach no upstream', async () => {
     const { ledger } = e2e.metering;
     await outcome(e2e.native(e2e.gateway.adminKey));
-    const plan = (await import('../../metering/index.js')).PLANS.team;
+    const plan = (await import('../../plans/index.js')).PLANS.team;
     const before = (await ledger.balance(e2e.gateway.organizationId, plan)).remaining;
     await outcome(e2e.native(await e2e.key({ network: 'testnet' })));
     await outcome(e2e.native(undefined));

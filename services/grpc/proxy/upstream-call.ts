@@ -26,7 +26,10 @@ export interface OpenedCall {
  * and resolves once the upstream answers (its response headers): from then on the call is the
  * node's answer, whatever its gRPC status. Before that, a refused stream, a session error, a
  * reset, or silence past `timeoutMs` is a transport failure (the breaker counts it); the caller
- * going away (`caller.cancelAttempt`) is `cancelled` (never counted).
+ * going away (`caller.cancelAttempt`) is `cancelled` (never counted). A caller still sending its
+ * request when the time is up is the caller's failure, never the node's: a local timeout (the
+ * call ends DEADLINE_EXCEEDED, the breaker does not count it), so no tenant can open a network's
+ * breaker for everyone by opening calls and staying silent.
  */
 export function openUpstreamCall(
   channel: RawGrpcChannel, upstream: string, operation: string, headers: http2.OutgoingHttpHeaders,
@@ -48,16 +51,19 @@ export function openUpstreamCall(
     let settled = false;
     let stopBody: () => void = () => undefined;
     // Errors are built only for a call that fails: 'close' and 'error' also come after every answer.
-    const fail = (kind: 'unavailable' | 'timeout' | 'cancelled', detail: string, cause?: unknown) => {
+    const fail = (kind: 'unavailable' | 'timeout' | 'cancelled', detail: string, cause?: unknown, local = kind === 'cancelled') => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       caller.cancelAttempt = undefined;
       stopBody();
       if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
-      reject(new UpstreamError(kind, upstream, operation, `${operation}: ${detail}`, kind === 'cancelled' ? { local: true } : cause === undefined ? {} : { cause }));
+      reject(new UpstreamError(kind, upstream, operation, `${operation}: ${detail}`, local ? { local: true } : cause === undefined ? {} : { cause }));
     };
-    const timer = setTimeout(() => fail('timeout', `no answer within ${Math.round(timeoutMs)} ms`), timeoutMs);
+    const timer = setTimeout(() => {
+      if (body.readableEnded) fail('timeout', `no answer within ${Math.round(timeoutMs)} ms`);
+      else fail('timeout', `the caller had not sent its whole request within ${Math.round(timeoutMs)} ms`, undefined, true);
+    }, timeoutMs);
     caller.cancelAttempt = () => fail('cancelled', 'cancelled by the caller');
     // Errors after the answer are handled by the forwarder, through 'close' and its rstCode.
     stream.on('error', (error) => fail('unavailable', error.message, error));

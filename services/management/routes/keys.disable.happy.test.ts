@@ -4,6 +4,7 @@ import { call, createKeyVia } from '../../../test/support/management-calls.js';
 import { createLogger } from '../../core/index.js';
 import { buildGatewayApp } from '../../cli/gateway-app.js';
 import { Authenticator } from '../../identity/index.js';
+import { openPipeline } from '../../pipeline/index.js';
 
 describe('DELETE /v1/keys/{id} (happy)', () => {
   let t: TestApp;
@@ -46,7 +47,8 @@ describe('DELETE /v1/keys/{id} (happy)', () => {
   it('with the default cache TTL, the process that served the DELETE refuses the key at once, notification or not', async () => {
     // An authenticator that never hears the channel: only the local invalidation can help.
     const deaf = new Authenticator({ database: t.db.database, clock: t.clock, ttlMs: t.config.keyCacheTtlMs });
-    const app = await buildGatewayApp({ config: t.config, database: t.db.database, clock: t.clock, logger: createLogger('silent'), authenticator: deaf });
+    const runtime = { config: t.config, database: t.db.database, clock: t.clock, logger: createLogger('silent') };
+    const app = await buildGatewayApp({ ...runtime, pipeline: await openPipeline(runtime, { authenticator: deaf }) });
     try {
       const onApp = (method: 'GET' | 'DELETE', url: string, key: string) =>
         app.inject({ method, url: `/mainnet${url}`, headers: { 'x-api-key': key } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
-import type { Tier } from '../../identity/index.js';
-import { projectLimit } from '../../metering/index.js';
+import type { Tier } from '../../plans/index.js';
+import { projectLimit } from '../../plans/index.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
 
 describe('POST /v1/projects (errors)', () => {

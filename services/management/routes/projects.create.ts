@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import { createProject } from '../../identity/index.js';
-import { projectLimit } from '../../metering/index.js';
+import { projectLimit } from '../../plans/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { ManagementDeps } from '../deps.js';
 import { projectNameSchema, projectSchema } from '../schemas.js';

@@ -13,7 +13,7 @@ import { WorkingSet } from './working-set.js';
 import type { WorkingObject } from './working-set.js';
 import { buildOutcome } from './outcome.js';
 import type { ExecutionOutcome } from './outcome.js';
-import { ENVELOPE_NONCES, MOCK_GAS_ID, encodeWorkingObject, key } from './run-state.js';
+import { ENVELOPE_NONCES, MOCK_GAS_BALANCE, MOCK_GAS_ID, encodeWorkingObject, key } from './run-state.js';
 import type { ParsedData, RunState } from './run-state.js';
 
 export { applyOutcome } from './outcome.js';
@@ -119,7 +119,7 @@ export class Executor {
       if (options.checks && primary!.coin!.balance < budget) throw new TransactionRejected(`gas balance ${primary!.coin!.balance} is below the gas budget ${budget}`);
       state.gasCoin = primary;
     } else if (options.mockGas) {
-      state.gasCoin = { id: MOCK_GAS_ID, type: '', coin: { coinType: SUI_COIN_TYPE, balance: budget }, deleted: false, readOnly: false, hasPublicTransfer: true, owner: { kind: 'address', address: gasOwner } };
+      state.gasCoin = { id: MOCK_GAS_ID, type: '', coin: { coinType: SUI_COIN_TYPE, balance: MOCK_GAS_BALANCE }, deleted: false, readOnly: false, hasPublicTransfer: true, owner: { kind: 'address', address: gasOwner } };
       set.objects.set(MOCK_GAS_ID, state.gasCoin);
     } else {
       const available = this.#ledger.getBalance(gasOwner, SUI_COIN_TYPE).addressBalance;

@@ -11,6 +11,8 @@ export type ParsedData = ReturnType<typeof bcs.TransactionData.parse>['V1'];
 
 /** Id of the mock gas coin used in simulations without gas payment; never written. */
 export const MOCK_GAS_ID = normalizeSuiAddress('0x0');
+/** Its balance: a full node's DEV_INSPECT_GAS_COIN_VALUE, so that splitting the gas coin never runs dry in a simulation. */
+export const MOCK_GAS_BALANCE = 1_000_000_000_000_000_000n;
 export const ENVELOPE_NONCES = new WeakMap<Ledger, bigint>();
 
 /** Key of an (owner, coin type) balance in delta maps. */

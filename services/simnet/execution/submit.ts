@@ -6,6 +6,7 @@ import { suiDigest } from '../ledger/hashing.js';
 import type { Executor } from './executor.js';
 import { applyOutcome } from './outcome.js';
 import { TransactionRejected } from './failure.js';
+import { simulatesWithMockGas } from './mock-gas.js';
 import { resolveTransaction } from './resolve.js';
 import { verifyUserSignature } from './signatures.js';
 import type { VerifiedSignature } from './signatures.js';
@@ -57,7 +58,7 @@ export interface SimulationOptions {
  */
 export function simulateTransaction(ledger: Ledger, executor: Executor, transaction: GrpcTypes.Transaction, options: SimulationOptions): { txBcs: Uint8Array; record: TransactionRecord } {
   const txBcs = resolveTransaction(ledger, executor, transaction, options);
-  const payment = bcs.TransactionData.parse(txBcs).V1.gasData.payment;
-  const outcome = executor.execute(txBcs, { checks: options.checks, mockGas: payment.length === 0 && !options.checks });
+  const data = bcs.TransactionData.parse(txBcs).V1;
+  const outcome = executor.execute(txBcs, { checks: options.checks, mockGas: simulatesWithMockGas(ledger, data, options) });
   return { txBcs, record: outcome.record };
 }

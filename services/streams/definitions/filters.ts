@@ -1,13 +1,14 @@
 import { isValidStructTag, isValidSuiAddress, normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import { z } from 'zod';
 import { ApiError } from '../../core/index.js';
+import { FILTER_LIMITS, filterBytes } from './filter-limits.js';
 
 /** The four stream types of the spec (Events, Addresses, Coins, Objects). */
 export const STREAM_TYPES = ['event', 'address', 'coin', 'object'] as const;
 export type StreamType = (typeof STREAM_TYPES)[number];
 
 /** At most this many entries per filter list: the matcher indexes each, so a stream stays cheap. */
-export const MAX_FILTER_ENTRIES = 100;
+export const MAX_FILTER_ENTRIES = FILTER_LIMITS.maxDistinctValues;
 
 const structTag = z
   .string()
@@ -27,15 +28,20 @@ const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(MAX_FILT
 /** Field-value filters of an Event stream: every named field of the event's JSON must equal the value. */
 const fieldValue = z.union([z.string().max(1_000), z.number(), z.boolean()]);
 
-export const eventFiltersSchema = z.strictObject({
+/** The whole filter's size, normalized, within the one limit every filtering surface shares. */
+const withinBytes = <T extends z.ZodObject>(schema: T) => schema.refine((filters) => filterBytes(filters) <= FILTER_LIMITS.maxBytes, {
+  message: `the filters exceed ${FILTER_LIMITS.maxBytes} bytes (limit: bytesPerFilter)`,
+});
+
+export const eventFiltersSchema = withinBytes(z.strictObject({
   eventTypes: list(structTag),
   fields: z.record(z.string().min(1).max(100), fieldValue).refine((fields) => Object.keys(fields).length <= 20, {
     message: 'at most 20 field filters',
   }).optional(),
-});
-export const addressFiltersSchema = z.strictObject({ addresses: list(suiAddress) });
-export const coinFiltersSchema = z.strictObject({ coinTypes: list(structTag) });
-export const objectFiltersSchema = z.strictObject({ objectIds: list(suiAddress) });
+}));
+export const addressFiltersSchema = withinBytes(z.strictObject({ addresses: list(suiAddress) }));
+export const coinFiltersSchema = withinBytes(z.strictObject({ coinTypes: list(structTag) }));
+export const objectFiltersSchema = withinBytes(z.strictObject({ objectIds: list(suiAddress) }));
 
 export type EventFilters = z.infer<typeof eventFiltersSchema>;
 export type AddressFilters = z.infer<typeof addressFiltersSchema>;

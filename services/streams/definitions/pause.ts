@@ -1,5 +1,5 @@
 import type { Database } from '../../db/index.js';
-import { pausedBeyondPlan } from '../../metering/index.js';
+import { pausedBeyondPlan } from '../../plans/index.js';
 import { streamsDb, type StreamDefinition } from './store.js';
 
 /**

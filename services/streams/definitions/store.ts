@@ -4,6 +4,7 @@ import type { ColumnType, Generated, Kysely } from 'kysely';
 import { ApiError, type Clock, type Network } from '../../core/index.js';
 import type { Database, DatabaseSchema } from '../../db/index.js';
 import type { StreamFilter, StreamType } from './filters.js';
+import { announceDefinitionChange } from './versions.js';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 
@@ -66,12 +67,13 @@ export function newStreamId(): string {
 /**
  * Creates a stream: STREAM_LIMIT_REACHED at the plan's stream count (`limit`, from the caller's
  * plan). The organization row is locked so concurrent creations respect the limit.
+ * `fromCheckpoint`: the first checkpoint sure to be matched against it (see announceDefinitionChange).
  */
 export async function createStream(
   database: Database,
   clock: Clock,
   input: StreamFilter & { organizationId: string; network: Network; name: string; limit: number },
-): Promise<StreamDefinition> {
+): Promise<{ stream: StreamDefinition; fromCheckpoint: string | null }> {
   return streamsDb(database).transaction().execute(async (trx) => {
     const organization = await trx.selectFrom('organizations').select(['id']).where('id', '=', input.organizationId)
       .where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
@@ -91,7 +93,8 @@ export async function createStream(
       created_at: new Date(clock.now()),
     };
     await trx.insertInto('streams').values(row).execute();
-    return toDefinition({ ...row, filters: input.filters });
+    const fromCheckpoint = await announceDefinitionChange(trx, input.network);
+    return { stream: toDefinition({ ...row, filters: input.filters }), fromCheckpoint };
   });
 }
 
@@ -140,15 +143,21 @@ export async function updateStream(
   if (change.name !== undefined) values.name = change.name;
   if (change.filters !== undefined) values.filters = JSON.stringify(change.filters);
   if (Object.keys(values).length === 0) return getStream(database, owner, id);
-  const row = await streamsDb(database).updateTable('streams').set(values)
-    .where('id', '=', id).where('organization_id', '=', owner.organizationId).where('network', '=', owner.network).where('deleted_at', 'is', null)
-    .returning(COLUMNS).executeTakeFirst();
-  if (!row) throw new ApiError('STREAM_NOT_FOUND');
-  return toDefinition(row);
+  return streamsDb(database).transaction().execute(async (trx) => {
+    const row = await trx.updateTable('streams').set(values)
+      .where('id', '=', id).where('organization_id', '=', owner.organizationId).where('network', '=', owner.network).where('deleted_at', 'is', null)
+      .returning(COLUMNS).executeTakeFirst();
+    if (!row) throw new ApiError('STREAM_NOT_FOUND');
+    await announceDefinitionChange(trx, owner.network);
+    return toDefinition(row);
+  });
 }
 
 export async function deleteStream(database: Database, clock: Clock, owner: StreamOwner, id: string): Promise<void> {
-  const result = await streamsDb(database).updateTable('streams').set({ deleted_at: new Date(clock.now()) })
-    .where('id', '=', id).where('organization_id', '=', owner.organizationId).where('network', '=', owner.network).where('deleted_at', 'is', null).executeTakeFirst();
-  if (result.numUpdatedRows === 0n) throw new ApiError('STREAM_NOT_FOUND');
+  await streamsDb(database).transaction().execute(async (trx) => {
+    const result = await trx.updateTable('streams').set({ deleted_at: new Date(clock.now()) })
+      .where('id', '=', id).where('organization_id', '=', owner.organizationId).where('network', '=', owner.network).where('deleted_at', 'is', null).executeTakeFirst();
+    if (result.numUpdatedRows === 0n) throw new ApiError('STREAM_NOT_FOUND');
+    await announceDefinitionChange(trx, owner.network);
+  });
 }

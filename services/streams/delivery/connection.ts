@@ -1,8 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { WsClose, type Clock, type Logger } from '../../core/index.js';
+import { isApiError, WsClose, type Clock, type Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
-import { planOf, type Metering } from '../../metering/index.js';
+import { type MeterTicket } from '../../metering/index.js';
+import { planOf } from '../../plans/index.js';
+import type { RequestPipeline } from '../../pipeline/index.js';
 import { isStreamPaused } from '../definitions/pause.js';
 import { findStream } from '../definitions/store.js';
 import type { StreamLog } from '../log/stream-log.js';
@@ -20,20 +22,26 @@ export interface WarpDeliveryDeps {
   logger: Logger;
   log: StreamLog;
   lease: StreamLease;
-  /**
-   * `meter` settles the connect request itself (a hijacked reply never reaches the meter's onSend);
-   * absent when metering is off (SUIGW_METERING=off): nothing is charged or recorded.
-   */
-  metering: Pick<Metering, 'meter' | 'ledger' | 'usage'> | undefined;
+  /** Settles the connect request (a hijacked reply never reaches the meter's onSend) and charges events and minutes. */
+  pipeline: RequestPipeline;
 }
 
 export interface ConnectRequest {
   streamId: string;
   principal: Principal;
+  /** The connect request's ticket (undefined when metering is off): events and minutes are charged on it. */
+  ticket: MeterTicket | undefined;
   network: string;
   protocol: 'websocket' | 'sse';
   mode: 'live' | 'resume';
   lastEventId: string | undefined;
+  /**
+   * Checks again that the connection's key may still use the stream (disabled, expired,
+   * scope or network changed): the pipeline's authenticate stage, through the key cache, so a
+   * change reaches open connections as fast as new requests (SUIGW_KEY_CACHE_TTL_MS, and at
+   * once with LISTEN/NOTIFY). Throws the refusal.
+   */
+  recheck: () => Promise<unknown> | unknown;
 }
 
 /** A running connection: the transport feeds it acks and tells it when it closed. */
@@ -47,7 +55,8 @@ export interface OpenConnection {
  * `error` STREAM_NOT_FOUND) and within the plan's stream count (else `error` STREAM_PAUSED,
  * close 4003), the stream's lease must be free (else `error`
  * STREAM_ALREADY_CONNECTED), then `connected`, then the session; the lease is renewed while
- * the connection lives and each started minute is charged.
+ * the connection lives, each started minute is charged and the key is checked again every
+ * second (a refusal: an `error` message with its code, then the close code of the error table).
  */
 export async function openConnection(deps: WarpDeliveryDeps, request: ConnectRequest, sink: MessageSink): Promise<OpenConnection | undefined> {
   const stream = await findStream(deps.database, request.streamId);
@@ -67,12 +76,9 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
     sink.close(4009, 'STREAM_ALREADY_CONNECTED');
     return undefined;
   }
-  const charges = new WarpCharges(deps.metering, request.principal, request.network);
-  const session = new DeliverySession({
-    streamId: stream.id, log: deps.log, clock: deps.clock, sink,
-    acks: request.protocol === 'websocket' ? 'client' : 'window',
-    chargeEvent: () => charges.event(),
-  });
+  const acks = request.protocol === 'websocket' ? 'client' : 'window';
+  const charges = new WarpCharges(deps.pipeline, request.ticket, acks);
+  const session = new DeliverySession({ streamId: stream.id, log: deps.log, clock: deps.clock, sink, acks, charges });
   const stopListening = deps.log.onAppend((id) => {
     if (id === stream.id) session.pump();
   });
@@ -96,7 +102,19 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
   }, LEASE_RENEW_MS);
   // Once a second: the connection minutes started on the clock (the first was charged above) and,
   // for SSE, what was written more than the redelivery window ago is acknowledged.
+  let ending = false;
+  const refused = async (error: unknown) => {
+    if (ending) return;
+    ending = true;
+    clearInterval(tick);
+    session.stop();
+    const code = isApiError(error) ? error.code : 'INTERNAL_ERROR';
+    const message = isApiError(error) ? error.message : 'Internal error';
+    await sink.send({ event: 'error', data: { code, message } });
+    sink.close(isApiError(error) ? error.definition.ws : WsClose.INTERNAL, code);
+  };
   const tick: NodeJS.Timeout = setInterval(() => {
+    Promise.resolve().then(request.recheck).catch(refused).catch(() => undefined);
     minutes.charge().then((ok) => {
       if (ok) return;
       clearInterval(tick);

@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/index.js';
 import type { LogEntry, StreamLog } from '../log/stream-log.js';
+import type { EventCharges } from './warp-charges.js';
 
 /** Unacknowledged WebSocket events in flight at once: a slow client is not flooded. */
 export const WS_WINDOW = 500;
@@ -27,13 +28,13 @@ export interface DeliverySessionOptions {
   sink: MessageSink;
   /** `client`: WebSocket, an event is delivered when acked. `window`: SSE, acked SSE_REDELIVERY_MS after writing. */
   acks: 'client' | 'window';
-  /** Called before each event; false = credits spent (quota_exceeded, then close 1008). */
-  chargeEvent: () => Promise<boolean>;
+  /** Pays for each event: before it is sent (false = credits spent: quota_exceeded, then close 1008) and when acknowledged. */
+  charges: EventCharges;
 }
 
 /**
  * One connection's delivery of one stream: replay of the buffer (resume) or none (live), then
- * live events as the log announces them, in log order, charged per event.
+ * live events as the log announces them, in log order, charged per delivered event.
  */
 export class DeliverySession {
   readonly #o: DeliverySessionOptions;
@@ -62,7 +63,7 @@ export class DeliverySession {
     if (mode === 'live') {
       await log.discard(streamId);
     } else {
-      if (lastEventId !== undefined) await log.ackThrough(streamId, lastEventId);
+      if (lastEventId !== undefined) await this.#o.charges.acked(await log.ackThrough(streamId, lastEventId), false);
       this.#replaying = true;
     }
     this.pump();
@@ -70,8 +71,10 @@ export class DeliverySession {
 
   /** A client ack (WebSocket). Unknown ids are ignored: an ack cannot touch another event. */
   async ack(id: string): Promise<void> {
-    if (!this.#inflight.delete(id)) return;
+    // After `stop` the held credits were given back: a late ack leaves the event pending for a resume.
+    if (this.#closed || !this.#inflight.delete(id)) return;
     await this.#o.log.ack(this.#o.streamId, [id]);
+    await this.#o.charges.acked(1, true);
     this.pump();
   }
 
@@ -83,8 +86,10 @@ export class DeliverySession {
     if (due.length > 0) await this.#o.log.ack(this.#o.streamId, due);
   }
 
+  /** Ends delivery; the credits held for events sent and not acknowledged are given back (they stay pending for a resume). */
   stop(): void {
     this.#closed = true;
+    this.#o.charges.close();
   }
 
   /** Sends what there is to send; concurrent calls fold into one more round. */
@@ -132,7 +137,7 @@ export class DeliverySession {
       }
       for (const entry of entries) {
         if (this.#closed) return;
-        if (!(await this.#o.chargeEvent())) {
+        if (!(await this.#o.charges.beforeSend())) {
           this.#closed = true;
           await this.#o.sink.send({ event: 'quota_exceeded', data: { code: 'CU_QUOTA_EXCEEDED', message: 'Monthly credits spent' } });
           this.#o.sink.close(1008, 'QUOTA_EXCEEDED');

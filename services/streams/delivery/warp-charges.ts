@@ -1,42 +1,61 @@
 import type { Clock } from '../../core/index.js';
-import type { Principal } from '../../identity/index.js';
-import { planOf, type Metering } from '../../metering/index.js';
+import type { MeterTicket } from '../../metering/index.js';
+import type { RequestPipeline } from '../../pipeline/index.js';
 
 /** Credits of a Warp connection (docs/costs.md): each delivered event and each started connection minute. */
 export const WARP_COSTS = { event: 1, connectionMinute: 1 } as const;
 
 /**
- * Charges a stream connection through the metering module's ledger and usage recorder: not
- * through the limit stage, because delivered events are not rate limited (spec: Events, rule 5);
- * the per-key/per-IP caps were counted once, when the connection was admitted.
+ * What a delivery session pays for its events (DeliverySession): `beforeSend` takes the credit
+ * (false: spent), `acked` says events were delivered, `close` gives back what never was.
  */
-export class WarpCharges {
-  readonly #metering: Pick<Metering, 'ledger' | 'usage'> | undefined;
-  readonly #principal: Principal;
-  readonly #network: string;
+export interface EventCharges {
+  beforeSend(): Promise<boolean>;
+  /** `count` events acknowledged; `held`: they were sent on this connection (their credit was taken by `beforeSend`). */
+  acked(count: number, held: boolean): Promise<void>;
+  close(): void;
+}
 
-  /** Without `metering` (SUIGW_METERING=off) every charge succeeds and nothing is recorded. */
-  constructor(metering: Pick<Metering, 'ledger' | 'usage'> | undefined, principal: Principal, network: string) {
-    this.#metering = metering;
-    this.#principal = principal;
-    this.#network = network;
+/**
+ * A stream connection's charges through the pipeline's one `charge`, on the connection's ticket
+ * (its upgrade): not rate limited, because delivered events are not (spec: Events, rule 5).
+ * - WebSocket (exactly-once): an event counts as delivered after the client's ack. Its credit
+ *   is held when it is sent (so spent credits stop delivery) and charged on the ack; a
+ *   connection that closes first gives it back, and the redelivery is charged once, on its ack.
+ *   Events a resumed client acknowledges with `lastEventId` were delivered: charged then.
+ * - SSE (at-least-once, no acks): charged when written.
+ * Without metering (SUIGW_METERING=off) the pipeline takes nothing.
+ */
+export class WarpCharges implements EventCharges {
+  readonly #pipeline: RequestPipeline;
+  readonly #ticket: MeterTicket | undefined;
+  readonly #acks: 'client' | 'window';
+
+  constructor(pipeline: RequestPipeline, ticket: MeterTicket | undefined, acks: 'client' | 'window') {
+    this.#pipeline = pipeline;
+    this.#ticket = ticket;
+    this.#acks = acks;
   }
 
-  event(): Promise<boolean> {
-    return this.#charge(WARP_COSTS.event, 'WARP event');
+  async beforeSend(): Promise<boolean> {
+    if (this.#acks === 'client') return this.#pipeline.hold(this.#ticket, WARP_COSTS.event);
+    return (await this.#pipeline.charge(this.#ticket, { credits: WARP_COSTS.event, route: 'WARP event' })) === undefined;
   }
 
-  minute(): Promise<boolean> {
-    return this.#charge(WARP_COSTS.connectionMinute, 'WARP connection minute');
+  async acked(count: number, held: boolean): Promise<void> {
+    if (this.#acks !== 'client' || count <= 0) return;
+    // A held credit is already taken, so its charge cannot fail. Events acknowledged by a resume
+    // are charged from the balance; when it cannot cover them nothing is taken, and the next send
+    // finds the credits spent (quota_exceeded).
+    await this.#pipeline.charge(this.#ticket, { credits: count * WARP_COSTS.event, route: 'WARP event', fromHold: held });
   }
 
-  async #charge(credits: number, route: string): Promise<boolean> {
-    if (!this.#metering) return true;
-    const organization = this.#principal.organization;
-    const { ok } = await this.#metering.ledger.reserve(organization.id, planOf(organization), credits);
-    if (!ok) return false;
-    this.#metering.usage.record({ organizationId: organization.id, keyId: this.#principal.keyId, network: this.#network, route, credits });
-    return true;
+  close(): void {
+    if (this.#ticket) this.#pipeline.release(this.#ticket, this.#ticket.held);
+  }
+
+  async minute(): Promise<boolean> {
+    return (await this.#pipeline.charge(this.#ticket, { credits: WARP_COSTS.connectionMinute, route: 'WARP connection minute' })) === undefined;
   }
 }
 

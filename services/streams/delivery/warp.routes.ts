@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
 import { ApiError, errorResponses, isApiError, WsClose } from '../../core/index.js';
+import { readApiKey } from '../../identity/index.js';
 import type { App } from '../../route-contract/index.js';
 import { isLogId } from '../log/stream-log.js';
 import { openConnection, type WarpDeliveryDeps } from './connection.js';
@@ -37,6 +38,19 @@ function closeUpgrade(app: App, request: FastifyRequest, reply: FastifyReply, co
   void reply.hijack();
   app.websocketServer.handleUpgrade(request.raw, raw[socketKey] as never, raw[headKey] as Buffer, (ws) => ws.close(code, reason));
   return true;
+}
+
+/** The connect request's own credentials, checked again by the pipeline while the connection lives. */
+function recheckOf(deps: WarpDeliveryDeps, request: FastifyRequest): () => Promise<unknown> | unknown {
+  const apiKey = readApiKey({
+    xApiKey: request.headers['x-api-key'],
+    authorization: request.headers.authorization,
+    queryApiKey: (request.query as { api_key?: unknown }).api_key,
+  });
+  const access = { network: request.network, scope: 'streams' as const, origin: request.headers.origin };
+  // A connection Envoy admitted (a trusted identity token) carries no key: authz decided.
+  if (apiKey === undefined) return () => undefined;
+  return () => deps.pipeline.authenticateKey(apiKey, access);
 }
 
 function wsSink(socket: WebSocket): MessageSink {
@@ -76,7 +90,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
     },
     (socket, request) => {
       // The upgrade is answered (101) here, never through the meter's onSend: the connect credit is settled (and its usage row recorded) now.
-      if (request.meterTicket) deps.metering?.meter.settle(request.meterTicket, { kind: 'answered', status: 101 });
+      deps.pipeline.settle(request.meterTicket, { kind: 'answered', status: 101 });
       const query = request.query as z.infer<typeof wsQuery>;
       const { id } = request.params as z.infer<typeof params>;
       const acks: string[] = [];
@@ -99,7 +113,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
         if (open && open !== 'closed') void open.closed();
       });
       openConnection(deps, {
-        streamId: id, principal: caller(request), network: request.network, protocol: 'websocket',
+        streamId: id, principal: caller(request), ticket: request.meterTicket, network: request.network, protocol: 'websocket', recheck: recheckOf(deps, request),
         mode: query.mode === 'resume' || query.lastEventId !== undefined ? 'resume' : 'live', lastEventId: query.lastEventId,
       }, wsSink(socket)).then((open) => {
         if (!open) return;
@@ -137,7 +151,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
       const principal = caller(request);
       void reply.hijack();
       // A hijacked reply never reaches the meter's onSend: the connect credit is settled here, with its headers.
-      const meterHeaders = request.meterTicket && deps.metering ? deps.metering.meter.settle(request.meterTicket, { kind: 'answered', status: 200 }) : {};
+      const meterHeaders = deps.pipeline.settle(request.meterTicket, { kind: 'answered', status: 200 });
       const response = reply.raw;
       response.writeHead(200, {
         ...meterHeaders,
@@ -159,7 +173,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
         },
       };
       const open = await openConnection(deps, {
-        streamId: request.params.id, principal, network: request.network, protocol: 'sse',
+        streamId: request.params.id, principal, ticket: request.meterTicket, network: request.network, protocol: 'sse', recheck: recheckOf(deps, request),
         mode: request.query.mode === 'resume' || lastEventId !== undefined ? 'resume' : 'live', lastEventId,
       }, sink);
       const done = () => {

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { ManualClock } from '../../core/index.js';
+import { ManualClock, Metrics } from '../../core/index.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
 import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engines.js';
@@ -111,5 +111,99 @@ describe('Warp with SUIGW_METERING=off', () => {
       await t.close();
       await engine.close();
     }
+  });
+});
+
+/**
+ * Exactly-once means an event counts as delivered after the client's ack (spec: Warp): it is
+ * charged then, once, however often it was sent; and every credit a connection costs reaches
+ * suigw_credits_consumed_total as it reaches GET /v1/usage.
+ */
+describe('Warp WebSocket events are charged on their ack', () => {
+  let t: TestApp;
+  let engine: WarpEngine;
+  let port: number;
+  const metrics = new Metrics({ defaultMetrics: false });
+  const warpEvents = async () => {
+    const response = await call(t, 'GET', '/v1/usage', { key: t.adminKey });
+    return (response.body.data as { routes: UsageRoute[] }).routes.find((row) => row.route === 'WARP event')?.credits ?? 0;
+  };
+  const consumed = async () => (await metrics.creditsConsumed.get()).values.reduce((sum, { value }) => sum + value, 0);
+  const usageCredits = async () => {
+    const response = await call(t, 'GET', '/v1/usage', { key: t.adminKey });
+    return (response.body.data as { routes: UsageRoute[] }).routes.reduce((sum, row) => sum + row.credits, 0);
+  };
+  /** Connects, acknowledges the events whose `n` is in `ack` and returns every event id received once `expected` arrived. */
+  const session = async (stream: string, query: string, expected: number, ack: (n: number) => boolean) => {
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/mainnet/v1/warp/${stream}/ws?${query}`, { headers: { 'x-api-key': t.adminKey } });
+    const received: { id: string; n: number }[] = [];
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw)) as { id?: string; data: { n: number } };
+      if (message.id === undefined) return;
+      received.push({ id: message.id, n: message.data.n });
+      if (ack(message.data.n)) socket.send(JSON.stringify({ type: 'ack', id: message.id }));
+    });
+    await expect.poll(() => received.length).toBe(expected);
+    socket.close();
+    await new Promise((resolve) => socket.once('close', resolve));
+    return received;
+  };
+  beforeAll(async () => {
+    const clock = new ManualClock();
+    engine = await WARP_ENGINES.find(([name]) => name === 'memory')![1](clock);
+    t = await createTestApp({ tier: 'team', extra: { clock, warp: engine, metrics } });
+    await t.app.listen({ port: 0, host: '127.0.0.1' });
+    port = (t.app.server.address() as AddressInfo).port;
+  });
+  afterAll(async () => {
+    await t.close();
+    await engine.close();
+  });
+
+  it('an unacknowledged event is not charged; its redelivery is charged once, on its ack', async () => {
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+    const stream = (created.body.data as { id: string }).id;
+    await engine.log.append(stream, [0, 1, 2].map((n) => ({ kind: 'coin', data: { n } })));
+    await session(stream, 'mode=resume', 3, (n) => n === 0);
+    await expect.poll(warpEvents).toBe(1);
+    // Events 1 and 2 are pending: sent again, acknowledged this time.
+    expect((await session(stream, 'mode=resume', 2, () => true)).map((event) => event.n)).toEqual([1, 2]);
+    await expect.poll(warpEvents).toBe(3);
+    expect(await consumed()).toBe(await usageCredits());
+  });
+
+  it('an ack of an id not in flight (never sent, or already acknowledged) charges nothing and acknowledges nothing', async () => {
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's3', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+    const stream = (created.body.data as { id: string }).id;
+    const [first, second] = await engine.log.append(stream, [0, 1].map((n) => ({ kind: 'coin', data: { n } })));
+    const before = await warpEvents();
+    const socket = new WebSocket(`ws://127.0.0.1:${port}/mainnet/v1/warp/${stream}/ws?mode=resume`, { headers: { 'x-api-key': t.adminKey } });
+    const received: string[] = [];
+    socket.on('message', (raw) => {
+      const message = JSON.parse(String(raw)) as { id?: string };
+      if (message.id !== undefined) received.push(message.id);
+    });
+    await expect.poll(() => received).toEqual([first, second]);
+    // Acknowledge the first twice, and ids that were never sent.
+    for (const id of [first, first, '999999999999999-0', 'not-an-id']) socket.send(JSON.stringify({ type: 'ack', id }));
+    await expect.poll(warpEvents).toBe(before + 1);
+    socket.close();
+    await new Promise((resolve) => socket.once('close', resolve));
+    expect(await warpEvents()).toBe(before + 1);
+    // The second event was never acknowledged: still pending for a resume.
+    expect(await engine.log.readPending(stream!, undefined, 10)).toEqual([expect.objectContaining({ id: second })]);
+  });
+
+  it('events a resumed client acknowledges with lastEventId count as delivered', async () => {
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's2', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+    const stream = (created.body.data as { id: string }).id;
+    await engine.log.append(stream, [0, 1, 2].map((n) => ({ kind: 'coin', data: { n } })));
+    const before = await warpEvents();
+    const first = await session(stream, 'mode=resume', 3, () => false);
+    await expect.poll(warpEvents).toBe(before);
+    // The client says it has everything through event 1: two delivered, then event 2 again.
+    expect((await session(stream, `lastEventId=${first[1]!.id}`, 1, () => true)).map((event) => event.n)).toEqual([2]);
+    await expect.poll(warpEvents).toBe(before + 3);
+    expect(await consumed()).toBe(await usageCredits());
   });
 });

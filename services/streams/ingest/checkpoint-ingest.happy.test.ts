@@ -29,8 +29,8 @@ describe('CheckpointIngest (simnet)', () => {
     const { organization } = await createOrganization(db.database.db, clock, { name: 'o', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
     const base = { organizationId: organization.id, network: 'mainnet' as const, limit: 10 };
     // The generic event type without instantiation: matches every SwapEvent<A, B>.
-    swaps = (await createStream(db.database, clock, { ...base, name: 'swaps', type: 'event', filters: { eventTypes: [`${CATALOG.dexPackage}::pool::SwapEvent`] } })).id;
-    usdc = (await createStream(db.database, clock, { ...base, name: 'usdc', type: 'coin', filters: { coinTypes: [COIN_TYPES.USDC] } })).id;
+    swaps = (await createStream(db.database, clock, { ...base, name: 'swaps', type: 'event', filters: { eventTypes: [`${CATALOG.dexPackage}::pool::SwapEvent`] } })).stream.id;
+    usdc = (await createStream(db.database, clock, { ...base, name: 'usdc', type: 'coin', filters: { coinTypes: [COIN_TYPES.USDC] } })).stream.id;
   });
   afterAll(async () => {
     await upstream.close();
@@ -94,5 +94,33 @@ describe('CheckpointIngest (simnet)', () => {
     expect(gotSwaps.every((d) => d.type.includes('::pool::SwapEvent<'))).toBe(true);
     const gotUsdc = (await drain(usdc)).map((e) => e.data as { digest: string; address: string; kind?: string });
     expect(gotUsdc.map((d) => `${d.digest}/${d.address}`)).toEqual(expected.usdc);
+  });
+
+  it('a stream created while the ingest runs matches the next checkpoint, not a reload later', async () => {
+    const seen: bigint[] = [];
+    // No periodic reload within the test: only the definitions version read before each
+    // checkpoint can bring the new stream in.
+    const ingest = new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log, clock, logger: createLogger('silent'), refreshMs: 3_600_000, onCheckpoint: (seq) => seen.push(seq) });
+    await ingest.start();
+    await expect.poll(async () => {
+      await simnet.produceCheckpoint();
+      return seen.length;
+    }, { timeout: 10_000 }).toBeGreaterThan(0);
+    const cursor = simnet.ledger.latestCheckpoint().sequenceNumber;
+    await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(cursor);
+
+    const { organization } = await createOrganization(db.database.db, clock, { name: 'late', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
+    const { stream, fromCheckpoint } = await createStream(db.database, clock, { organizationId: organization.id, network: 'mainnet', limit: 10, name: 'sui', type: 'coin', filters: { coinTypes: [COIN_TYPES.SUI] } });
+    expect(fromCheckpoint).toBe(String(cursor + 2n));
+    await simnet.produceCheckpoint();
+    const next = cursor + 1n;
+    await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(next);
+    await ingest.stop();
+
+    // Every transaction pays gas in SUI: the checkpoint right after the creation has matches.
+    const expected = simnet.ledger.checkpointTransactions(next).flatMap((tx) => tx.balanceChanges.filter((c) => c.coinType === COIN_TYPES.SUI).map((c) => `${tx.digest}/${c.address}`));
+    expect(expected.length).toBeGreaterThan(0);
+    const got = (await drain(stream.id)).map((e) => e.data as { digest: string; address: string });
+    expect(got.map((d) => `${d.digest}/${d.address}`)).toEqual(expected);
   });
 });

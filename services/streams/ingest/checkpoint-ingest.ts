@@ -4,6 +4,7 @@ import type { Clock, Logger, Network } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Upstream } from '../../upstream/index.js';
 import { listNetworkStreams, streamsDb } from '../definitions/store.js';
+import { definitionVersion } from '../definitions/versions.js';
 import type { AppendedEvent, StreamLog } from '../log/stream-log.js';
 import { CHECKPOINT_READ_MASK, checkpointTransactions } from './chain-activity.js';
 import type { MatchConsumer, MatchTarget } from './match-consumer.js';
@@ -16,7 +17,11 @@ export interface CheckpointIngestOptions {
   log: StreamLog;
   clock: Clock;
   logger: Logger;
-  /** How often stream definitions are reloaded (a new stream matches within this). */
+  /**
+   * How often the definitions are reloaded regardless (a plan that ends or comes back pauses or
+   * resumes webhooks without touching them). Changes to the definitions themselves apply from
+   * the next checkpoint: their version is read before each one.
+   */
   refreshMs?: number;
   /** Wait before resubscribing after the upstream stream broke. */
   reconnectMs?: number;
@@ -37,6 +42,8 @@ export interface CheckpointIngestOptions {
 export class CheckpointIngest {
   readonly #options: CheckpointIngestOptions;
   #matcher = new StreamMatcher([]);
+  /** The definitions version the matcher was built from. */
+  #version: string | undefined;
   /** Which consumer owns each non-stream target of the matcher. */
   #consumerOf = new Map<string, MatchConsumer>();
   #cursor: bigint | undefined;
@@ -72,6 +79,9 @@ export class CheckpointIngest {
 
   async refreshStreams(): Promise<void> {
     const { database, network } = this.#options;
+    // Read before the definitions: a change committed meanwhile moves the version again and is
+    // picked up before the next checkpoint.
+    const version = await definitionVersion(database, network);
     const targets: MatchTarget[] = await listNetworkStreams(database, network);
     const consumerOf = new Map<string, MatchConsumer>();
     for (const consumer of this.#options.consumers ?? []) {
@@ -80,8 +90,11 @@ export class CheckpointIngest {
         consumerOf.set(target.id, consumer);
       }
     }
+    // The periodic reload and a checkpoint's may overlap: an older read never replaces a newer one.
+    if (this.#version !== undefined && BigInt(version) < BigInt(this.#version)) return;
     this.#matcher = new StreamMatcher(targets);
     this.#consumerOf = consumerOf;
+    this.#version = version;
   }
 
   async #loop(): Promise<void> {
@@ -134,6 +147,9 @@ export class CheckpointIngest {
 
   async #ingest(checkpoint: GrpcTypes.Checkpoint): Promise<void> {
     const sequence = checkpoint.sequenceNumber ?? 0n;
+    // A definition whose creation answered before this checkpoint was sealed is committed by now:
+    // reading the version here makes it apply to this checkpoint (see announceDefinitionChange).
+    if (await definitionVersion(this.#options.database, this.#options.network) !== this.#version) await this.refreshStreams();
     const byStream = new Map<string, AppendedEvent[]>();
     if (this.#matcher.size > 0) {
       for (const transaction of checkpointTransactions(checkpoint)) {

@@ -88,15 +88,19 @@ export class MemoryStreamLog implements StreamLog {
     for (const id of ids) state.pending.delete(id);
   }
 
-  async ackThrough(streamId: string, id: string): Promise<void> {
+  async ackThrough(streamId: string, id: string): Promise<number> {
     const state = this.#state(streamId);
-    for (const pending of [...state.pending]) if (compareIds(pending, id) <= 0) state.pending.delete(pending);
+    let acknowledged = 0;
+    for (const pending of [...state.pending]) {
+      if (compareIds(pending, id) <= 0 && state.pending.delete(pending)) acknowledged += 1;
+    }
     // Events up to `id` never handed out (a Last-Event-ID from an earlier process) are not new either.
     // Never past the newest event: an id from the future (client input) would skip events to come.
     const newest = state.entries[state.entries.length - 1];
-    if (!newest) return;
+    if (!newest) return acknowledged;
     const through = compareIds(id, newest.id) > 0 ? newest.id : id;
     if (compareIds(through, state.lastDelivered) > 0) state.lastDelivered = through;
+    return acknowledged;
   }
 
   async discard(streamId: string): Promise<void> {

@@ -160,23 +160,26 @@ export class RedisStreamLog implements StreamLog {
     if (ids.length > 0) await this.#redis.xack(this.#key(streamId), GROUP, ...ids);
   }
 
-  async ackThrough(streamId: string, id: string): Promise<void> {
+  async ackThrough(streamId: string, id: string): Promise<number> {
     const key = this.#key(streamId);
     await this.#ensureGroup(key);
+    let acknowledged = 0;
     for (;;) {
       const pending = (await this.#redis.xpending(key, GROUP, '-', id, 1_000)) as [string, ...unknown[]][];
       if (pending.length === 0) break;
       await this.#redis.xack(key, GROUP, ...pending.map((row) => row[0]));
+      acknowledged += pending.length;
     }
     // Events up to `id` never handed out (a Last-Event-ID from an earlier process) are not new
     // either: the group's last delivered id moves up to `id`, never down (that would hand out
     // acknowledged events again). One connection per stream (the lease): no concurrent reader.
     // Never past the newest event: an id from the future (client input) would skip events to come.
     const [newest] = (await this.#redis.xrevrange(key, '+', '-', 'COUNT', 1)) as [string, unknown][];
-    if (newest === undefined) return;
+    if (newest === undefined) return acknowledged;
     const through = compareIds(id, newest[0]) > 0 ? newest[0] : id;
     const lastDelivered = await this.#lastDeliveredId(key);
     if (lastDelivered === undefined || compareIds(through, lastDelivered) > 0) await this.#redis.xgroup('SETID', key, GROUP, through);
+    return acknowledged;
   }
 
   async #lastDeliveredId(key: string): Promise<string | undefined> {

@@ -40,7 +40,8 @@ export interface StreamLog {
   readNew(streamId: string, count: number): Promise<LogEntry[]>;
   readPending(streamId: string, after: string | undefined, count: number): Promise<LogEntry[]>;
   ack(streamId: string, ids: readonly string[]): Promise<void>;
-  ackThrough(streamId: string, id: string): Promise<void>;
+  /** Returns how many events handed out earlier it acknowledged (what a resumed client says it received). */
+  ackThrough(streamId: string, id: string): Promise<number>;
   discard(streamId: string): Promise<void>;
   /** Calls `listener(streamId)` after events were appended to a stream by any process. */
   onAppend(listener: (streamId: string) => void): () => void;

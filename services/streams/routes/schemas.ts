@@ -12,3 +12,16 @@ export const streamSchema = z.object({
   filters: z.record(z.string(), z.unknown()),
   createdAt: z.string(),
 });
+
+/**
+ * `fromCheckpoint`, in the answer of a creation (stream or webhook): the ingest reads what it
+ * matches before each checkpoint, so a definition applies to every checkpoint sealed after the
+ * 201, the transfer a user makes right after it included.
+ */
+export const fromCheckpointSchema = z.string().nullable().meta({
+  description: 'The first checkpoint sure to be matched (decimal string); every checkpoint sealed after this response is at or above it. ' +
+    'null while no checkpoint of the network has been ingested yet: then every checkpoint ingested applies.',
+  example: '1234568',
+});
+
+export const createdStreamSchema = streamSchema.extend({ fromCheckpoint: fromCheckpointSchema });

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
-import { planOf } from '../../metering/index.js';
+import { planOf } from '../../plans/index.js';
 import type { App } from '../../route-contract/index.js';
 import { FILTER_SCHEMAS } from '../definitions/filters.js';
 import { createStream } from '../definitions/store.js';
 import { caller, owner, publicStream } from './caller.js';
 import type { StreamDefinitionDeps } from './deps.js';
-import { streamNameSchema, streamSchema } from './schemas.js';
+import { createdStreamSchema, streamNameSchema } from './schemas.js';
 
 // One strict object per type: the filters must be those of the type, and nothing else is accepted.
 const body = z.discriminatedUnion('type', [
@@ -27,20 +27,21 @@ export function registerCreateStream(app: App, deps: StreamDefinitionDeps): void
         description:
           'A stream of one type (event, address, coin, object) with the filters of that type, on the key’s network. ' +
           'Errors: 400 VALIDATION_FAILED (unknown type, filters not those of the type, malformed Move type or address), ' +
-          '403 STREAM_LIMIT_REACHED (plan limit).',
+          '403 STREAM_LIMIT_REACHED (plan limit). ' +
+          'The stream applies to every checkpoint from `fromCheckpoint` on, so to anything executed after this answer.',
         tags: ['streams'],
         body,
-        response: { 201: z.object({ data: streamSchema }), ...errorResponses(400, 401, 403, 404, 415) },
+        response: { 201: z.object({ data: createdStreamSchema }), ...errorResponses(400, 401, 403, 404, 415) },
       },
     },
     async (request, reply) => {
       const principal = caller(request);
       const { organizationId, network } = owner(request);
       const { name, ...filter } = request.body;
-      const stream = await createStream(deps.database, deps.clock, {
+      const { stream, fromCheckpoint } = await createStream(deps.database, deps.clock, {
         ...filter, organizationId, network, name, limit: planOf(principal.organization).streams,
       });
-      return reply.code(201).send({ data: publicStream(stream) });
+      return reply.code(201).send({ data: { ...publicStream(stream), fromCheckpoint } });
     },
   );
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
 import { createKey, createOrganization } from '../../identity/index.js';
-import { PLANS } from '../../metering/index.js';
+import { PLANS } from '../../plans/index.js';
+import { eventFiltersSchema, FILTER_LIMITS, filterBytes } from '../index.js';
 
 const VALID = { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } };
 
@@ -30,6 +31,23 @@ describe('/v1/streams (errors)', () => {
     const response = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body });
     expect(response.status).toBe(400);
     expect(response.body.code).toBe('VALIDATION_FAILED');
+  });
+
+  it(`filters of ${FILTER_LIMITS.maxBytes} bytes (normalized) are accepted; one byte more is 400 VALIDATION_FAILED naming the limit`, async () => {
+    // 100 event types (the list's most) whose normalized JSON is exactly `target` bytes.
+    const types = (target: number) => {
+      const base = Array.from({ length: 100 }, (_, i) => `0x2::m${i}${'a'.repeat(200)}::T`);
+      const missing = target - filterBytes(eventFiltersSchema.parse({ eventTypes: base }));
+      return base.map((type, i) => type.replace('::T', `${'a'.repeat(Math.floor(missing / 100) + (i < missing % 100 ? 1 : 0))}::T`));
+    };
+    const atLimit = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'event', filters: { eventTypes: types(FILTER_LIMITS.maxBytes) } } });
+    expect(atLimit.status).toBe(201);
+    expect((await call(t, 'DELETE', `/v1/streams/${(atLimit.body.data as { id: string }).id}`, { key: t.adminKey })).status).toBe(200);
+    const over = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'event', filters: { eventTypes: types(FILTER_LIMITS.maxBytes + 1) } } });
+    const message = 'body.filters: the filters exceed 32768 bytes (limit: bytesPerFilter)';
+    expect({ status: over.status, body: over.body }).toEqual({
+      status: 400, body: { error: 'Validation failed', message, code: 'VALIDATION_FAILED', requestId: expect.any(String), issues: [message] },
+    });
   });
 
   it('400 INVALID_BODY for a body that is not JSON, 415 for another media type', async () => {

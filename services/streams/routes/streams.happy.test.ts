@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
+import { streamsDb } from '../definitions/store.js';
 
 const PKG = `0x${'ab'.repeat(32)}`;
 const ADDRESS = `0x${'cd'.repeat(32)}`;
@@ -31,8 +32,9 @@ describe('/v1/streams (happy)', () => {
       const response = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body });
       expect(response.status).toBe(201);
       const data = response.body.data as Record<string, unknown>;
-      expect(Object.keys(data).sort()).toEqual(['createdAt', 'filters', 'id', 'name', 'type']);
-      expect(data).toMatchObject({ name: body.name, type: body.type, filters: expectedFilters[index], createdAt: new Date(t.clock.now()).toISOString() });
+      expect(Object.keys(data).sort()).toEqual(['createdAt', 'filters', 'fromCheckpoint', 'id', 'name', 'type']);
+      // No ingest has read a checkpoint of this network yet: every checkpoint it reads applies.
+      expect(data).toMatchObject({ fromCheckpoint: null, name: body.name, type: body.type, filters: expectedFilters[index], createdAt: new Date(t.clock.now()).toISOString() });
       expect(data['id']).toMatch(/^str_[1-9A-HJ-NP-Za-km-z]+$/);
       ids.push(data['id'] as string);
     }
@@ -41,6 +43,16 @@ describe('/v1/streams (happy)', () => {
     expect((list.body.data as { id: string }[]).map((s) => s.id)).toEqual(ids);
     const one = await call(t, 'GET', `/v1/streams/${ids[1]}`, { key: t.adminKey });
     expect(one.body.data).toMatchObject({ id: ids[1], type: 'address', filters: expectedFilters[1] });
+  });
+
+  it('fromCheckpoint is two past the ingest cursor: the checkpoint after the cursor may be matched already with the old definitions', async () => {
+    await streamsDb(t.db.database).insertInto('stream_ingest_cursors').values({ network: 'mainnet', checkpoint: '41', updated_at: new Date(t.clock.now()) }).execute();
+    const body = { name: 'after cursor', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } };
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body });
+    expect(created.status).toBe(201);
+    expect((created.body.data as { fromCheckpoint: string }).fromCheckpoint).toBe('43');
+    await call(t, 'DELETE', `/v1/streams/${(created.body.data as { id: string }).id}`, { key: t.adminKey });
+    await streamsDb(t.db.database).deleteFrom('stream_ingest_cursors').where('network', '=', 'mainnet').execute();
   });
 
   it('PATCH renames and replaces filters of the same type; DELETE removes it from the list and reads', async () => {

@@ -1,5 +1,5 @@
 import type { Database } from '../../db/index.js';
-import { pausedBeyondPlan, planOf } from '../../metering/index.js';
+import { pausedBeyondPlan, planOf } from '../../plans/index.js';
 import { webhooksDb } from './store.js';
 
 /**

@@ -3,7 +3,7 @@ import { toBase58 } from '@mysten/sui/utils';
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import { ApiError, type Clock, type Network } from '../../core/index.js';
 import type { Database, DatabaseSchema } from '../../db/index.js';
-import type { StreamFilter, StreamType } from '../../streams/index.js';
+import { announceDefinitionChange, type StreamFilter, type StreamType } from '../../streams/index.js';
 import type { SecretBox } from './signing-secret.js';
 import { newSigningSecret } from './signing-secret.js';
 
@@ -113,7 +113,7 @@ export async function createWebhook(
   clock: Clock,
   box: SecretBox,
   input: StreamFilter & WebhookOwner & { url: string; limit: number },
-): Promise<{ webhook: WebhookDefinition; secret: string }> {
+): Promise<{ webhook: WebhookDefinition; secret: string; fromCheckpoint: string | null }> {
   return webhooksDb(database).transaction().execute(async (trx) => {
     const organization = await trx.selectFrom('organizations').select(['id']).where('id', '=', input.organizationId)
       .where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
@@ -136,7 +136,8 @@ export async function createWebhook(
       created_at: new Date(clock.now()),
     };
     await trx.insertInto('webhooks').values(row).execute();
-    return { webhook: toDefinition({ ...row, filters: input.filters, enabled: true, disabled_reason: null }), secret };
+    const fromCheckpoint = await announceDefinitionChange(trx, input.network);
+    return { webhook: toDefinition({ ...row, filters: input.filters, enabled: true, disabled_reason: null }), secret, fromCheckpoint };
   });
 }
 
@@ -191,6 +192,7 @@ export async function updateWebhook(database: Database, owner: WebhookOwner, id:
       : await query.set(values).returning(COLUMNS).executeTakeFirst();
     if (!row) throw new ApiError('WEBHOOK_NOT_FOUND');
     if (change.enabled === false) await cancelPending(trx, id);
+    if (Object.keys(values).length > 0) await announceDefinitionChange(trx, owner.network);
     return toDefinition(row);
   });
 }
@@ -208,6 +210,7 @@ export async function deleteWebhook(database: Database, clock: Clock, owner: Web
       .executeTakeFirst();
     if (result.numUpdatedRows === 0n) throw new ApiError('WEBHOOK_NOT_FOUND');
     await cancelPending(trx, id);
+    await announceDefinitionChange(trx, owner.network);
   });
 }
 

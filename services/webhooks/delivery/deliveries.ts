@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { toBase58 } from '@mysten/sui/utils';
 import { sql } from 'kysely';
-import type { StreamType } from '../../streams/index.js';
+import { announceDefinitionChange, type StreamType } from '../../streams/index.js';
+import type { Network } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import { webhooksDb } from '../definitions/store.js';
 import { nextAttemptDelay } from './retry-schedule.js';
@@ -56,6 +57,7 @@ export async function enqueueDeliveries(database: Database, now: number, events:
 export interface ClaimedDelivery {
   id: string;
   webhookId: string;
+  organizationId: string;
   url: string;
   body: string;
   attempts: number;
@@ -64,39 +66,62 @@ export interface ClaimedDelivery {
   previousSecretExpiresAt: Date | null;
 }
 
+/** What a claim leaves out and how it shares what it takes (the process's DeliverySlots say). */
+export interface ClaimOptions {
+  now: number;
+  claimUntil: number;
+  limit: number;
+  paused: ReadonlySet<string>;
+  /** Webhooks at their in-flight limit or with an open circuit. */
+  skipWebhooks?: readonly string[];
+  /** Organizations at their in-flight limit. */
+  skipOrganizations?: readonly string[];
+  /** At most this many per webhook and per organization in one claim. */
+  perEndpoint?: number;
+  perOrganization?: number;
+}
+
 /**
  * Takes up to `limit` due deliveries of enabled webhooks not in `paused` for one attempt: each
  * is held until `claimUntil`, so another process does not attempt it at the same time (a
- * process that dies holding one frees it when the hold ends). SKIP LOCKED lets several
- * processes claim side by side.
+ * process that dies holding one frees it when the hold ends). The claim is fair: at most
+ * `perEndpoint` per webhook and `perOrganization` per organization, organizations taken in
+ * turn (each one's oldest first), so a tenant with a large backlog fills no claim alone.
+ * The hold is re-checked on the row itself, so two processes never take the same delivery.
  */
-export async function claimDueDeliveries(
-  database: Database,
-  options: { now: number; claimUntil: number; limit: number; paused: ReadonlySet<string> },
-): Promise<ClaimedDelivery[]> {
+export async function claimDueDeliveries(database: Database, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const now = new Date(options.now);
-  const paused = [...options.paused];
-  const pausedFilter = paused.length === 0 ? sql`` : sql`AND d.webhook_id NOT IN (${sql.join(paused)})`;
+  const excluded = (column: string, ids: readonly string[]) => (ids.length === 0 ? sql`` : sql`AND ${sql.ref(column)} NOT IN (${sql.join([...ids])})`);
+  const perEndpoint = options.perEndpoint ?? options.limit;
+  const perOrganization = options.perOrganization ?? options.limit;
   const result = await sql<{
-    id: string; webhook_id: string; url: string; body: string; attempts: number;
+    id: string; webhook_id: string; organization_id: string; url: string; body: string; attempts: number;
     secret_sealed: string; previous_secret_sealed: string | null; previous_secret_expires_at: Date | string | null;
   }>`
     UPDATE webhook_deliveries AS t SET claimed_until = ${new Date(options.claimUntil)}
     FROM webhooks AS w
-    WHERE w.id = t.webhook_id AND t.id IN (
-      SELECT d.id FROM webhook_deliveries AS d JOIN webhooks AS h ON h.id = d.webhook_id
-      WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
-        AND (d.claimed_until IS NULL OR d.claimed_until <= ${now})
-        AND h.enabled AND h.deleted_at IS NULL ${pausedFilter}
-      ORDER BY d.next_attempt_at, d.created_seq
+    WHERE w.id = t.webhook_id AND (t.claimed_until IS NULL OR t.claimed_until <= ${now}) AND t.status = 'pending' AND t.id IN (
+      SELECT ranked.id FROM (
+        SELECT d.id, d.next_attempt_at, d.created_seq,
+          row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.created_seq) AS in_endpoint,
+          row_number() OVER (PARTITION BY h.organization_id ORDER BY d.next_attempt_at, d.created_seq) AS in_organization
+        FROM webhook_deliveries AS d JOIN webhooks AS h ON h.id = d.webhook_id
+        WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
+          AND (d.claimed_until IS NULL OR d.claimed_until <= ${now})
+          AND h.enabled AND h.deleted_at IS NULL
+          ${excluded('d.webhook_id', [...options.paused, ...(options.skipWebhooks ?? [])])}
+          ${excluded('h.organization_id', options.skipOrganizations ?? [])}
+      ) AS ranked
+      WHERE ranked.in_endpoint <= ${perEndpoint} AND ranked.in_organization <= ${perOrganization}
+      ORDER BY ranked.in_organization, ranked.next_attempt_at, ranked.created_seq
       LIMIT ${options.limit}
-      FOR UPDATE OF d SKIP LOCKED
     )
-    RETURNING t.id, t.webhook_id, w.url, t.body, t.attempts, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
+    RETURNING t.id, t.webhook_id, w.organization_id, w.url, t.body, t.attempts, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
   `.execute(database.db);
   return result.rows.map((row) => ({
     id: row.id,
     webhookId: row.webhook_id,
+    organizationId: row.organization_id,
     url: row.url,
     body: row.body,
     attempts: row.attempts,
@@ -106,11 +131,19 @@ export async function claimDueDeliveries(
   }));
 }
 
+/** Gives claimed deliveries back untried (no slot was free for them): due again at once, for any process. */
+export async function releaseClaims(database: Database, ids: readonly string[]): Promise<void> {
+  if (ids.length === 0) return;
+  await webhooksDb(database).updateTable('webhook_deliveries').set({ claimed_until: null }).where('id', 'in', [...ids]).execute();
+}
+
 /** What one attempt came to. `status` null: no HTTP answer (refused address, connection error, timeout). */
 export interface AttemptOutcome {
   status: number | null;
   retryAfterMs: number | null;
   error: string | null;
+  /** No answer within the attempt's deadline: counts toward the endpoint's circuit. */
+  timedOut?: boolean;
 }
 
 /**
@@ -135,7 +168,9 @@ export async function recordAttempt(database: Database, delivery: ClaimedDeliver
       claimed_until: null,
     }).where('id', '=', delivery.id).execute();
     if (gone) {
-      await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'gone' }).where('id', '=', delivery.webhookId).execute();
+      const webhook = await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'gone' }).where('id', '=', delivery.webhookId)
+        .returning('network').executeTakeFirst();
+      if (webhook) await announceDefinitionChange(trx, webhook.network as Network);
       await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null, claimed_until: null })
         .where('webhook_id', '=', delivery.webhookId).where('status', '=', 'pending').execute();
     }

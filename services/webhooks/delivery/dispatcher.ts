@@ -2,9 +2,13 @@ import type { Clock, Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import { pausedWebhookIds } from '../definitions/pause.js';
 import type { SecretBox } from '../definitions/signing-secret.js';
-import { claimDueDeliveries, recordAttempt, type ClaimedDelivery, type DeliveryStatus } from './deliveries.js';
+import { claimDueDeliveries, recordAttempt, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type DeliveryStatus } from './deliveries.js';
+import { DELIVERY_FAIRNESS, DeliverySlots, type DeliveryFairness } from './delivery-slots.js';
 import type { EndpointClient } from './endpoint-client.js';
 import { webhookHeaders } from './signature.js';
+
+/** Free slots that make a claim worth its query while attempts are in flight. */
+const CLAIM_AT_FREE_SLOTS = 4;
 
 export interface WebhookDispatcherOptions {
   database: Database;
@@ -12,8 +16,8 @@ export interface WebhookDispatcherOptions {
   logger: Logger;
   box: SecretBox;
   client: EndpointClient;
-  /** Deliveries attempted at once per process. */
-  concurrency?: number;
+  /** How attempts share the process (in flight in all, per endpoint, per organization; circuits). */
+  fairness?: DeliveryFairness;
   /** How often the database is polled for due deliveries when nothing wakes the dispatcher (real time). */
   pollMs?: number;
   /** How long a claimed delivery is held before another process may take it (longer than an attempt). */
@@ -25,15 +29,25 @@ export interface WebhookDispatcherOptions {
  * signs each attempt with the webhook's secrets (the previous one too during a rotation),
  * POSTs it and records the outcome on the retry schedule. Time comes from the clock: tests move
  * it and call `runDue()`; in a process, a timer and `wake()` (new events) call it.
+ *
+ * Attempts run in slots (DeliverySlots): each one starts as soon as a slot is free, not batch
+ * by batch, so a receiver that never answers holds its own slots (at most `perEndpoint`, and
+ * `perOrganization` for its tenant) until its deadline, never a batch of everyone's; after a
+ * few timeouts in a row its circuit opens and it is not attempted for a while.
  */
 export class WebhookDispatcher {
   readonly #o: WebhookDispatcherOptions;
+  readonly slots: DeliverySlots;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
   #again = false;
+  /** Wakes a pass waiting for a free slot or new work; a signal with no waiter is kept for the next wait. */
+  #waiter: (() => void) | undefined;
+  #signalled = false;
 
   constructor(options: WebhookDispatcherOptions) {
     this.#o = options;
+    this.slots = new DeliverySlots(options.fairness ?? DELIVERY_FAIRNESS, options.clock);
   }
 
   start(): void {
@@ -52,6 +66,7 @@ export class WebhookDispatcher {
     if (this.#timer === undefined) return;
     if (this.#running) {
       this.#again = true;
+      this.#signal();
       return;
     }
     this.#running = this.runDue().catch((error: unknown) => {
@@ -66,24 +81,76 @@ export class WebhookDispatcher {
     });
   }
 
-  /** Attempts every delivery due now, batch by batch; returns how many attempts were made. */
+  /**
+   * Attempts every delivery due now that a slot can take, starting each as a slot frees; returns
+   * how many attempts were made once none is due (or claimable) and none is in flight.
+   */
   async runDue(): Promise<number> {
     const { database, clock } = this.#o;
-    const concurrency = this.#o.concurrency ?? 16;
     const claimMs = this.#o.claimMs ?? 120_000;
-    const paused = await pausedWebhookIds(database);
+    const running = new Set<Promise<void>>();
     let attempted = 0;
     for (;;) {
-      const now = clock.now();
-      const batch = await claimDueDeliveries(database, { now, claimUntil: now + claimMs, limit: concurrency, paused });
-      if (batch.length === 0) return attempted;
-      await Promise.all(batch.map((delivery) => this.attempt(delivery)));
-      attempted += batch.length;
+      let started = 0;
+      // A claim ranks every due delivery: with attempts in flight, wait until a few slots are free.
+      // (With none in flight every slot is free.)
+      if (this.slots.free() >= Math.min(CLAIM_AT_FREE_SLOTS, this.slots.limits.total)) {
+        // Read at each claim: a pass can last as long as a slow receiver's deadline.
+        const paused = await pausedWebhookIds(database);
+        const now = clock.now();
+        const { perEndpoint, perOrganization } = this.slots.limits;
+        const batch = await claimDueDeliveries(database, {
+          now, claimUntil: now + claimMs, limit: this.slots.free(), paused, perEndpoint, perOrganization,
+          skipWebhooks: this.slots.blockedEndpoints(), skipOrganizations: this.slots.blockedOrganizations(),
+        });
+        const untried: string[] = [];
+        for (const delivery of batch) {
+          if (!this.slots.take(delivery.webhookId, delivery.organizationId)) {
+            untried.push(delivery.id);
+            continue;
+          }
+          started += 1;
+          const attempt: Promise<void> = this.#attempt(delivery)
+            .then(({ outcome }) => this.slots.release(delivery.webhookId, delivery.organizationId, outcome.timedOut === true))
+            .catch((error: unknown) => {
+              this.slots.release(delivery.webhookId, delivery.organizationId, false);
+              this.#o.logger.warn({ err: error, webhookId: delivery.webhookId }, 'webhook delivery attempt failed to record');
+            })
+            .finally(() => {
+              running.delete(attempt);
+              this.#signal();
+            });
+          running.add(attempt);
+        }
+        await releaseClaims(database, untried);
+        attempted += started;
+      }
+      if (started === 0) {
+        if (running.size === 0) return attempted;
+        await this.#nextSignal();
+      }
     }
   }
 
-  /** One attempt of one claimed delivery, recorded; returns the delivery's new status. */
-  async attempt(delivery: ClaimedDelivery): Promise<DeliveryStatus> {
+  #signal(): void {
+    const waiter = this.#waiter;
+    this.#waiter = undefined;
+    if (waiter) waiter();
+    else this.#signalled = true;
+  }
+
+  #nextSignal(): Promise<void> {
+    if (this.#signalled) {
+      this.#signalled = false;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => {
+      this.#waiter = resolve;
+    });
+  }
+
+  /** One attempt of one claimed delivery, recorded: the delivery's new status and what the receiver did. */
+  async #attempt(delivery: ClaimedDelivery): Promise<{ status: DeliveryStatus; outcome: AttemptOutcome }> {
     const { clock, box, client, database } = this.#o;
     const now = clock.now();
     const secrets = [box.open(delivery.webhookId, delivery.secretSealed)];
@@ -94,6 +161,6 @@ export class WebhookDispatcher {
     const outcome = await client.post(delivery.url, headers, delivery.body, () => clock.now());
     const status = await recordAttempt(database, delivery, clock.now(), outcome);
     if (status === 'failed') this.#o.logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, responseStatus: outcome.status }, 'webhook delivery failed for good');
-    return status;
+    return { status, outcome };
   }
 }

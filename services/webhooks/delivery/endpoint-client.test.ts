@@ -14,9 +14,18 @@ describe('EndpointClient', () => {
   it('refuses loopback by IP and by a host name that resolves to it, before sending anything', async () => {
     const client = new EndpointClient({ timeoutMs: 2_000, allowedAddresses: [] });
     const port = new URL(receiver.url).port;
-    for (const url of [`http://127.0.0.1:${port}/x`, `http://localhost:${port}/x`]) {
+    const spellings = ['127.0.0.1', 'localhost', 'localhost.', '[::127.0.0.1]', '[::ffff:127.0.0.1]', '[::1]', '0.0.0.0'];
+    for (const url of spellings.map((host) => `http://${host}:${port}/x`)) {
       expect(await client.post(url, {}, '{}', now)).toEqual({ status: null, retryAfterMs: null, error: 'address not allowed (private, loopback or reserved)' });
     }
+    expect(receiver.received).toEqual([]);
+    client.close();
+  });
+
+  it('refuses a public-looking name whose DNS answer became loopback (checked on the resolved address)', async () => {
+    // A DNS answer that changed after the URL was accepted (rebinding): hooks.example.com now says ::ffff:127.0.0.1.
+    const client = new EndpointClient({ timeoutMs: 2_000, allowedAddresses: [], resolve: (_name, done) => done(null, [{ address: '::ffff:127.0.0.1', family: 6 }]) });
+    expect(await client.post(`http://hooks.example.com:${new URL(receiver.url).port}/x`, {}, '{}', now)).toEqual({ status: null, retryAfterMs: null, error: 'address not allowed (private, loopback or reserved)' });
     expect(receiver.received).toEqual([]);
     client.close();
   });

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
-import { RequestFilteringHttpAgent, RequestFilteringHttpsAgent } from 'request-filtering-agent';
 import type { AttemptOutcome } from './deliveries.js';
+import { AddressNotAllowedError, guardedAgents, type Resolve } from './guarded-agents.js';
 import { parseRetryAfter } from './retry-schedule.js';
 
 /** What is read of a receiver's answer at most: the status is what counts, the body is only drained. */
@@ -13,13 +13,15 @@ export interface EndpointClientOptions {
   /** Non-public addresses (IPs, CIDRs) that may be reached anyway; every other one is refused. */
   allowedAddresses: readonly string[];
   userAgent?: string;
+  /** Name resolution; the system resolver unless a test plays a DNS answer that changed. */
+  resolve?: Resolve;
 }
 
 /**
  * POSTs deliveries to customer endpoints, guarded against SSRF: the agents check the address a
- * host name resolves to at connection time (request-filtering-agent), so a name that points to
- * a private, loopback, link-local or metadata address is refused even if it changed after the
- * URL was accepted. Redirects are not followed (a 3xx is a failed attempt): a redirect would
+ * host name resolves to at connection time, with the same rule as when the URL was set
+ * (definitions/endpoint-address), so a name that points to a private, loopback, link-local or
+ * metadata address is refused even if it changed after the URL was accepted. Redirects are not followed (a 3xx is a failed attempt): a redirect would
  * otherwise lead a signed delivery wherever the receiver says.
  */
 export class EndpointClient {
@@ -29,9 +31,9 @@ export class EndpointClient {
 
   constructor(options: EndpointClientOptions) {
     this.#options = options;
-    const filter = { allowIPAddressList: [...options.allowedAddresses], keepAlive: true };
-    this.#http = new RequestFilteringHttpAgent(filter);
-    this.#https = new RequestFilteringHttpsAgent(filter);
+    const agents = guardedAgents(options.allowedAddresses, options.resolve);
+    this.#http = agents.http;
+    this.#https = agents.https;
   }
 
   /** One attempt; never throws: a failure is an outcome with a null status and an error. */
@@ -77,7 +79,7 @@ export class EndpointClient {
       });
       const timer = setTimeout(() => {
         request.destroy(new Error('timeout'));
-        finish({ status: null, retryAfterMs: null, error: `no answer within ${this.#options.timeoutMs} ms` });
+        finish({ status: null, retryAfterMs: null, error: `no answer within ${this.#options.timeoutMs} ms`, timedOut: true });
       }, this.#options.timeoutMs);
       request.on('error', (error) => finish({ status: null, retryAfterMs: null, error: describe(error) }));
       request.end(body);
@@ -92,7 +94,7 @@ export class EndpointClient {
 
 /** A short reason for the delivery log; never the URL (it may carry a token in its path or query). */
 function describe(error: Error): string {
-  if (/is not allowed/.test(error.message)) return 'address not allowed (private, loopback or reserved)';
+  if (error instanceof AddressNotAllowedError) return error.message;
   const code = (error as NodeJS.ErrnoException).code;
   return code ? `connection failed (${code})` : 'connection failed';
 }

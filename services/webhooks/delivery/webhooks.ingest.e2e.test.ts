@@ -48,7 +48,7 @@ describe('webhooks fed by the checkpoint ingest (simnet)', () => {
     const { organization } = await createOrganization(db.database.db, clock, { name: 'o', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
     const owner = { organizationId: organization.id, network: 'mainnet' as const, limit: 10 };
     const filter = { type: 'coin' as const, filters: { coinTypes: [COIN_TYPES.USDC] } };
-    const stream = await createStream(db.database, clock, { ...owner, ...filter, name: 'usdc' });
+    const { stream } = await createStream(db.database, clock, { ...owner, ...filter, name: 'usdc' });
     const { webhook, secret: signing } = await createWebhook(db.database, clock, webhookSecretBox(secret), { ...owner, ...filter, url: `${receiver.url}/usdc` });
 
     const seen: bigint[] = [];

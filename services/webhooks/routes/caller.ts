@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/index.js';
 import type { Principal } from '../../identity/index.js';
-import { planOf, pausedBeyondPlan } from '../../metering/index.js';
+import { planOf, pausedBeyondPlan } from '../../plans/index.js';
 import type { WebhookRouteDeps } from './deps.js';
 import { organizationWebhookIds, type WebhookDefinition, type WebhookOwner } from '../definitions/store.js';
 import type { WebhookView } from './schemas.js';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { STREAM_TYPES } from '../../streams/index.js';
+import { STREAM_TYPES, fromCheckpointSchema } from '../../streams/index.js';
 import { DELIVERY_STATUSES } from '../delivery/deliveries.js';
 
 /** Example values shown in the OpenAPI document (checked against their schemas in a test). */
@@ -15,6 +15,7 @@ export const examples = {
     type: 'coin',
     filters: { coinTypes: ['0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI'] },
     secret: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+    fromCheckpoint: '1234568',
   },
   Webhook: {
     id: 'wh_5Hq2mXbW8kTn3LpVcR7dYs',
@@ -54,6 +55,7 @@ export const CreatedWebhook = z.object({
   type: z.enum(STREAM_TYPES),
   filters: z.record(z.string(), z.unknown()),
   secret: z.string().meta({ description: 'The Standard Webhooks signing secret (`whsec_` + base64). Shown once, in this response only.' }),
+  fromCheckpoint: fromCheckpointSchema,
 }).meta({ id: 'CreatedWebhook', examples: [examples.CreatedWebhook] });
 
 export const Webhook = z.object({

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
 import { createKey, createOrganization } from '../../identity/index.js';
-import { PLANS } from '../../metering/index.js';
+import { PLANS } from '../../plans/index.js';
 
 const VALID = { url: 'https://hooks.example.com/sui', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } };
 
@@ -40,6 +40,14 @@ describe('/v1/webhooks (errors)', () => {
     ['IPv6 loopback', 'https://[::1]/sui', 'The URL points to a private, loopback or reserved address.'],
     ['IPv4-mapped IPv6 loopback', 'https://[::ffff:127.0.0.1]/sui', 'The URL points to a private, loopback or reserved address.'],
     ['the unspecified address', 'https://0.0.0.0/sui', 'The URL points to a private, loopback or reserved address.'],
+    ['localhost with a trailing dot', 'https://localhost.:8443/sui', 'The URL points to a private, loopback or reserved address.'],
+    ['a subdomain of localhost with a trailing dot', 'https://api.localhost./sui', 'The URL points to a private, loopback or reserved address.'],
+    ['IPv4-compatible IPv6 loopback', 'https://[::127.0.0.1]/sui', 'The URL points to a private, loopback or reserved address.'],
+    ['IPv4-compatible IPv6 metadata address', 'https://[::a9fe:a9fe]/latest', 'The URL points to a private, loopback or reserved address.'],
+    ['IPv4-mapped IPv6 private address (hex words)', 'https://[::ffff:a00:1]/sui', 'The URL points to a private, loopback or reserved address.'],
+    ['loopback as one decimal number', 'https://2130706433/sui', 'The URL points to a private, loopback or reserved address.'],
+    ['loopback in octal', 'https://0177.0.0.1/sui', 'The URL points to a private, loopback or reserved address.'],
+    ['loopback in hex, two parts', 'https://0x7f.1/sui', 'The URL points to a private, loopback or reserved address.'],
   ])('400 WEBHOOK_URL_NOT_ALLOWED for %s, on create and on PATCH', async (_case, url, message) => {
     const response = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: { ...VALID, url } });
     expect({ status: response.status, body: response.body }).toEqual({

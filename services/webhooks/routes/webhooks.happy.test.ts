@@ -17,7 +17,8 @@ describe('/v1/webhooks (happy)', () => {
     const created = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: { url: 'https://hooks.example.com/sui', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
     expect(created.status).toBe(201);
     const data = created.body.data as Record<string, string>;
-    expect(Object.keys(data).sort()).toEqual(['filters', 'id', 'secret', 'type', 'url']);
+    expect(Object.keys(data).sort()).toEqual(['filters', 'fromCheckpoint', 'id', 'secret', 'type', 'url']);
+    expect(data['fromCheckpoint']).toBeNull();
     expect(data).toMatchObject({ url: 'https://hooks.example.com/sui', type: 'coin', filters: { coinTypes: [SUI] } });
     expect(data['id']).toMatch(/^wh_[1-9A-HJ-NP-Za-km-z]+$/);
     expect(data['secret']).toMatch(/^whsec_[A-Za-z0-9+/]{32}$/);

@@ -1,7 +1,7 @@
 import { errorCodes, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApiError } from '../../core/index.js';
 import type { Principal } from '../../identity/index.js';
-import { planOf, type Plan } from '../../metering/index.js';
+import { planOf, type Plan } from '../../plans/index.js';
 import type { FieldCodes } from '../../route-contract/index.js';
 import type { Upstream } from '../../upstream/index.js';
 import type { ZkLoginDeps } from '../deps.js';

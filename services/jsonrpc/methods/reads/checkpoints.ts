@@ -2,7 +2,7 @@ import { GrpcTypes } from '@mysten/sui/grpc';
 import { toBase64 } from '@mysten/sui/utils';
 import { timestampMs } from '../../../upstream/index.js';
 import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
-import { invalidParams } from '../../params.js';
+import { invalidParams, u64Param } from '../../params.js';
 import { pageLimit } from './paging.js';
 import { read } from './upstream-reads.js';
 
@@ -64,7 +64,7 @@ export const getCheckpoint: JsonRpcMethod = {
   translatesTo: 'gRPC LedgerService.GetCheckpoint (by sequence number or digest)',
   async handle(params, context) {
     const id = String(params.id);
-    const checkpoint = await checkpointAt(context, /^[0-9]+$/.test(id) ? { sequenceNumber: BigInt(id) } : { digest: id });
+    const checkpoint = await checkpointAt(context, /^[0-9]+$/.test(id) ? { sequenceNumber: u64Param(id, 'id') } : { digest: id });
     return legacyCheckpoint(checkpoint);
   },
 };

@@ -1,6 +1,6 @@
 import { normalizeSuiObjectId } from '@mysten/sui/utils';
 import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
-import { invalidParams } from '../../params.js';
+import { invalidParams, u64Param } from '../../params.js';
 import { legacyObjectData, notExists, objectOptions, objectReadMask, type ObjectOptions } from './render-object.js';
 import { read, readOptional } from './upstream-reads.js';
 
@@ -56,7 +56,7 @@ export const multiGetObjects: JsonRpcMethod = {
 };
 
 function version(value: unknown): bigint {
-  return BigInt(value as string | number);
+  return u64Param(value, 'version');
 }
 
 /**

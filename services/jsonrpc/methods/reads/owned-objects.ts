@@ -1,7 +1,7 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { JsonRpcMethod } from '../../method.js';
-import { invalidParams } from '../../params.js';
+import { invalidParams, u64Param } from '../../params.js';
 import { pageLimit, pageOf, type PageState } from './paging.js';
 import { legacyObjectData, objectOptions, objectReadMask } from './render-object.js';
 import { read } from './upstream-reads.js';
@@ -48,7 +48,7 @@ function predicate(filter: Filter, owner: string): (object: GrpcTypes.Object) =>
     case 'ObjectOwner': return () => false;
     case 'ObjectId': { const id = normalizeSuiAddress(String(value)); return (o) => o.objectId === id; }
     case 'ObjectIds': { const ids = new Set((value as string[]).map((id) => normalizeSuiAddress(id))); return (o) => ids.has(o.objectId ?? ''); }
-    case 'Version': { const version = BigInt(value as string | number); return (o) => o.version === version; }
+    case 'Version': { const version = u64Param(value, 'Version'); return (o) => o.version === version; }
     default: throw invalidParams(`unsupported object filter ${String(kind)}`);
   }
 }

@@ -2,7 +2,7 @@ import type { GrpcTypes } from '@mysten/sui/grpc';
 import { toBase64 } from '@mysten/sui/utils';
 import { validatorApys } from '../../../upstream/index.js';
 import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
-import { invalidParams } from '../../params.js';
+import { invalidParams, u64Param } from '../../params.js';
 import { read, u64 } from './upstream-reads.js';
 
 /** The system state, committee, protocol config and validator APYs (gRPC LedgerService.GetEpoch). */
@@ -121,7 +121,7 @@ export const getCommitteeInfo: JsonRpcMethod = {
   name: 'suix_getCommitteeInfo',
   translatesTo: 'gRPC LedgerService.GetEpoch (committee)',
   async handle(params, context) {
-    const epoch = params.epoch === undefined ? undefined : BigInt(String(params.epoch));
+    const epoch = params.epoch === undefined ? undefined : u64Param(params.epoch, 'epoch');
     const response = await read(context, 'GetEpoch', (rpc) => context.upstream.grpc.ledgerService.getEpoch({
       ...(epoch === undefined ? {} : { epoch }), readMask: { paths: ['epoch', 'committee'] },
     }, rpc));

@@ -3,6 +3,7 @@ import { Transaction, type TransactionObjectArgument } from '@mysten/sui/transac
 import { normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { address, u64, type Json } from './legacy-values.js';
+import { u64Param } from '../../params.js';
 
 /**
  * The `unsafe_*` transaction builders: the PTB a node would build, built with the SDK's
@@ -19,15 +20,7 @@ const TRANSPORT_CODES = new Set(['UNAVAILABLE', 'DEADLINE_EXCEEDED', 'INTERNAL',
 
 interface ObjectRef { objectId: string; version: string; digest: string }
 
-function bigintParam(value: unknown, name: string): bigint {
-  try {
-    const n = BigInt(String(value));
-    if (n < 0n || n > 0xffff_ffff_ffff_ffffn) throw new Error('out of range');
-    return n;
-  } catch {
-    throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: ${name} is not a u64`);
-  }
-}
+
 
 async function referenceGasPrice(context: JsonRpcContext): Promise<bigint> {
   const { response } = await context.upstream.call('GetEpoch', (o) =>
@@ -215,7 +208,7 @@ function builder(name: string, translatesTo: string, plan: Builder): JsonRpcMeth
 }
 
 const gasOf = (params: Readonly<Record<string, unknown>>) => (params.gas ? [String(params.gas)] : undefined);
-const budgetOf = (params: Readonly<Record<string, unknown>>) => bigintParam(params.gas_budget, 'gas_budget');
+const budgetOf = (params: Readonly<Record<string, unknown>>) => u64Param(params.gas_budget, 'gas_budget');
 
 const transferObject = builder('unsafe_transferObject', 'TransferObjects', (params) => ({
   signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params), inputs: [String(params.object_id)],
@@ -227,7 +220,7 @@ const transferSui = builder('unsafe_transferSui', 'SplitCoins from the gas coin 
   compose: (tx) => {
     const recipient = normalizeSuiAddress(String(params.recipient));
     if (params.amount === undefined || params.amount === null) tx.transferObjects([tx.gas], recipient);
-    else tx.transferObjects([tx.splitCoins(tx.gas, [tx.pure.u64(bigintParam(params.amount, 'amount'))])[0]!], recipient);
+    else tx.transferObjects([tx.splitCoins(tx.gas, [tx.pure.u64(u64Param(params.amount, 'amount'))])[0]!], recipient);
   },
 }));
 
@@ -238,13 +231,13 @@ const pay = builder('unsafe_pay', 'MergeCoins + SplitCoins + TransferObjects', (
     if (params.gas && coins.map((c) => normalizeSuiAddress(c)).includes(normalizeSuiAddress(String(params.gas)))) {
       throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: the gas object cannot be one of input_coins');
     }
-    payTo(tx, mergedCoin(tx, coins), ids(params.recipients), (params.amounts as unknown[]).map((a) => bigintParam(a, 'amounts')));
+    payTo(tx, mergedCoin(tx, coins), ids(params.recipients), (params.amounts as unknown[]).map((a) => u64Param(a, 'amounts')));
   },
 }));
 
 const paySui = builder('unsafe_paySui', 'input coins as gas + SplitCoins + TransferObjects', (params) => ({
   signer: String(params.signer), budget: budgetOf(params), gas: ids(params.input_coins), inputs: [],
-  compose: (tx) => payTo(tx, tx.gas, ids(params.recipients), (params.amounts as unknown[]).map((a) => bigintParam(a, 'amounts'))),
+  compose: (tx) => payTo(tx, tx.gas, ids(params.recipients), (params.amounts as unknown[]).map((a) => u64Param(a, 'amounts'))),
 }));
 
 const payAllSui = builder('unsafe_payAllSui', 'input coins as gas + TransferObjects(gas)', (params) => ({
@@ -255,7 +248,7 @@ const payAllSui = builder('unsafe_payAllSui', 'input coins as gas + TransferObje
 const splitCoin = builder('unsafe_splitCoin', 'SplitCoins + TransferObjects to the signer', (params) => ({
   signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params), inputs: [String(params.coin_object_id)],
   compose: (tx) => {
-    const amounts = (params.split_amounts as unknown[]).map((a) => bigintParam(a, 'split_amounts'));
+    const amounts = (params.split_amounts as unknown[]).map((a) => u64Param(a, 'split_amounts'));
     if (amounts.length === 0) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: split_amounts is empty');
     const split = tx.splitCoins(tx.object(String(params.coin_object_id)), amountArgs(tx, amounts));
     tx.transferObjects(amounts.map((_, i) => split[i]!), normalizeSuiAddress(String(params.signer)));
@@ -265,7 +258,7 @@ const splitCoin = builder('unsafe_splitCoin', 'SplitCoins + TransferObjects to t
 const splitCoinEqual = builder('unsafe_splitCoinEqual', 'SplitCoins of equal parts + TransferObjects to the signer', (params) => ({
   signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params), inputs: [String(params.coin_object_id)],
   compose: (tx) => {
-    const count = bigintParam(params.split_count, 'split_count');
+    const count = u64Param(params.split_count, 'split_count');
     if (count < 2n || count > 512n) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: split_count must be between 2 and 512');
     // 0x2::pay::divide_and_keep<T>(coin, n) needs the coin's type; the node's equal split is this Move call.
     tx.moveCall({ target: '0x2::pay::divide_and_keep', typeArguments: [String(params.__coinType)], arguments: [tx.object(String(params.coin_object_id)), tx.pure.u64(count)] });
@@ -305,7 +298,7 @@ const requestAddStake = builder('unsafe_requestAddStake', 'MergeCoins + SplitCoi
     if (!first) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: coins is empty');
     if (rest.length) tx.mergeCoins(first, rest);
     let coin: TransactionObjectArgument = first;
-    if (params.amount !== undefined && params.amount !== null) coin = tx.splitCoins(coin, [tx.pure.u64(bigintParam(params.amount, 'amount'))])[0]!;
+    if (params.amount !== undefined && params.amount !== null) coin = tx.splitCoins(coin, [tx.pure.u64(u64Param(params.amount, 'amount'))])[0]!;
     tx.moveCall({ target: '0x3::sui_system::request_add_stake', arguments: [tx.sharedObjectRef(SYSTEM_STATE), coin, tx.pure.address(normalizeSuiAddress(String(params.validator)))] });
   },
 }));

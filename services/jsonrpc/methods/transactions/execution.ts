@@ -4,6 +4,7 @@ import { fromBase64, normalizeSuiAddress } from '@mysten/sui/utils';
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { u64, type Json } from './legacy-values.js';
 import { renderTransactionData } from './render-input.js';
+import { u64Param } from '../../params.js';
 import {
   FULL_READ_MASK, readMaskFor, renderBalanceChanges, renderEffects, renderEvent, renderObjectChanges, renderTransactionResponse, type ResponseOptions,
 } from './render-response.js';
@@ -68,8 +69,11 @@ function renderedEvents(tx: GrpcTypes.ExecutedTransaction | undefined): Json[] {
 
 const dryRunTransactionBlock: JsonRpcMethod = {
   name: 'sui_dryRunTransactionBlock',
-  translatesTo: 'gRPC TransactionExecutionService.SimulateTransaction (checks enabled)',
-  unfilled: ['executionErrorSource: absent (v2 reports the error, not its source)'],
+  translatesTo: 'gRPC TransactionExecutionService.SimulateTransaction (checks enabled, no gas selection)',
+  unfilled: [
+    'executionErrorSource: absent (v2 reports the error, not its source)',
+    'an empty gas payment runs against a mock gas coin as on a full node (what the SDK\'s budget estimate sends), unless the gas owner\'s address balance pays for it: v2 simulates what execution would do',
+  ],
   async handle(params, context) {
     const txBytes = transactionData(params.tx_bytes);
     const response = await simulate(context, { bcs: { value: txBytes } }, true);
@@ -119,7 +123,7 @@ const devInspectTransactionBlock: JsonRpcMethod = {
     }
     const sender = normalizeSuiAddress(String(params.sender_address));
     const args = (params.additional_args ?? {}) as DevInspectArgs;
-    const price = params.gas_price !== undefined ? BigInt(String(params.gas_price)) : await referenceGasPrice(context);
+    const price = params.gas_price !== undefined ? u64Param(params.gas_price, 'gas_price') : await referenceGasPrice(context);
     const data = bcs.TransactionData.serialize({
       V1: {
         kind,
@@ -128,7 +132,7 @@ const devInspectTransactionBlock: JsonRpcMethod = {
           payment: (args.gasObjects ?? []).map(([objectId, version, digest]) => ({ objectId, version: String(version), digest })),
           owner: normalizeSuiAddress(args.gasSponsor ?? sender),
           price: price.toString(),
-          budget: (args.gasBudget ? BigInt(args.gasBudget) : DEV_INSPECT_BUDGET).toString(),
+          budget: (args.gasBudget ? u64Param(args.gasBudget, 'gasBudget') : DEV_INSPECT_BUDGET).toString(),
         },
         expiration: { None: true },
       },

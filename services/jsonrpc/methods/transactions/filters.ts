@@ -1,6 +1,7 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { JSONRPC_ERROR, JsonRpcError } from '../../method.js';
+import { u64Param } from '../../params.js';
 
 /**
  * The legacy `TransactionFilter` / `EventFilter` as v2 ListTransactions / ListEvents DNF filters.
@@ -45,7 +46,7 @@ export function transactionQuery(filter: Record<string, unknown> | null | undefi
   const affected = (a: unknown): TxLiteral => lit({ oneofKind: 'affectedAddress' as const, affectedAddress: { address: normalizeSuiAddress(String(a)) } });
   switch (variant) {
     case 'Checkpoint': {
-      const n = BigInt(String(value));
+      const n = u64Param(value, 'Checkpoint');
       return { startCheckpoint: n, endCheckpoint: n + 1n };
     }
     case 'MoveFunction': {

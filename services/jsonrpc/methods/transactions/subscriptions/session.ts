@@ -4,7 +4,9 @@ import { JSONRPC_ERROR, JsonRpcError } from '../../../method.js';
 import { renderEffects, renderEvent } from '../render-response.js';
 import { timestampMs } from '../legacy-values.js';
 import type { CheckpointFeed } from './checkpoint-feed.js';
-import { eventPredicate, transactionPredicate, type LegacyEvent } from './predicates.js';
+import { CONNECTION_FILTER_LIMITS } from '../../../../streams/index.js';
+import { filterLimitExceeded, type OrganizationFilterBudget } from './filter-budget.js';
+import { compileEventFilter, compileTransactionFilter, indexEvent, type IndexedEvent, type LegacyEvent } from './predicates.js';
 
 /**
  * One WebSocket's JSON-RPC subscriptions, transport-neutral: text frames in, text frames out.
@@ -23,11 +25,16 @@ export interface SessionOptions {
   /** Ends the socket (quota spent while notifying). */
   close(code: string, message: string): void;
   maxSubscriptions?: number;
+  /** The organization's filter bytes over its live sockets: a refusal is -32602 naming the limit. */
+  organizationFilters?: OrganizationFilterBudget;
 }
 
 interface Subscription {
   kind: 'event' | 'transaction';
-  matches: (tx: GrpcTypes.ExecutedTransaction) => unknown[];
+  /** `events` renders the transaction's events once for every subscription of the socket. */
+  matches: (tx: GrpcTypes.ExecutedTransaction, events: () => IndexedEvent[]) => unknown[];
+  bytes: number;
+  distinctValues: number;
 }
 
 const SUBSCRIBE = { suix_subscribeEvent: 'event', suix_subscribeTransaction: 'transaction' } as const;
@@ -69,6 +76,8 @@ export class SubscriptionSession {
     try {
       message = JSON.parse(text);
     } catch {
+      // Every call is charged, its errors included (one credit, as over HTTP).
+      if (await this.#refused(null)) return;
       this.#options.send(errorFrame(null, JSONRPC_ERROR.parseError, 'Parse error'));
       return;
     }
@@ -83,6 +92,7 @@ export class SubscriptionSession {
   async #call(message: unknown): Promise<void> {
     const call = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
     const id = (call && (typeof call.id === 'string' || typeof call.id === 'number') ? call.id : null) as Id;
+    if (await this.#refused(id)) return;
     if (!call || typeof call !== 'object' || call.jsonrpc !== '2.0' || typeof call.method !== 'string') {
       this.#options.send(errorFrame(id, JSONRPC_ERROR.invalidRequest, 'Invalid request'));
       return;
@@ -91,12 +101,6 @@ export class SubscriptionSession {
     if (!(method in SUBSCRIBE) && !(method in UNSUBSCRIBE)) {
       this.#options.send(errorFrame(id, JSONRPC_ERROR.methodNotFound, `Method not found: ${method}`,
         { reason: 'the WebSocket of /v1/jsonrpc serves subscriptions; send other methods with POST /v1/jsonrpc' }));
-      return;
-    }
-    const refusal = await this.#options.charge('call');
-    if (refusal) {
-      this.#options.send(errorFrame(id, JSONRPC_ERROR.serverError, refusal.message, { code: refusal.code }));
-      if (refusal.closing) this.#options.close(refusal.code, refusal.message);
       return;
     }
     try {
@@ -110,6 +114,15 @@ export class SubscriptionSession {
     }
   }
 
+  /** Charges one call; a refusal answers it with the spec's code (and, when closing, ends the socket). */
+  async #refused(id: Id): Promise<boolean> {
+    const refusal = await this.#options.charge('call');
+    if (!refusal) return false;
+    this.#options.send(errorFrame(id, JSONRPC_ERROR.serverError, refusal.message, { code: refusal.code }));
+    if (refusal.closing) this.#options.close(refusal.code, refusal.message);
+    return true;
+  }
+
   #subscribe(kind: 'event' | 'transaction', params: unknown): number {
     const filter = param(params, 'filter');
     if (filter === undefined) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: missing required param filter');
@@ -117,22 +130,22 @@ export class SubscriptionSession {
     if (this.#subscriptions.size >= max) {
       throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: at most ${max} subscriptions per connection`, { code: 'TOO_MANY_SUBSCRIPTIONS' });
     }
-    let matches: Subscription['matches'];
-    if (kind === 'event') {
-      const predicate = eventPredicate(filter);
-      matches = (tx) => {
-        const digest = tx.digest ?? '';
-        const timestamp = timestampMs(tx.timestamp);
-        return (tx.events?.events ?? []).map((e, i) => renderEvent(e, digest, i, timestamp)).filter((e) => predicate(e as unknown as LegacyEvent));
-      };
-    } else {
-      const predicate = transactionPredicate(filter);
-      matches = (tx) => (predicate(tx) ? [renderEffects(tx.effects, tx.digest ?? '')] : []);
+    const compiled = kind === 'event' ? eventSubscription(filter) : transactionSubscription(filter);
+    const held = this.#held();
+    if (held.bytes + compiled.bytes > CONNECTION_FILTER_LIMITS.maxBytes) {
+      throw filterLimitExceeded('bytesPerSocket', CONNECTION_FILTER_LIMITS.maxBytes, 'bytes over the socket\'s subscriptions');
+    }
+    if (held.distinctValues + compiled.distinctValues > CONNECTION_FILTER_LIMITS.maxDistinctValues) {
+      throw filterLimitExceeded('distinctValuesPerSocket', CONNECTION_FILTER_LIMITS.maxDistinctValues, 'distinct values over the socket\'s subscriptions');
+    }
+    const organization = this.#options.organizationFilters;
+    if (organization && !organization.hold(compiled.bytes)) {
+      throw filterLimitExceeded('bytesPerOrganization', organization.maxBytes, 'bytes over the organization\'s subscriptions');
     }
     // Node subscription ids are u64 numbers; ours stay within JavaScript's safe integers.
     let subscriptionId = randomInt(1, 2 ** 48);
     while (this.#subscriptions.has(subscriptionId)) subscriptionId = randomInt(1, 2 ** 48);
-    this.#subscriptions.set(subscriptionId, { kind, matches });
+    this.#subscriptions.set(subscriptionId, { kind, ...compiled });
     this.#stopFeed ??= this.#options.feed.listen((tx) => this.#deliver(tx));
     return subscriptionId;
   }
@@ -143,18 +156,32 @@ export class SubscriptionSession {
     const subscription = this.#subscriptions.get(subscriptionId);
     if (!subscription || subscription.kind !== kind) return false;
     this.#subscriptions.delete(subscriptionId);
+    this.#options.organizationFilters?.release(subscription.bytes);
     if (this.#subscriptions.size === 0) this.#stop();
     return true;
   }
 
+  #held(): { bytes: number; distinctValues: number } {
+    let bytes = 0;
+    let distinctValues = 0;
+    for (const subscription of this.#subscriptions.values()) {
+      bytes += subscription.bytes;
+      distinctValues += subscription.distinctValues;
+    }
+    return { bytes, distinctValues };
+  }
+
   #deliver(tx: GrpcTypes.ExecutedTransaction): void {
+    let events: IndexedEvent[] | undefined;
+    const eventsOf = () => (events ??= indexEvents(tx));
     for (const [subscription, entry] of this.#subscriptions) {
-      for (const result of entry.matches(tx)) {
+      for (const result of entry.matches(tx, eventsOf)) {
         const frame = JSON.stringify({ jsonrpc: '2.0', method: NOTIFICATION_METHOD[entry.kind], params: { subscription, result } });
         this.#charging = this.#charging.then(async () => {
           if (this.#closed || !this.#subscriptions.has(subscription)) return;
+          // Paid before it is sent: a notification the balance cannot cover is never sent, and ends the socket.
           const refusal = await this.#options.charge('notification');
-          if (refusal?.closing) {
+          if (refusal) {
             this.#options.close(refusal.code, refusal.message);
             this.dispose();
             return;
@@ -173,7 +200,26 @@ export class SubscriptionSession {
   /** The socket is gone: drop every subscription (and the feed, if it was the last listener). */
   dispose(): void {
     this.#closed = true;
+    for (const subscription of this.#subscriptions.values()) this.#options.organizationFilters?.release(subscription.bytes);
     this.#subscriptions.clear();
     this.#stop();
   }
+}
+
+/** Compiled once at subscribe time; per transaction only lookups remain. */
+function eventSubscription(filter: unknown): Omit<Subscription, 'kind'> {
+  const compiled = compileEventFilter(filter);
+  return { ...compiled, matches: (_tx, events) => events().filter((e) => compiled.matches(e)).map((e) => e.event) };
+}
+
+function transactionSubscription(filter: unknown): Omit<Subscription, 'kind'> {
+  const compiled = compileTransactionFilter(filter);
+  return { ...compiled, matches: (tx) => (compiled.matches(tx) ? [renderEffects(tx.effects, tx.digest ?? '')] : []) };
+}
+
+/** The transaction's events as every event subscription reads them: rendered, types normalized, once. */
+function indexEvents(tx: GrpcTypes.ExecutedTransaction): IndexedEvent[] {
+  const digest = tx.digest ?? '';
+  const timestamp = timestampMs(tx.timestamp);
+  return (tx.events?.events ?? []).map((e, i) => indexEvent(renderEvent(e, digest, i, timestamp) as unknown as LegacyEvent));
 }

@@ -1,21 +1,24 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ERRORS, errorResponses, isApiError } from '../../../../core/index.js';
-import type { Meter } from '../../../../metering/index.js';
+import { ERRORS, errorResponses, isApiError, type ApiError } from '../../../../core/index.js';
+import type { RequestPipeline } from '../../../../pipeline/index.js';
 import type { App, Capability } from '../../../../route-contract/index.js';
 import type { UpstreamSet } from '../../../../upstream/index.js';
 import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../../../openapi-schemas.js';
 import { CheckpointFeeds } from './checkpoint-feed.js';
+import { OrganizationFilterBytes } from './filter-budget.js';
 import { SubscriptionSession, type Charge } from './session.js';
 
 export interface JsonRpcWebSocketOptions {
   upstreams: UpstreamSet;
-  meter: Meter;
+  pipeline: RequestPipeline;
   /** Shared by every network scope of the process (one upstream stream per network); closed with the app. */
   feeds?: CheckpointFeeds;
   maxSubscriptionsPerSocket?: number;
   /** A socket whose unsent frames exceed this (a client not reading) is closed with 1013. */
   maxBufferedBytes?: number;
+  /** Each organization's filter bytes over its sockets; shared by every network scope of the process. */
+  organizationFilters?: OrganizationFilterBytes;
 }
 
 /** The price of opening the socket, of each call over it and of each notification. */
@@ -33,13 +36,16 @@ function closeReason(code: string, message: string): string {
 /**
  * The WebSocket of `/v1/jsonrpc` (GET with `Upgrade: websocket`, as a node's WS port): JSON-RPC
  * subscriptions. The upgrade passes the data routes' pipeline (authentication with scope `data`,
- * `api_key` query accepted, network binding, limits) and costs one credit; then every call and
- * every notification is metered through the transport-neutral Meter, one credit each (as gRPC
- * streamed messages); spent credits close the socket with 1008 and the reason QUOTA_EXCEEDED.
+ * `api_key` query accepted, network binding, limits) and costs one credit; then through the same
+ * pipeline every call (its errors included) is admitted and charged as a request (limits
+ * included), and every notification is charged before it is sent, one credit each (as gRPC
+ * streamed messages: not rate limited); spent credits close the socket with 1008 and the reason
+ * QUOTA_EXCEEDED, and a notification they cannot pay for is not sent.
  */
 export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSocketOptions): Promise<void> {
   const feeds = options.feeds ?? new CheckpointFeeds();
   const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
+  const organizationFilters = options.organizationFilters ?? new OrganizationFilterBytes();
 
   await scope.register(async (inner: App) => {
     // @fastify/websocket is registered once, at the root (services/http/app.ts): it listens to the
@@ -64,26 +70,32 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
       },
     }, (socket: WebSocket, request: FastifyRequest) => {
       const ticket = request.meterTicket;
+      const { pipeline } = options;
       // The hijacked upgrade never reaches the meter's onSend: it is answered (101) here.
-      if (ticket) options.meter.settle(ticket, { kind: 'answered', status: 101 });
+      pipeline.settle(ticket, { kind: 'answered', status: 101 });
       const upstream = options.upstreams.get(request.network);
       if (!upstream) {
         socket.close(closeCode('UPSTREAM_UNAVAILABLE'), 'no upstream for this network');
         return;
       }
       const principal = request.principal!;
-      const charge: Charge = async () => {
-        const admission = await options.meter.admit({
-          principal, clientIp: request.ip, network: request.network, route: 'WS /v1/jsonrpc', cost: WEBSOCKET_MESSAGE_COST,
-        });
-        options.meter.settle(admission.ticket, { kind: 'answered', status: 200 });
-        if (!admission.error) return undefined;
-        const error = admission.error;
+      const route = 'WS /v1/jsonrpc';
+      const charge: Charge = async (kind) => {
+        let error: ApiError | undefined;
+        if (kind === 'notification') {
+          error = await pipeline.charge(ticket, { credits: WEBSOCKET_MESSAGE_COST, route: `${route} notification` });
+        } else {
+          const admission = await pipeline.admit({ principal, clientIp: request.ip, network: request.network, route, cost: WEBSOCKET_MESSAGE_COST });
+          pipeline.settle(admission.ticket, { kind: 'answered', status: 200 });
+          error = admission.error;
+        }
+        if (!error) return undefined;
         return { code: error.code, message: error.message, closing: error.code === 'CU_QUOTA_EXCEEDED' };
       };
       const session = new SubscriptionSession({
         feed: feeds.of(request.network, upstream),
         maxSubscriptions: options.maxSubscriptionsPerSocket,
+        organizationFilters: organizationFilters.of(principal.organization.id),
         charge,
         send: (text) => {
           if (socket.readyState !== socket.OPEN) return;
@@ -114,6 +126,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
 
 /** The capability form, for the composition root's list (one registration per network scope). */
 export function jsonRpcWebSocketCapability(options: JsonRpcWebSocketOptions & { feeds: CheckpointFeeds }): Capability {
-  return (scope: App) => registerJsonRpcWebSocket(scope, options);
+  const shared = { ...options, organizationFilters: options.organizationFilters ?? new OrganizationFilterBytes() };
+  return (scope: App) => registerJsonRpcWebSocket(scope, shared);
 }
 

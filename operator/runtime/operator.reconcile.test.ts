@@ -1,0 +1,172 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { systemClock } from '../../services/core/index.js';
+import { createOrganization, hashKeyValue } from '../../services/identity/index.js';
+import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
+import type { KubeApiDouble } from '../../test/support/kube-api-server/api-server.js';
+import type { KubeObject } from '../../test/support/kube-api-server/object-store.js';
+import { eventually, startApiDouble, testOperator } from '../../test/support/kube-api-server/harness.js';
+import type { Operator } from './operator.js';
+import type { GatewayIR } from '../ir.js';
+
+/** The reconcile loop against the API-server double and a real PostgreSQL database. */
+describe('operator reconcile loop', () => {
+  let db: TestDatabase;
+  let api: KubeApiDouble;
+  let operator: Operator;
+  let organizationId: string;
+  const snapshots: GatewayIR[] = [];
+  const ns = 'team-a';
+
+  const get = (plural: string, name: string, namespace = ns): KubeObject | undefined => {
+    try {
+      return api.store.get(api.type(plural), namespace, name);
+    } catch {
+      return undefined;
+    }
+  };
+  const ready = (plural: string, name: string, reason = 'Reconciled'): Promise<KubeObject> =>
+    eventually(() => {
+      const object = get(plural, name);
+      const condition = (object?.status?.conditions ?? []).find((c: KubeObject) => c.type === 'Ready');
+      return condition?.reason === reason && object!.status.observedGeneration === object!.metadata.generation ? object : undefined;
+    }, `${plural}/${name} ${reason}`);
+  const keyRow = (id: string) => db.database.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+
+  beforeAll(async () => {
+    db = await createTestDatabase();
+    const created = await createOrganization(db.database.db, systemClock, { name: 'Acme', tier: 'growth', projects: [] });
+    organizationId = created.organization.id;
+    const started = await startApiDouble();
+    api = started.api;
+    operator = testOperator(started.url, 'op-a', db.database, systemClock);
+    operator.onSnapshot((ir) => snapshots.push(ir));
+    await operator.start();
+    await eventually(() => operator.isLeader, 'leadership');
+  });
+
+  afterAll(async () => {
+    await operator?.stop();
+    await api?.close();
+    await db?.drop();
+  });
+
+  it('creates the project row for a Project and reports it in the status', async () => {
+    api.store.create(api.type('projects'), ns, { metadata: { name: 'shop' }, spec: { organizationId, network: 'mainnet' } });
+    const project = await ready('projects', 'shop');
+    const row = await db.database.db.selectFrom('projects').selectAll().where('id', '=', project.status.projectId).executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ organization_id: organizationId, slug: 'shop', network: 'mainnet' });
+    expect(project.status.conditions).toEqual([
+      expect.objectContaining({ type: 'Ready', status: 'True', reason: 'Reconciled', observedGeneration: 1 }),
+      expect.objectContaining({ type: 'Reconciled', status: 'True', reason: 'Reconciled', observedGeneration: 1 }),
+    ]);
+  });
+
+  it('creates a key for an ApiKey: the value only in a Secret named in the status, a finalizer, a key row', async () => {
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'backend' }, spec: { project: 'shop', scopes: ['data', 'streams'], rateLimit: { perKeyRps: 50 } } });
+    const key = await ready('apikeys', 'backend');
+    expect(key.metadata.finalizers).toEqual(['suigw.io/revoke-key']);
+    expect(key.status).toMatchObject({ secretName: 'backend-apikey', network: 'mainnet', observedGeneration: 1 });
+    expect(JSON.stringify(key)).not.toContain('svc_pat_');
+    const secret = get('secrets', 'backend-apikey')!;
+    const value = Buffer.from(secret.data.apiKey, 'base64').toString('utf8');
+    expect(value).toMatch(/^svc_pat_/);
+    expect(secret.metadata.annotations['suigw.io/key-id']).toBe(key.status.keyId);
+    expect(secret.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'ApiKey', name: 'backend', uid: key.metadata.uid })]);
+    const row = await keyRow(key.status.keyId);
+    expect(row).toMatchObject({ hash: hashKeyValue(value), enabled: true, scopes: ['data', 'streams'], organization_id: organizationId, project_id: expect.stringMatching(/^proj_/) });
+    expect(new Date(row!.expires_at).toISOString()).toBe(key.status.expiresAt);
+    const ir = await eventually(() => snapshots.at(-1)?.keys.find((k) => k.keyId === key.status.keyId) && snapshots.at(-1), 'key in the IR');
+    expect(ir.keys.find((k) => k.keyId === key.status.keyId)).toMatchObject({ network: 'mainnet', perKeyRps: 50, enabled: true, scopes: ['data', 'streams'] });
+  });
+
+  it('applies spec edits to the row and records the new observedGeneration', async () => {
+    const before = get('apikeys', 'backend')!;
+    api.store.patch(api.type('apikeys'), ns, 'backend', { spec: { scopes: ['data'], allowedOrigins: ['https://shop.example.com'] } }, { manager: 'kubectl' });
+    const key = await eventually(() => {
+      const k = get('apikeys', 'backend');
+      return k?.status?.observedGeneration === 2 && k.status.conditions[1].status === 'True' ? k : undefined;
+    }, 'generation 2 reconciled');
+    expect(key.metadata.generation).toBe(2);
+    const row = await keyRow(before.status.keyId);
+    expect(row).toMatchObject({ scopes: ['data'], allowed_origins: ['https://shop.example.com'], enabled: true });
+    // The Ready condition did not change status, so its transition time stands.
+    expect(key.status.conditions[0].lastTransitionTime).toBe(before.status.conditions[0].lastTransitionTime);
+  });
+
+  it('disables the key when the spec says enabled: false', async () => {
+    const { status } = get('apikeys', 'backend')!;
+    api.store.patch(api.type('apikeys'), ns, 'backend', { spec: { enabled: false } }, { manager: 'kubectl' });
+    await ready('apikeys', 'backend', 'Disabled');
+    expect(await keyRow(status.keyId)).toMatchObject({ enabled: false });
+  });
+
+  it('revokes the key when the ApiKey is deleted (finalizer), then lets it and its Secret go', async () => {
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'leaving' }, spec: { project: 'shop' } });
+    const key = await ready('apikeys', 'leaving');
+    expect((await keyRow(key.status.keyId))?.enabled).toBe(true);
+    api.store.delete(api.type('apikeys'), ns, 'leaving');
+    await eventually(() => get('apikeys', 'leaving') === undefined, 'resource deleted');
+    expect((await keyRow(key.status.keyId))?.enabled).toBe(false);
+    expect(get('secrets', 'leaving-apikey')).toBeUndefined();
+  });
+
+  it('server-side applies the stream workers (replicas from load) and re-asserts drifted fields', async () => {
+    api.store.create(api.type('warpstreams'), ns, { metadata: { name: 'swaps' }, spec: { project: 'shop', type: 'event', filter: '0x2::coin::CoinEvent', expectedEventsPerSecond: 1200 } });
+    await ready('warpstreams', 'swaps');
+    const deployment = await eventually(() => (get('deployments', 'suigw-streams-mainnet', 'suigw')?.spec.replicas === 3 ? get('deployments', 'suigw-streams-mainnet', 'suigw') : undefined), 'replicas 3');
+    expect(deployment.metadata.managedFields).toEqual([expect.objectContaining({ manager: 'suigw-operator', operation: 'Apply' })]);
+    // Another manager edits replicas: the next rebuild takes the field back with a forced apply.
+    api.store.patch(api.type('deployments'), 'suigw', 'suigw-streams-mainnet', { spec: { replicas: 7 } }, { manager: 'kubectl-edit' });
+    await eventually(() => get('deployments', 'suigw-streams-mainnet', 'suigw')?.spec.replicas === 3, 'replicas restored');
+  });
+
+  it('server-side applies a billing CronJob per OnchainPlan, owned by it', async () => {
+    api.store.create(api.type('onchainplans'), ns, { metadata: { name: 'acme' }, spec: { organizationId, network: 'mainnet', tier: 'growth', billingDay: 31 } });
+    const plan = await ready('onchainplans', 'acme');
+    const cronJob = await eventually(() => get('cronjobs', 'suigw-billing-acme'), 'cronjob');
+    expect(cronJob.spec).toMatchObject({ schedule: '0 0 28-31 * *', suspend: false, concurrencyPolicy: 'Forbid' });
+    expect(cronJob.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'OnchainPlan', uid: plan.metadata.uid })]);
+    api.store.patch(api.type('onchainplans'), ns, 'acme', { spec: { suspend: true } }, { manager: 'kubectl' });
+    await eventually(() => get('cronjobs', 'suigw-billing-acme')?.spec.suspend === true, 'suspended');
+  });
+
+  it('reports a refusal of the identity module in the Ready condition (the API\'s codes)', async () => {
+    api.store.create(api.type('projects'), ns, { metadata: { name: 'shop-copy' }, spec: { organizationId, network: 'testnet', displayName: 'Shop' } });
+    const project = await ready('projects', 'shop-copy', 'NetworkMismatch');
+    expect(project.status.conditions[0]).toMatchObject({ status: 'False', message: expect.stringContaining('serves mainnet') });
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'bad' }, spec: { project: 'shop', scopes: ['root'] } });
+    const bad = await ready('apikeys', 'bad', 'InvalidSpec');
+    expect(bad.status.conditions[0].message).toContain('spec.scopes.0');
+  });
+
+  it('relists after 410 Gone (history compacted while the watches were down)', async () => {
+    api.closeWatches();
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'after-gone' }, spec: { project: 'shop' } });
+    api.store.compact();
+    await ready('apikeys', 'after-gone');
+    expect(api.goneAnswers).toBeGreaterThan(0);
+  });
+
+  it('restarts informers that stopped on other errors', async () => {
+    api.failNext(12, 500);
+    api.closeWatches();
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'after-errors' }, spec: { project: 'shop' } });
+    await ready('apikeys', 'after-errors');
+    expect(api.pendingFailures).toBe(0);
+  });
+
+  it('retries a status write that meets a 409 conflict, on a fresh read', async () => {
+    let conflicts = 0;
+    api.beforeNext(
+      (method, path) => method === 'PUT' && path.endsWith('/apikeys/racing/status'),
+      () => {
+        conflicts += 1;
+        api.store.patch(api.type('apikeys'), ns, 'racing', { metadata: { labels: { touched: 'yes' } } }, { manager: 'someone' });
+      },
+    );
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'racing' }, spec: { project: 'shop' } });
+    const key = await ready('apikeys', 'racing');
+    expect(conflicts).toBe(1);
+    expect(key.metadata.labels).toEqual({ touched: 'yes' });
+  });
+});

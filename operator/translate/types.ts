@@ -1,0 +1,130 @@
+import type { Network } from '../../services/core/index.js';
+import type { Scope } from '../../services/identity/index.js';
+import type { BackendCluster, BackendRole, GatewayIR } from '../ir.js';
+import type { Condition, Kind } from '../crds/schemas.js';
+
+/** The slice of a Kubernetes object the translation reads. */
+export interface ObjectMeta {
+  name: string;
+  namespace: string;
+  uid: string;
+  generation?: number;
+  deletionTimestamp?: string;
+  finalizers?: string[];
+  labels?: Record<string, string>;
+  annotations?: Record<string, string>;
+}
+
+export interface CustomResource {
+  kind: Kind;
+  metadata: ObjectMeta;
+  spec: unknown;
+  status?: Record<string, unknown>;
+}
+
+export interface OwnedSecret {
+  metadata: ObjectMeta;
+}
+
+/** What the informers hold: the four kinds and the Secrets the operator wrote. */
+export interface ClusterState {
+  resources: CustomResource[];
+  secrets: OwnedSecret[];
+}
+
+export interface ProjectRow {
+  id: string;
+  organizationId: string;
+  slug: string;
+  network: Network;
+}
+
+export interface KeyRow {
+  id: string;
+  organizationId: string;
+  projectId: string | null;
+  name: string;
+  scopes: Scope[];
+  allowedOrigins: string[];
+  rateLimit: { perKeyRps: number | null; perIpRps: number | null };
+  enabled: boolean;
+  expiresAt: string;
+}
+
+/** The database as the translation needs it: the organizations the CRs name, with their rows. */
+export interface DatabaseView {
+  organizations: { id: string; tier: string }[];
+  projects: ProjectRow[];
+  keys: KeyRow[];
+}
+
+export interface TranslationSettings {
+  /** ISO 8601; the time conditions record when they change. */
+  now: string;
+  /** The namespace the operator's workloads live in. */
+  namespace: string;
+  hosts: { network: Network; http: string[]; grpc: string[] }[];
+  backends: Record<BackendRole, BackendCluster>;
+  image: string;
+  /** Events per second one stream worker carries (the replica formula's divisor). */
+  eventsPerWorker: number;
+  maxStreamWorkers: number;
+}
+
+export interface TranslationInput {
+  settings: TranslationSettings;
+  cluster: ClusterState;
+  database: DatabaseView;
+}
+
+export interface ResourceRef {
+  kind: Kind;
+  namespace: string;
+  name: string;
+  uid: string;
+}
+
+/** Row changes, done by the effects through the identity modules the management API uses. */
+export type RowAction =
+  | { action: 'createProject'; ref: ResourceRef; organizationId: string; name: string; network: Network }
+  | {
+      action: 'createKey';
+      ref: ResourceRef;
+      organizationId: string;
+      projectId: string;
+      name: string;
+      scopes: Scope[];
+      allowedOrigins: string[];
+      rateLimit: { perKeyRps?: number | null; perIpRps?: number | null } | undefined;
+      expiresInDays: number;
+      secretName: string;
+      enabled: boolean;
+    }
+  | {
+      action: 'updateKey';
+      ref: ResourceRef;
+      organizationId: string;
+      keyId: string;
+      changes: { name?: string; scopes?: Scope[]; allowedOrigins?: string[]; rateLimit?: { perKeyRps: number | null; perIpRps: number | null } };
+    }
+  | { action: 'disableKey'; ref: ResourceRef; organizationId: string; keyId: string }
+  | { action: 'addFinalizer'; ref: ResourceRef }
+  | { action: 'removeFinalizer'; ref: ResourceRef };
+
+export interface StatusUpdate {
+  ref: ResourceRef;
+  status: Record<string, unknown> & { observedGeneration: number; conditions: Condition[] };
+}
+
+export interface Translation {
+  ir: GatewayIR;
+  statuses: StatusUpdate[];
+  actions: RowAction[];
+  /** Deployments and CronJobs to server-side apply, complete (apply removes what is left out). */
+  workloads: Record<string, unknown>[];
+}
+
+export const FINALIZER = 'suigw.io/revoke-key';
+export const MANAGED_BY_LABEL = 'app.kubernetes.io/managed-by';
+export const MANAGER = 'suigw-operator';
+export const KEY_ID_ANNOTATION = 'suigw.io/key-id';

@@ -1,0 +1,4 @@
+export { isTier, parseTier, TIERS, UnknownTierError, type Tier } from './tiers.js';
+export * from './plan-table.js';
+export { readPlansFile } from './plans-file.js';
+export { pausedBeyondPlan } from './plan-pause.js';
