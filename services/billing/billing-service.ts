@@ -122,6 +122,8 @@ export class BillingService {
     await this.#checkPaymentMethod(organizationId);
     const { db, clock, chain } = this.#deps;
     const live = await livePlanOf(db, organizationId);
+    // A live plan changes tier through `change`; activate only resumes a cancelled one (rule 7).
+    if (live && live.state !== 'cancel_pending') throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
     if (live) this.#checkReplacement(live, tier, input.interval);
     const price = periodPrice(tier, input.interval);
     const allowanceId = normalizeSuiAddress(input.allowanceId);

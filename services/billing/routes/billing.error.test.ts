@@ -131,6 +131,8 @@ describe('on-chain billing errors through HTTP: every billing code with its stat
     ({ allowanceId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 2 }));
     expect((await activate({ allowanceId })).status).toBe(200);
     expectError(await activate({ allowanceId }), 'ONCHAIN_SUBSCRIPTION_EXISTS');
+    expectError(await activate({ tier: 'growth', allowanceId }), 'ONCHAIN_SUBSCRIPTION_EXISTS');
+    expectError(await activate({ tier: 'team', interval: 'year', allowanceId }), 'ONCHAIN_SUBSCRIPTION_EXISTS');
     expectError(await prepare({}), 'ONCHAIN_SUBSCRIPTION_EXISTS');
     expectError(await h.call('POST', '/v1/billing/onchain/change', { tier: 'team', when: 'now' }), 'PLAN_UNCHANGED');
     expectError(await h.call('POST', '/v1/billing/onchain/change', { tier: 'growth', when: 'now' }), 'ALLOWANCE_NOT_FOUND');
