@@ -86,6 +86,23 @@ describe('SuiChain on simnet: the billing app through the official SDK over gRPC
     expect(await chain.allowance(network, allowanceId)).toBeNull();
   });
 
+  it('an annual allowance: one price per 12-month window on a grid from the first spend (Feb 29 → Feb 28), refused inside a window', async () => {
+    const funder = simnet.accounts.find((account) => account.label === 'olivia')!;
+    const bytes = await chain.buildPrepare(network, { funder: funder.address, organization: 'org_year', periodLimit: 490n * USDC, windowMonths: 12, prefund: 1_470n * USDC, startMs: 0, expirationMs: null });
+    const result = await client.core.executeTransaction({ transaction: bytes, signatures: [(await funder.keypair.signTransaction(bytes)).signature], include: { objectTypes: true } });
+    const allowanceId = Object.entries(result.Transaction!.objectTypes!).find(([, type]) => type.includes('::allowance::Allowance<'))![0];
+    const charge = (period: number) => chain.signCharge(network, { allowanceId, funder: funder.address, amount: 490n * USDC, period }).then((signed) => chain.submit(network, signed));
+    simnet.advanceClockTo(Date.UTC(2028, 1, 29, 10));
+    expect(await charge(1)).toMatchObject({ kind: 'succeeded' });
+    simnet.advanceClockTo(Date.UTC(2028, 7, 31, 10));
+    await expect(charge(2)).rejects.toMatchObject({ name: 'ChargeDeclined', reason: 'allowance_refused' });
+    simnet.advanceClockTo(Date.UTC(2029, 1, 28, 10));
+    expect(await charge(3)).toMatchObject({ kind: 'succeeded' });
+    simnet.advanceClockTo(Date.UTC(2030, 1, 28, 10, 0, 5));
+    expect(await charge(4)).toMatchObject({ kind: 'succeeded' });
+    expect(simnet.ledger.getAllowance(allowanceId)!.lifetimeSpent).toBe(3n * 490n * USDC);
+  });
+
   it('a funder without the USDC to prefund gets TransactionBuildFailed', async () => {
     const poor = simnet.accounts.find((account) => account.label === 'mallory')!;
     await expect(chain.buildPrepare(network, { funder: poor.address, organization: 'o', periodLimit: 1n, windowMonths: 1, prefund: 10n ** 15n, startMs: 0, expirationMs: null }))

@@ -25,10 +25,19 @@ export function allowanceArgument(call: MoveCallInput, index: number, ctx: CallC
   return { object, record };
 }
 
-/** 12 calendar months after a window's start, UTC (the annual window of a billing allowance). */
-function twelveMonthsAfter(startMs: bigint): bigint {
-  const start = new Date(Number(startMs));
-  return BigInt(Date.UTC(start.getUTCFullYear() + 1, start.getUTCMonth(), start.getUTCDate(), start.getUTCHours(), start.getUTCMinutes(), start.getUTCSeconds(), start.getUTCMilliseconds()));
+/** `years` years after `anchorMs`, UTC; Feb 29 falls on Feb 28 in common years (never Mar 1). */
+function yearsAfter(anchorMs: bigint, years: number): bigint {
+  const anchor = new Date(Number(anchorMs));
+  const year = anchor.getUTCFullYear() + years;
+  const day = Math.min(anchor.getUTCDate(), new Date(Date.UTC(year, anchor.getUTCMonth() + 1, 0)).getUTCDate());
+  return BigInt(Date.UTC(year, anchor.getUTCMonth(), day, anchor.getUTCHours(), anchor.getUTCMinutes(), anchor.getUTCSeconds(), anchor.getUTCMilliseconds()));
+}
+
+/** The start of the 12-month window holding `nowMs`, on the grid anchored on the first spend. */
+function annualWindowStart(anchorMs: bigint, nowMs: bigint): bigint {
+  let years = 0;
+  while (yearsAfter(anchorMs, years + 1) <= nowMs) years++;
+  return yearsAfter(anchorMs, years);
 }
 
 /**
@@ -58,9 +67,10 @@ export function spendUnderAllowance(
   let month = monthOf(ctx.nowMs);
   let sameWindow = month === record.month;
   if (record.windowMonths === 12) {
-    sameWindow = windowStartMs > 0n && ctx.nowMs < twelveMonthsAfter(windowStartMs);
-    if (!sameWindow) windowStartMs = ctx.nowMs;
-    month = monthOf(windowStartMs);
+    // Windows of 12 months on a grid anchored on the first spend (windowStartMs), never re-anchored.
+    if (windowStartMs === 0n) windowStartMs = ctx.nowMs;
+    month = monthOf(annualWindowStart(windowStartMs, ctx.nowMs));
+    sameWindow = record.windowStartMs > 0n && month === record.month;
   }
   const spent = (sameWindow ? record.monthSpent : 0n) + amount;
   if (record.monthlyLimit > 0n && spent > record.monthlyLimit) throw fail(ALLOWANCE_ABORTS.monthlyLimit, 'period limit exceeded');
