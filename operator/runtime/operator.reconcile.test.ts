@@ -124,7 +124,7 @@ describe('operator reconcile loop', () => {
     api.store.create(api.type('onchainplans'), ns, { metadata: { name: 'acme' }, spec: { organizationId, network: 'mainnet', tier: 'growth', billingDay: 31 } });
     const plan = await ready('onchainplans', 'acme');
     const cronJob = await eventually(() => get('cronjobs', 'suigw-billing-acme'), 'cronjob');
-    expect(cronJob.spec).toMatchObject({ schedule: '0 0 28-31 * *', suspend: false, concurrencyPolicy: 'Forbid' });
+    expect(cronJob.spec).toMatchObject({ schedule: '7 * * * *', suspend: false, concurrencyPolicy: 'Forbid' });
     expect(cronJob.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'OnchainPlan', uid: plan.metadata.uid })]);
     api.store.patch(api.type('onchainplans'), ns, 'acme', { spec: { suspend: true } }, { manager: 'kubectl' });
     await eventually(() => get('cronjobs', 'suigw-billing-acme')?.spec.suspend === true, 'suspended');

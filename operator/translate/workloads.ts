@@ -40,11 +40,13 @@ export function streamWorkerDeployment(settings: TranslationSettings, network: N
 }
 
 /**
- * Cron has no "last day of the month": a billing day past the 28th runs on the 28th-31st and
- * the job charges only on min(billing day, the month's last day).
+ * Every hour: a pass charges only what is due (renewals fall on the first charge's day, kept in
+ * the database), and the same pass carries the daily retries of failed charges, the hourly
+ * retries of our own failures and the 7-day reminders (docs/billing.md), which a once-a-month
+ * schedule would miss. `billingDay` stays on the resource as what the owner expects to see.
  */
-export function billingSchedule(billingDay: number): string {
-  return billingDay <= 28 ? `0 0 ${billingDay} * *` : '0 0 28-31 * *';
+export function billingSchedule(): string {
+  return '7 * * * *';
 }
 
 export function billingCronJob(settings: TranslationSettings, resource: CustomResource, spec: OnchainPlanSpec): Record<string, unknown> {
@@ -59,7 +61,7 @@ export function billingCronJob(settings: TranslationSettings, resource: CustomRe
       ownerReferences: [{ apiVersion: 'suigw.io/v1alpha1', kind: 'OnchainPlan', name: resource.metadata.name, uid: resource.metadata.uid, controller: true }],
     },
     spec: {
-      schedule: billingSchedule(spec.billingDay),
+      schedule: billingSchedule(),
       timeZone: 'Etc/UTC',
       suspend: spec.suspend,
       concurrencyPolicy: 'Forbid',

@@ -12,12 +12,14 @@ const USAGE = `usage:
       creates an organization with a default project and prints its first manage key (shown once)
   suigw admin grant --org ORG_ID --usd AMOUNT [--note TEXT]
       adds prepaid pay-per-request credit to an organization (AMOUNT: more than 0, at most
-      ${MAX_GRANT_USD.toLocaleString('en-US')}, at most 6 decimals)`;
+      ${MAX_GRANT_USD.toLocaleString('en-US')}, at most 6 decimals); refused while an on-chain plan is live
+  suigw admin card-subscription --org ORG_ID --active true|false
+      records that the organization pays by card (on-chain plans then answer STRIPE_SUBSCRIPTION_ACTIVE)`;
 
 /** `suigw admin`: operator tasks that have no API (there is no dashboard). */
 export async function runAdmin(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
-  if (command !== 'create-org' && command !== 'grant') {
+  if (command !== 'create-org' && command !== 'grant' && command !== 'card-subscription') {
     console.error(USAGE);
     process.exit(2);
   }
@@ -38,6 +40,7 @@ export async function runAdmin(argv: string[]): Promise<void> {
           org: { type: 'string' },
           usd: { type: 'string' },
           note: { type: 'string', default: '' },
+          active: { type: 'string' },
         },
       });
     } catch (error) {
@@ -69,6 +72,12 @@ export async function runAdmin(argv: string[]): Promise<void> {
       });
       console.log(JSON.stringify({ organizationId: organization.id, projectId: projects[0]!.id, network, keyId: key.id, apiKey: key.apiKey, scopes, expiresAt: key.expiresAt }, null, 2));
       console.error('The apiKey is shown once; it is an administrator credential for the whole organization.');
+    } else if (command === 'card-subscription') {
+      const org = values.org ?? fail('--org is required');
+      const active = values.active === 'true' ? true : values.active === 'false' ? false : fail('--active is true or false');
+      const updated = await runtime.database.db.updateTable('organizations').set({ card_subscription_active: active }).where('id', '=', org).where('deleted_at', 'is', null).returning('id').executeTakeFirst();
+      if (!updated) fail(`no organization ${org} (or it is deleted)`);
+      console.log(JSON.stringify({ organizationId: org, cardSubscriptionActive: active }));
     } else {
       const org = values.org ?? fail('--org is required');
       const usd = values.usd ?? fail('--usd is required');
@@ -81,6 +90,7 @@ export async function runAdmin(argv: string[]): Promise<void> {
         console.log(JSON.stringify({ organizationId: org, grantedMicroUsd: microUsd.toString(), balanceMicroUsd: balance.toString() }));
       } catch (error) {
         if (isApiError(error) && error.code === 'ORGANIZATION_NOT_FOUND') fail(`no organization ${org} (or it is deleted)`);
+        if (isApiError(error) && error.code === 'ONCHAIN_SUBSCRIPTION_EXISTS') fail(`organization ${org} is on an on-chain plan: no pay-per-request deposits (billing rule 8)`);
         throw error;
       }
     }

@@ -7,6 +7,8 @@ import { createGrpcProxy, type GrpcProxy } from '../grpc/proxy/index.js';
 import { openPipeline } from '../pipeline/index.js';
 import { networkBaseUrl, startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
+import { billingParts } from './billing-parts.js';
+import { startBillingScheduler } from '../billing/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 import { startWarpRuntime } from '../streams/index.js';
@@ -45,7 +47,15 @@ async function devUpstreams(config: Readonly<Config>): Promise<{ config: Readonl
   const simnet = await startSimnet({ seed: 'dev', host: '127.0.0.1' });
   const endpoints = { ...config.endpoints } as Record<Network, Config['endpoints'][Network]>;
   for (const network of missing) endpoints[network] = { ...endpoints[network], grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl };
-  return { config: Object.freeze({ ...config, endpoints: Object.freeze(endpoints) }), simnet };
+  // On-chain billing against simnet's billing app, its `deployer` as the sponsor key (docs/billing.md, Try it).
+  const { CATALOG, COIN_TYPES, BILLING_TREASURY } = await import('../simnet/index.js');
+  const simnetBilling = { packageId: CATALOG.billingPackage, configId: CATALOG.billingConfig, usdcType: COIN_TYPES.USDC, treasury: BILLING_TREASURY };
+  const billing = config.billing.sponsorKey ? config.billing : Object.freeze({
+    ...config.billing,
+    networks: Object.freeze(Object.fromEntries(missing.map((network) => [network, simnetBilling]))),
+    sponsorKey: simnet.accounts.find((account) => account.label === 'deployer')!.keypair.getSecretKey(),
+  });
+  return { config: Object.freeze({ ...config, endpoints: Object.freeze(endpoints), billing }), simnet };
 }
 
 async function readJson<T>(path: string): Promise<Partial<T>> {
@@ -116,11 +126,14 @@ export async function runDev(argv: string[]): Promise<void> {
   const warp = await startWarpRuntime({
     redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true, consumers: [webhooks.consumer],
   });
-  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, pipeline, warp });
+  const billing = billingParts({ ...runtime, config: upstreamSetup.config, upstreams, identityChanged: (change) => pipeline.authenticator.invalidate(change) });
+  const billingScheduler = startBillingScheduler({ pass: billing.pass, lock: billing.lock, intervalMs: 60_000, logger: runtime.logger });
+  const app = await buildGatewayApp({ ...runtime, upstreams, metrics, pipeline, warp, billing });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams });
   onShutdown(async () => {
     for (const { proxy } of grpcProxies.values()) await proxy.close();
+    await billingScheduler.stop();
     await app.close();
     await warp.close();
     await webhooks.close();

@@ -15,6 +15,8 @@ import { createRestServices, restCapability, restConfigFrom } from '../rest/inde
 import { streamDefinitionsCapability, warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
 import { pipelineParts } from './pipeline-parts.js';
+import { billingParts, type BillingParts } from './billing-parts.js';
+import { billingCapability } from '../billing/index.js';
 import { UpstreamMonitor, type UpstreamSet } from '../upstream/index.js';
 import { webhooksCapability, webhookSecretBox } from '../webhooks/index.js';
 import { SERVED_JSONRPC_METHODS } from './jsonrpc-methods.js';
@@ -42,6 +44,8 @@ export interface GatewayAppOptions {
   zkloginProver?: Prover;
   /** GraphQL's persisted-query store, to look at it (tests); created when absent. */
   graphqlPersisted?: PersistedQueries;
+  /** On-chain billing, shared with `suigw dev`'s scheduler; built from the config when absent. */
+  billing?: BillingParts;
 }
 
 /**
@@ -90,6 +94,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       webhooksCapability({ database, clock, box: webhookSecretBox(secret), policy: config.webhooks,
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
       }),
+      billingCapability((options.billing ?? billingParts({ config, database, clock, upstreams, identityChanged: (change) => authenticator.invalidate(change) })).service),
       catalogCapability({
         catalog: EventCatalog.shipped(),
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),

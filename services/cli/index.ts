@@ -1,4 +1,5 @@
 import { runAdmin } from './admin.js';
+import { runBilling } from './billing.js';
 import { runDev } from './dev.js';
 import { runAuthz, runRateLimit } from './envoy-services.js';
 import { runGateway } from './gateway.js';
@@ -21,7 +22,7 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', run: runAuthz },
   ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: runRateLimit },
   streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: runStreams },
-  billing: { about: 'one pass over due on-chain charges (not built yet)' },
+  billing: { about: 'one pass over due on-chain charges, retries, reminders and emails, then exit (exit codes: docs/billing.md)', run: runBilling },
   operator: {
     about: 'Kubernetes operator: suigw.io custom resources → keys, projects, stream workers, billing CronJobs; serves Envoy over ADS (--xds-port, default 18000)',
     // Loaded on demand: only this role needs the Kubernetes client.

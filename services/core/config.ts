@@ -19,6 +19,9 @@ const optionalString = z
 
 const optionalUrl = optionalString.pipe(z.url().optional());
 
+const suiAddress = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
+const billingNetworkSchema = z.strictObject({ packageId: suiAddress, configId: suiAddress, usdcType: z.string().regex(/^0x[0-9a-fA-F]{64}::\w+::\w+$/), treasury: suiAddress });
+
 const networkList = z
   .string()
   .default('mainnet,testnet')
@@ -128,6 +131,20 @@ export const ENV_SCHEMA = z.object({
   SUIGW_OPERATOR_IMAGE: z.string().min(1).default('ghcr.io/suigw/suigw:0.1.0'),
   SUIGW_OPERATOR_EVENTS_PER_WORKER: z.coerce.number().int().min(1).max(1_000_000).default(500),
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: z.coerce.number().int().min(1).max(1_000).default(10),
+  // On-chain billing (services/billing, docs/billing.md).
+  SUIGW_BILLING_NETWORKS: z.string().default('{}').transform((value, ctx) => {
+    try {
+      return z.partialRecord(z.enum(NETWORKS), billingNetworkSchema).parse(JSON.parse(value));
+    } catch {
+      ctx.addIssue({ code: 'custom', message: 'expected a JSON object {"<network>": {"packageId", "configId", "usdcType", "treasury"}}' });
+      return z.NEVER;
+    }
+  }),
+  SUIGW_BILLING_SPONSOR_KEY: optionalString.pipe(z.string().startsWith('suiprivkey1').optional()),
+  SUIGW_BILLING_ORGANIZATION: optionalString,
+  SUIGW_SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
+  SUIGW_BILLING_EMAIL_FROM: z.string().default('suigw billing <billing@suigw.invalid>'),
+  SUIGW_BILLING_OUTBOX: optionalString,
 });
 
 export interface NetworkEndpoint {
@@ -241,6 +258,20 @@ export interface Config {
     /** Deadline of one delivery attempt, connection to response headers and the capped body. */
     timeoutMs: number;
   };
+  /** On-chain billing (services/billing, docs/billing.md). */
+  billing: {
+    /** Per network: the billing app's package, its BillingConfig object, USDC's coin type, the treasury. */
+    networks: Readonly<Partial<Record<Network, Readonly<{ packageId: string; configId: string; usdcType: string; treasury: string }>>>>;
+    /** The sponsor key (`suiprivkey1…`): the allowances' spender, signs charges and pays their gas. A secret: never logged. */
+    sponsorKey: string | undefined;
+    /** `suigw billing` for one organization only (the OnchainPlan CronJob sets it). */
+    organizationId: string | undefined;
+    /** SMTP server of the billing emails; unset: emails go to the outbox file. */
+    smtpUrl: string | undefined;
+    emailFrom: string;
+    /** The outbox file when SMTP is not set (default `<SUIGW_DATA_DIR>/billing-outbox.jsonl`). */
+    outboxPath: string;
+  };
   /** The Kubernetes operator (operator, docs/kubernetes.md). */
   operator: {
     namespace: string;
@@ -352,6 +383,14 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       allowedAddresses: Object.freeze([...v.SUIGW_WEBHOOK_ALLOWED_ADDRESSES]),
       timeoutMs: v.SUIGW_WEBHOOK_TIMEOUT_MS,
     }),
+    billing: Object.freeze({
+      networks: Object.freeze({ ...v.SUIGW_BILLING_NETWORKS }),
+      sponsorKey: v.SUIGW_BILLING_SPONSOR_KEY,
+      organizationId: v.SUIGW_BILLING_ORGANIZATION,
+      smtpUrl: v.SUIGW_SMTP_URL,
+      emailFrom: v.SUIGW_BILLING_EMAIL_FROM,
+      outboxPath: v.SUIGW_BILLING_OUTBOX ?? `${v.SUIGW_DATA_DIR}/billing-outbox.jsonl`,
+    }),
     operator: Object.freeze({
       namespace: v.SUIGW_OPERATOR_NAMESPACE,
       identity: v.SUIGW_OPERATOR_IDENTITY,
@@ -440,4 +479,10 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_OPERATOR_IMAGE: '`suigw operator`: the image of the stream workers and billing CronJobs it creates.',
   SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: '`suigw operator`: most stream-worker replicas per network (default 10).',
+  SUIGW_BILLING_NETWORKS: 'On-chain billing per network, JSON {"testnet": {"packageId", "configId", "usdcType", "treasury"}} (the billing app of move/suigw_billing, its BillingConfig object, USDC\'s coin type, the treasury). Unset networks answer 403 ONCHAIN_BILLING_DISABLED; `suigw dev` sets simnet\'s. See docs/billing.md.',
+  SUIGW_BILLING_SPONSOR_KEY: 'The billing sponsor key (`suiprivkey1…`, a secret, never logged): the allowances\' spender; signs charges and pays their gas. Required for on-chain billing; `suigw dev` uses simnet\'s deployer.',
+  SUIGW_BILLING_ORGANIZATION: '`suigw billing`: charge only this organization (the OnchainPlan CronJob sets it); unset: every organization.',
+  SUIGW_SMTP_URL: 'SMTP server of billing emails (`smtp://` or `smtps://user:pass@host:port`); unset: emails are appended to SUIGW_BILLING_OUTBOX.',
+  SUIGW_BILLING_EMAIL_FROM: 'From address of billing emails (default `suigw billing <billing@suigw.invalid>`).',
+  SUIGW_BILLING_OUTBOX: 'File that receives billing emails (one JSON line each) when SUIGW_SMTP_URL is unset (default SUIGW_DATA_DIR/billing-outbox.jsonl).',
 };

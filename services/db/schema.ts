@@ -14,6 +14,8 @@ export interface OrganizationsTable {
   subscription_plan: string | null;
   subscription_status: string | null;
   subscription_period_end: Timestamp | null;
+  /** A card subscription set by an operator (migration 009): blocks an on-chain plan. */
+  card_subscription_active: ColumnType<boolean, boolean | undefined, boolean>;
   created_at: Timestamp;
   deleted_at: Timestamp | null;
 }
@@ -105,7 +107,79 @@ export interface ZkLoginAudiencesTable {
   created_seq: Generated<string>;
 }
 
+/** On-chain plans (`009_billing.sql`). */
+export interface OnchainPlansTable {
+  id: string;
+  organization_id: string;
+  network: string;
+  tier: string;
+  interval: string;
+  state: string;
+  allowance_id: string;
+  allowance_cap_id: string | null;
+  funder: string;
+  price_micro_usdc: BigIntColumn;
+  pending_tier: string | null;
+  pending_allowance_id: string | null;
+  anchor_at: Timestamp | null;
+  periods_paid: ColumnType<number, number | undefined, number>;
+  period_start: Timestamp | null;
+  period_end: Timestamp | null;
+  failed_attempts: ColumnType<number, number | undefined, number>;
+  next_attempt_at: Timestamp | null;
+  reminded_for: Timestamp | null;
+  notify_email: string | null;
+  created_at: Timestamp;
+  ended_at: Timestamp | null;
+}
+
+export interface BillingChargesTable {
+  id: string;
+  plan_id: string;
+  period_key: Timestamp;
+  kind: string;
+  tier: string;
+  allowance_id: string;
+  amount_micro_usdc: BigIntColumn;
+  status: string;
+  digest: string | null;
+  tx_bytes: string | null;
+  signature: string | null;
+  decline_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+export interface PlanTransitionsTable {
+  id: string;
+  plan_id: string;
+  from_state: string | null;
+  to_state: string;
+  trigger: string;
+  actor: string;
+  reason: string;
+  idempotency_key: string;
+  at: Timestamp;
+  seq: Generated<string>;
+}
+
+export interface BillingEmailsTable {
+  id: string;
+  plan_id: string;
+  kind: string;
+  idempotency_key: string;
+  recipient: string;
+  subject: string;
+  body: string;
+  created_at: Timestamp;
+  sent_at: Timestamp | null;
+}
+
 export interface DatabaseSchema {
+  onchain_plans: OnchainPlansTable;
+  billing_charges: BillingChargesTable;
+  plan_transitions: PlanTransitionsTable;
+  billing_emails: BillingEmailsTable;
   organizations: OrganizationsTable;
   projects: ProjectsTable;
   api_keys: ApiKeysTable;

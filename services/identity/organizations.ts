@@ -97,6 +97,9 @@ export async function grantPrepaidCredit(
 ): Promise<bigint> {
   if (microUsd <= 0n) throw new ApiError('VALIDATION_FAILED', { message: 'A grant must be positive.' });
   return db.transaction().execute(async (trx) => {
+    // Billing rule 8: an organization on an on-chain plan cannot receive pay-per-request deposits.
+    const plan = await trx.selectFrom('onchain_plans').select('id').where('organization_id', '=', organizationId).where('state', '<>', 'ended').executeTakeFirst();
+    if (plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS', { message: 'An organization on an on-chain plan cannot receive pay-per-request deposits.' });
     const updated = await trx
       .updateTable('organizations')
       .set((eb) => ({ prepaid_micro_usd: eb('prepaid_micro_usd', '+', microUsd.toString()) }))

@@ -27,7 +27,7 @@ import { createGraphqlHandler } from './graphql/index.js';
 import { createLedgerRunner } from './graphql/ledger-runner.js';
 import { createFaucetHandler } from './faucet/index.js';
 
-export { CATALOG, COIN_TYPES, EVENT_TYPES, OBJECT_TYPES } from './ledger/catalog.js';
+export { BILLING_TREASURY, CATALOG, COIN_TYPES, EVENT_TYPES, OBJECT_TYPES } from './ledger/catalog.js';
 export type { Ledger, GenesisAccount } from './ledger/index.js';
 
 export interface SimnetOptions {
@@ -66,6 +66,8 @@ export interface RunningSimnet {
   sealNow(): void;
   /** Generates one checkpoint of activity and seals it (works while paused). */
   produceCheckpoint(): Promise<void>;
+  /** Moves the chain's clock forward to `ms` (never back): billing periods in a test. */
+  advanceClockTo(ms: number): void;
   /** Closes every socket and timer. */
   stop(): Promise<void>;
 }
@@ -151,6 +153,10 @@ export async function startSimnet(options: SimnetOptions = {}): Promise<RunningS
     resume: () => producer.resume(),
     sealNow: () => void producer.sealNow(),
     produceCheckpoint: async () => void (await producer.produceCheckpoint()),
+    advanceClockTo: (ms) => {
+      const now = ledger.nowMs();
+      if (BigInt(ms) > now) ledger.advanceClock(BigInt(ms) - now);
+    },
     stop() {
       stopped ??= (async () => {
         await producer.pause();

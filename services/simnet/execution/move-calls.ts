@@ -1,6 +1,7 @@
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { CATALOG } from '../ledger/catalog.js';
 import { allowanceHandlers } from './allowance-calls.js';
+import { billingHandlers } from './billing-calls.js';
 import type { CallContext, Handler, MoveCallInput } from './call-context.js';
 import { F } from './call-context.js';
 import { ExecutionFailed, abort } from './failure.js';
@@ -10,12 +11,14 @@ import type { Value } from './values.js';
 
 export type { CallContext, EmittedEvent, MoveCallInput } from './call-context.js';
 export { ALLOWANCE_ABORTS } from './allowance-calls.js';
+export { BILLING_ABORTS } from './billing-calls.js';
 
 const HANDLERS: Record<string, Record<string, Record<string, Handler>>> = {
   [F]: { coin: coinHandlers, balance: balanceHandlers, pay: payHandlers, transfer: transferHandlers, allowance: allowanceHandlers },
   [CATALOG.dexPackage]: { pool: dexHandlers },
   [CATALOG.lendingPackage]: { lending: lendingHandlers },
   [CATALOG.nftPackage]: { collectible: collectibleHandlers },
+  [CATALOG.billingPackage]: { billing: billingHandlers },
 };
 
 /**

@@ -66,6 +66,8 @@ export function buildOutcome(ledger: LedgerReader, gas: GasModel, input: {
       changes.push({ objectId: object.id, objectType: object.type, input: inputRef, idOperation: 'deleted' });
       continue;
     }
+    // An object shared by the transaction that created it starts at that transaction's version.
+    if (!original && object.owner?.kind === 'shared') object.owner = { kind: 'shared', initialSharedVersion: lamportVersion };
     const size = state.objectSizes.get(object.id) ?? encodeWorkingObject(object, lamportVersion, digest, 0n).bcs.length;
     const record = encodeWorkingObject(object, lamportVersion, digest, gas.storageCost(size));
     writes.push(record);

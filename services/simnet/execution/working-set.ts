@@ -73,6 +73,14 @@ export class WorkingSet {
     return object;
   }
 
+  /** A new Move object (not a coin); it must be transferred, shared or deleted before the end. */
+  createObject(type: string, build: (id: string) => { contents: Uint8Array; json: JsonValue }, hasPublicTransfer = false): WorkingObject {
+    const id = deriveObjectId(this.transactionDigest, this.#created++);
+    const object: WorkingObject = { id, type, ...build(id), deleted: false, readOnly: false, hasPublicTransfer };
+    this.objects.set(id, object);
+    return object;
+  }
+
   delete(id: string): void {
     this.get(id).deleted = true;
   }

@@ -19,18 +19,22 @@ export interface FaucetTransfer {
  * largest SUI coin, and submits it the way every API does (`execution/`'s submitTransaction). The transfer is sealed with the next
  * checkpoint.
  */
-export async function sendFromFaucet(ledger: Ledger, recipient: string, amount: bigint, executor: Executor = new Executor(ledger)): Promise<FaucetTransfer> {
+export async function sendFromFaucet(ledger: Ledger, recipient: string, amount: bigint, executor: Executor = new Executor(ledger), coinType: string = SUI_COIN_TYPE): Promise<FaucetTransfer> {
   const faucet = ledger.accounts.find((account) => account.label === 'faucet');
   if (!faucet) throw new FaucetError('this ledger has no faucet account');
   const [gasCoin] = ledger.listCoins(faucet.address, SUI_COIN_TYPE, { limit: 1 }).items;
-  if (!gasCoin?.coin || gasCoin.coin.balance < amount + GAS_BUDGET) throw new FaucetError('the faucet is out of SUI');
+  const sui = coinType === SUI_COIN_TYPE;
+  if (!gasCoin?.coin || gasCoin.coin.balance < (sui ? amount : 0n) + GAS_BUDGET) throw new FaucetError('the faucet is out of SUI');
+  // Another coin (USDC, for trying on-chain billing): split from the faucet's largest coin of it.
+  const [source] = sui ? [] : ledger.listCoins(faucet.address, coinType, { limit: 1 }).items;
+  if (!sui && (!source?.coin || source.coin.balance < amount)) throw new FaucetError(`the faucet is out of ${coinType}`);
 
   const tx = new Transaction();
   tx.setSender(faucet.address);
   tx.setGasPrice(ledger.referenceGasPrice());
   tx.setGasBudget(GAS_BUDGET);
   tx.setGasPayment([{ objectId: gasCoin.objectId, version: gasCoin.version.toString(), digest: gasCoin.digest }]);
-  const [coin] = tx.splitCoins(tx.gas, [amount]);
+  const [coin] = tx.splitCoins(source ? tx.objectRef({ objectId: source.objectId, version: source.version.toString(), digest: source.digest }) : tx.gas, [amount]);
   tx.transferObjects([coin!], recipient);
   const bytes = await tx.build();
   const { signature } = await faucet.keypair.signTransaction(bytes);

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLedger } from '../ledger/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { serveGraphql } from '../graphql/test-server.js';
-import { FAUCET_AMOUNT_MIST, createFaucetHandler } from './index.js';
+import { FAUCET_AMOUNT_MIST, FAUCET_AMOUNT_USDC, createFaucetHandler } from './index.js';
+import { COIN_TYPES } from '../ledger/catalog.js';
 
 describe('faucet: requestSuiFromFaucetV2 funds a fresh address', () => {
   let ledger: Ledger;
@@ -48,6 +49,14 @@ describe('faucet: requestSuiFromFaucetV2 funds a fresh address', () => {
 
     const { objects } = await client.core.listCoins({ owner: recipient });
     expect(objects).toEqual([expect.objectContaining({ objectId: coin!.id, balance: FAUCET_AMOUNT_MIST.toString() })]);
+  });
+
+  it('POST /v2/usdc sends 1,000 USDC (to try on-chain billing in suigw dev)', async () => {
+    const recipient = Ed25519Keypair.generate().toSuiAddress();
+    const response = await fetch(`${faucetHost}/v2/usdc`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ FixedAmountRequest: { recipient } }) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: 'Success', coins_sent: [{ amount: Number(FAUCET_AMOUNT_USDC) }] });
+    expect(ledger.getBalance(recipient, COIN_TYPES.USDC).balance).toBe(FAUCET_AMOUNT_USDC);
   });
 
   it('serves consecutive requests from the same gas coin without conflicts', async () => {

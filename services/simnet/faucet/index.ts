@@ -3,12 +3,16 @@ import { isValidSuiAddress, normalizeSuiAddress } from '@mysten/sui/utils';
 import { Executor } from '../execution/index.js';
 import type { Ledger } from '../ledger/index.js';
 import { FaucetError, sendFromFaucet } from './faucet-transfer.js';
+import { COIN_TYPES } from '../ledger/catalog.js';
+import { SUI_COIN_TYPE } from '../ledger/constants.js';
 
 export { sendFromFaucet, FaucetError } from './faucet-transfer.js';
 export type { FaucetTransfer } from './faucet-transfer.js';
 
 /** What one faucet request sends: 10 SUI, as Sui's devnet faucet does. */
 export const FAUCET_AMOUNT_MIST = 10_000_000_000n;
+/** What one `POST /v2/usdc` sends: 1,000 USDC (simnet only: enough to try a year of a plan). */
+export const FAUCET_AMOUNT_USDC = 1_000_000_000n;
 const MAX_BODY_BYTES = 16 * 1024;
 
 class BadFaucetRequest extends Error {}
@@ -56,7 +60,8 @@ export function createFaucetHandler(
   let queue: Promise<unknown> = Promise.resolve();
   return (req, res) => {
     const path = new URL(req.url ?? '/', 'http://simnet.invalid').pathname.replace(/\/+$/, '');
-    const v2 = path === '/v2/gas';
+    const usdc = path === '/v2/usdc';
+    const v2 = path === '/v2/gas' || usdc;
     const failure = (status: number, message: string) =>
       send(res, status, v2 ? { status: { Failure: { internal: message } }, coins_sent: null } : { transferredGasObjects: [], error: message });
     if (req.method === 'OPTIONS') {
@@ -65,12 +70,13 @@ export function createFaucetHandler(
       return;
     }
     if (!v2 && path !== '/gas' && path !== '/v1/gas') return failure(404, `no faucet endpoint at ${path}`);
+    const [coinType, sent] = usdc ? [COIN_TYPES.USDC, FAUCET_AMOUNT_USDC] : [SUI_COIN_TYPE, amount];
     if (req.method !== 'POST') return failure(405, `method ${req.method} is not allowed`);
     const work = readRecipient(req).then(async (recipient) => {
-      const run = queue.then(() => sendFromFaucet(ledger, recipient, amount, executor));
+      const run = queue.then(() => sendFromFaucet(ledger, recipient, sent, executor, coinType));
       queue = run.catch(() => undefined);
       const { transaction, coinId } = await run;
-      const coin = { amount: Number(amount), id: coinId, transferTxDigest: transaction.digest };
+      const coin = { amount: Number(sent), id: coinId, transferTxDigest: transaction.digest };
       send(res, 200, v2 ? { status: 'Success', coins_sent: [coin] } : { transferredGasObjects: [coin], error: null });
     });
     work.catch((error: unknown) => {

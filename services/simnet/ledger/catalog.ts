@@ -19,6 +19,10 @@ export const CATALOG = {
   envelopePackage: catalogAddress('envelope'),
   nftPackage: catalogAddress('nft'),
   suinsPackage: catalogAddress('suins'),
+  /** suigw's billing app (move/suigw_billing): issues plan allowances and takes charges. */
+  billingPackage: catalogAddress('billing'),
+  /** The shared `billing::BillingConfig` (spender, treasury) of simnet's billing app. */
+  billingConfig: catalogAddress('billing-config'),
 } as const;
 
 export const COIN_TYPES = {
@@ -35,6 +39,7 @@ export const EVENT_TYPES = {
   swap: (a: string, b: string) => normalizeStructTag(`${CATALOG.dexPackage}::pool::SwapEvent<${a},${b}>`),
   deposit: `${CATALOG.lendingPackage}::lending::DepositEvent`,
   wrappedDeposit: `${CATALOG.envelopePackage}::envelope::Wrapped<${CATALOG.lendingPackage}::lending::DepositEvent>`,
+  billingCharge: `${CATALOG.billingPackage}::billing::ChargeEvent`,
 } as const;
 
 export const OBJECT_TYPES = {
@@ -43,7 +48,16 @@ export const OBJECT_TYPES = {
   suinsRegistration: `${CATALOG.suinsPackage}::suins_registration::SuinsRegistration`,
   stakedSui: `${SUI_SYSTEM}::staking_pool::StakedSui`,
   allowance: (coinType: string) => normalizeStructTag(`${SUI_FRAMEWORK}::allowance::Allowance<${SUI_FRAMEWORK}::balance::Balance<${coinType}>>`),
+  allowanceCap: (coinType: string) => normalizeStructTag(`${SUI_FRAMEWORK}::allowance::AllowanceCap<${SUI_FRAMEWORK}::balance::Balance<${coinType}>>`),
+  allowanceProposal: (coinType: string) => normalizeStructTag(`${SUI_FRAMEWORK}::allowance::AllowanceProposal<${SUI_FRAMEWORK}::balance::Balance<${coinType}>>`),
+  billingConfig: `${CATALOG.billingPackage}::billing::BillingConfig`,
 } as const;
+
+/** Where simnet's billing app sends charges (no key: only balances arrive there). */
+export const BILLING_TREASURY = catalogAddress('billing-treasury');
+
+/** The app type an allowance issued by the billing module is bound to. */
+export const BILLING_APP_TYPE = `${CATALOG.billingPackage}::billing::BillingApp`;
 
 const KEY: MoveAbility[] = ['key'];
 const KEY_STORE: MoveAbility[] = ['key', 'store'];
@@ -73,6 +87,7 @@ const COIN_T = `${F}::coin::Coin<T0>`;
 const BALANCE_T = `${F}::balance::Balance<T0>`;
 const WITHDRAWAL_T = `${F}::funds_accumulator::Withdrawal<${F}::balance::Balance<T0>>`;
 const PHANTOM = [{ constraints: [] as MoveAbility[], isPhantom: true }];
+const OPTION = (type: string) => `0x0000000000000000000000000000000000000000000000000000000000000001::option::Option<${type}>`;
 
 /** The part of the Sui framework (0x2) simnet models: what the SDK's builders call. */
 export const FRAMEWORK_MODULES: MoveModuleRecord[] = [
@@ -130,9 +145,15 @@ export const FRAMEWORK_MODULES: MoveModuleRecord[] = [
   {
     name: 'allowance',
     datatypes: [
-      struct('Allowance', KEY, [['id', UID], ['funder', 'address'], ['spender', `0x0000000000000000000000000000000000000000000000000000000000000001::option::Option<address>`], ['app', `0x0000000000000000000000000000000000000000000000000000000000000001::option::Option<${STRING}>`], ['lifetime_cap', 'u64'], ['lifetime_spent', 'u64'], ['monthly_limit', 'u64'], ['month', 'u32'], ['month_spent', 'u64'], ['expiration_ms', '0x0000000000000000000000000000000000000000000000000000000000000001::option::Option<u64>']], PHANTOM),
+      struct('Allowance', KEY, [['id', UID], ['funder', 'address'], ['spender', OPTION('address')], ['app', OPTION(STRING)], ['lifetime_cap', 'u64'], ['lifetime_spent', 'u64'], ['monthly_limit', 'u64'], ['month', 'u32'], ['month_spent', 'u64'], ['expiration_ms', OPTION('u64')], ['name', STRING], ['start_ms', 'u64'], ['window_months', 'u8'], ['window_start_ms', 'u64']], PHANTOM),
+      struct('AllowanceProposal', KEY, [['id', UID], ['funder', 'address'], ['spender', 'address'], ['app', STRING], ['period_limit', 'u64'], ['window_months', 'u8'], ['start_ms', 'u64'], ['expiration_ms', OPTION('u64')], ['name', STRING]], PHANTOM),
+      struct('AllowanceCap', KEY, [['id', UID], ['allowance_id', ID]], PHANTOM),
     ],
-    functions: [fn('balance_spend', [`&mut ${F}::allowance::Allowance<${BALANCE_T}>`, WITHDRAWAL_T, `&${F}::clock::Clock`], [BALANCE_T], { typeParameters: 1 })],
+    functions: [
+      fn('balance_spend', [`&mut ${F}::allowance::Allowance<${BALANCE_T}>`, WITHDRAWAL_T, `&${F}::clock::Clock`], [BALANCE_T], { typeParameters: 1 }),
+      fn('propose', [STRING, 'address', STRING, 'u64', 'u8', 'u64', OPTION('u64'), CTX], [`${F}::allowance::AllowanceProposal<${BALANCE_T}>`], { typeParameters: 1 }),
+      fn('revoke', [`${F}::allowance::AllowanceCap<${BALANCE_T}>`, `${F}::allowance::Allowance<${BALANCE_T}>`], [], { typeParameters: 1, isEntry: true }),
+    ],
   },
   { name: 'clock', datatypes: [struct('Clock', KEY, [['id', UID], ['timestamp_ms', 'u64']])], functions: [fn('timestamp_ms', [`&${F}::clock::Clock`], ['u64'])] },
   { name: 'object', datatypes: [struct('UID', ['store'], [['id', ID]]), struct('ID', ['copy', 'drop', 'store'], [['bytes', 'address']])], functions: [] },
@@ -207,6 +228,23 @@ export function protocolPackages(): CatalogPackage[] {
           name: 'collectible',
           datatypes: [struct('Collectible', KEY_STORE, [['id', UID], ['name', STRING], ['description', STRING], ['image_url', STRING], ['edition', 'u64']])],
           functions: [fn('rename', [`&mut ${CATALOG.nftPackage}::collectible::Collectible`, STRING], [], { isEntry: true })],
+        },
+      ],
+    },
+    {
+      packageId: CATALOG.billingPackage,
+      modules: [
+        {
+          name: 'billing',
+          datatypes: [
+            struct('BillingApp', ['drop'], [['dummy_field', 'bool']]),
+            struct('BillingConfig', KEY, [['id', UID], ['spender', 'address'], ['treasury', 'address']]),
+            struct('ChargeEvent', COPY_DROP, [['allowance_id', ID], ['organization', STRING], ['period', 'u64'], ['amount', 'u64'], ['treasury', 'address']]),
+          ],
+          functions: [
+            fn('issue', [`&${CATALOG.billingPackage}::billing::BillingConfig`, `${F}::allowance::AllowanceProposal<${BALANCE_T}>`, CTX], [], { typeParameters: 1 }),
+            fn('charge', [`&${CATALOG.billingPackage}::billing::BillingConfig`, `&mut ${F}::allowance::Allowance<${BALANCE_T}>`, WITHDRAWAL_T, 'u64', `&${F}::clock::Clock`, CTX], [], { typeParameters: 1 }),
+          ],
         },
       ],
     },

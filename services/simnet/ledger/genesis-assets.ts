@@ -1,11 +1,12 @@
-import { CATALOG, COIN_TYPES, OBJECT_TYPES } from './catalog.js';
+import { allowanceObjectState, monthOf } from './allowance-state.js';
+import { BILLING_TREASURY, CATALOG, COIN_TYPES, OBJECT_TYPES } from './catalog.js';
 import { CLOCK_ID, MIST_PER_SUI, SUI_FRAMEWORK } from './constants.js';
 import { DAY_MS, addressOwner } from './genesis-builder.js';
 import type { GenesisBuilder } from './genesis-builder.js';
 import type { SeededRandom } from './hashing.js';
 import type { GenesisAccount, Ledger } from './ledger.js';
 import { MoveStructs } from './move-values.js';
-import type { ValidatorRecord } from './types.js';
+import type { AllowanceRecord, ValidatorRecord } from './types.js';
 import { bcs } from '@mysten/sui/bcs';
 
 /** Coins, coin types, stakes, NFTs, names, allowances and protocol objects of genesis. */
@@ -165,11 +166,6 @@ export function genesisNames(builder: GenesisBuilder, ledger: Ledger, accounts: 
   }
 }
 
-function monthOf(timestampMs: bigint): number {
-  const date = new Date(Number(timestampMs));
-  return date.getUTCFullYear() * 100 + date.getUTCMonth() + 1;
-}
-
 export function genesisAllowances(builder: GenesisBuilder, ledger: Ledger, accounts: readonly GenesisAccount[], nowMs: bigint): void {
   const specs = [
     { funder: 0, spender: 1, coinType: COIN_TYPES.USDC, lifetimeCap: 1_000n * 1_000_000n, monthlyLimit: 100n * 1_000_000n, expires: nowMs + 90n * DAY_MS, app: undefined },
@@ -178,19 +174,31 @@ export function genesisAllowances(builder: GenesisBuilder, ledger: Ledger, accou
   ];
   for (const spec of specs) {
     const id = builder.newId();
-    const funder = accounts[spec.funder]!.address;
-    const spender = accounts[spec.spender]!.address;
-    const month = monthOf(nowMs);
-    builder.add({
-      objectId: id,
-      type: OBJECT_TYPES.allowance(spec.coinType),
-      owner: { kind: 'shared', initialSharedVersion: 1n },
-      hasPublicTransfer: false,
-      contents: MoveStructs.Allowance.serialize({ id, funder, spender, app: spec.app ?? null, lifetimeCap: spec.lifetimeCap, lifetimeSpent: 0n, monthlyLimit: spec.monthlyLimit, month, monthSpent: 0n, expirationMs: spec.expires ?? null }).toBytes(),
-      json: { id, funder, spender, app: spec.app ?? null, lifetime_cap: spec.lifetimeCap.toString(), lifetime_spent: '0', monthly_limit: spec.monthlyLimit.toString(), month, month_spent: '0', expiration_ms: spec.expires?.toString() ?? null },
-    });
-    ledger.putAllowance({ objectId: id, coinType: spec.coinType, funder, spender, app: spec.app, lifetimeCap: spec.lifetimeCap, lifetimeSpent: 0n, monthlyLimit: spec.monthlyLimit, month, monthSpent: 0n, expirationTimestampMs: spec.expires });
+    const record: AllowanceRecord = {
+      objectId: id, coinType: spec.coinType, funder: accounts[spec.funder]!.address, spender: accounts[spec.spender]!.address, app: spec.app,
+      lifetimeCap: spec.lifetimeCap, lifetimeSpent: 0n, monthlyLimit: spec.monthlyLimit, month: monthOf(nowMs), monthSpent: 0n, expirationTimestampMs: spec.expires,
+      name: '', startMs: 0n, windowMonths: 1, windowStartMs: 0n,
+    };
+    builder.add({ objectId: id, type: OBJECT_TYPES.allowance(spec.coinType), owner: { kind: 'shared', initialSharedVersion: 1n }, hasPublicTransfer: false, ...allowanceObjectState(record) });
+    ledger.putAllowance(record);
   }
+}
+
+/**
+ * The billing app's shared config (move/suigw_billing): `deployer` is the spender (the service's
+ * sponsor key in `suigw dev` and the tests), the treasury an address nobody holds a key to.
+ */
+export function genesisBillingConfig(builder: GenesisBuilder, deployer: string): void {
+  const id = CATALOG.billingConfig;
+  const treasury = BILLING_TREASURY;
+  builder.add({
+    objectId: id,
+    type: OBJECT_TYPES.billingConfig,
+    owner: { kind: 'shared', initialSharedVersion: 1n },
+    hasPublicTransfer: false,
+    contents: MoveStructs.BillingConfig.serialize({ id, spender: deployer, treasury }).toBytes(),
+    json: { id, spender: deployer, treasury },
+  });
 }
 
 export function genesisProtocolObjects(builder: GenesisBuilder, genesisMs: bigint): void {

@@ -3,7 +3,7 @@ import { deriveAccounts } from './accounts.js';
 import { FRAMEWORK_MODULES, SYSTEM_MODULES, protocolPackages } from './catalog.js';
 import { MIST_PER_SUI, SUI_FRAMEWORK, SUI_SYSTEM, ZERO_ADDRESS } from './constants.js';
 import { buildEffects } from './effects-encoding.js';
-import { genesisAllowances, genesisCoinTypes, genesisCoins, genesisCollectibles, genesisNames, genesisProtocolObjects, genesisStakes } from './genesis-assets.js';
+import { genesisAllowances, genesisBillingConfig, genesisCoinTypes, genesisCoins, genesisCollectibles, genesisNames, genesisProtocolObjects, genesisStakes } from './genesis-assets.js';
 import { BASE_TIMESTAMP_MS, DAY_MS, GenesisBuilder, PROTOCOL_VERSION, REFERENCE_GAS_PRICE, STORAGE_REBATE_PER_OBJECT } from './genesis-builder.js';
 import { buildValidators, withVotingPower } from './genesis-validators.js';
 import { SeededRandom, suiDigest } from './hashing.js';
@@ -100,6 +100,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
   genesisNames(builder, ledger, accounts, genesisMs);
   genesisAllowances(builder, ledger, accounts, genesisMs);
   genesisProtocolObjects(builder, genesisMs);
+  genesisBillingConfig(builder, deployer);
 
   const epochs: EpochRecord[] = [];
   for (let epoch = 0n; epoch <= currentEpoch; epoch++) {

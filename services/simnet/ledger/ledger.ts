@@ -66,6 +66,8 @@ export class Ledger implements LedgerReader {
   /** Genesis accounts, in a stable order. */
   accounts: readonly GenesisAccount[] = [];
   genesisTimestampMs = 0n;
+  #clockOffsetMs = 0n;
+  #sealedClockOffsetMs = 0n;
 
   readonly #objects = new Map<string, (ObjectRecord | ObjectTombstone)[]>();
   readonly #ownedBy = new Map<string, Set<string>>();
@@ -350,7 +352,16 @@ export class Ledger implements LedgerReader {
 
   nowMs(): bigint {
     const latest = this.#checkpoints[this.#checkpoints.length - 1];
-    return latest?.timestampMs ?? this.genesisTimestampMs;
+    return (latest?.timestampMs ?? this.genesisTimestampMs) + this.#clockOffsetMs - this.#sealedClockOffsetMs;
+  }
+
+  /**
+   * Moves the chain's clock forward (never back): what executing code reads at once, and every
+   * later checkpoint's timestamp. Lets a test run months of billing periods in milliseconds.
+   */
+  advanceClock(ms: bigint): void {
+    if (ms < 0n) throw new RangeError('the chain clock only moves forward');
+    this.#clockOffsetMs += ms;
   }
 
   // ---------------------------------------------------------------- packages, names, allowances
@@ -482,14 +493,16 @@ export class Ledger implements LedgerReader {
 
   /**
    * Seals every pending transaction into the next checkpoint (possibly empty, as real
-   * checkpoints can be) and notifies listeners. Timestamp = genesis time + n × interval.
+   * checkpoints can be) and notifies listeners. Timestamp = genesis time + n × interval, plus
+   * however far `advanceClock` has moved the chain's clock.
    */
   sealCheckpoint(): CheckpointRecord {
     const sequenceNumber = BigInt(this.#checkpoints.length);
     const previous = this.#checkpoints[this.#checkpoints.length - 1];
     const transactions = this.#pending;
     this.#pending = [];
-    const timestampMs = this.genesisTimestampMs + sequenceNumber * BigInt(this.checkpointIntervalMs);
+    const timestampMs = this.genesisTimestampMs + sequenceNumber * BigInt(this.checkpointIntervalMs) + this.#clockOffsetMs;
+    this.#sealedClockOffsetMs = this.#clockOffsetMs;
     for (const tx of transactions) this.#rollingGas = addGas(this.#rollingGas, tx.effects.gasUsed);
     const networkTotalTransactions = (previous?.networkTotalTransactions ?? 0n) + BigInt(transactions.length);
     const epoch = this.currentEpoch().epoch;

@@ -338,6 +338,18 @@ export interface AllowanceRecord {
   readonly month: number;
   readonly monthSpent: bigint;
   readonly expirationTimestampMs?: bigint;
+  /** What the funder named it (the billing app names an allowance for the organization); '' if unnamed. */
+  readonly name: string;
+  /** No spend before this time (0: from issue). */
+  readonly startMs: bigint;
+  /**
+   * 1: the limit applies per calendar month (UTC); 12: per 12-month window anchored on the first
+   * spend (annual plans), `windowStartMs` being that window's start (0 before any spend).
+   */
+  readonly windowMonths: 1 | 12;
+  readonly windowStartMs: bigint;
+  /** Revoked by its cap: the object is gone, the record stays for the ledger's read API. */
+  readonly revoked?: true;
 }
 
 export interface ProtocolConfigRecord {

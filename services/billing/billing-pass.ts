@@ -1,0 +1,198 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../core/index.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { ChainUnavailable, type Chain, type OnchainAllowance } from './chain/index.js';
+import type { Charger, ChargeOrder, ChargeResult } from './charger.js';
+import { failedChargeEmail, queueEmail, reminderEmail, sendQueuedEmails } from './emails.js';
+import { chargeDate, EMAILED_ATTEMPTS, MAX_FAILED_ATTEMPTS, REMINDER_LEAD_MS, RETRY_INTERVAL_MS, SERVICE_RETRY_INTERVAL_MS } from './domain/periods.js';
+import { periodPrice } from './domain/prices.js';
+import type { Mailer } from './mail/index.js';
+import { applyTransition, planById, savePlan, type OnchainPlan } from './plan-store.js';
+
+export interface BillingPassDeps {
+  db: Kysely<DatabaseSchema>;
+  clock: Clock;
+  chain: Chain;
+  charger: Charger;
+  mailer?: Mailer;
+  /** The organizations whose plan changed (this process's authenticator is told at once). */
+  organizationChanged?(organizationId: string): void;
+}
+
+/** What one pass did, per plan outcome (printed by `suigw billing`). */
+export interface PassReport {
+  charged: number;
+  declined: number;
+  ended: number;
+  cancelled: number;
+  reminders: number;
+  /** Failures of ours (node down): retried hourly, nothing changed. */
+  unavailable: number;
+  emailsSent: number;
+  emailsFailed: number;
+}
+
+export type PlanOutcome = 'idle' | 'charged' | 'declined' | 'ended' | 'cancelled' | 'unavailable';
+
+/**
+ * One pass over due work: first charges, renewals at period end, daily retries of failed
+ * charges, hourly retries of our own failures, cancelled plans running out, revoked
+ * allowances, the 7-day balance check; then queued emails go out. Idempotent: a pass run twice
+ * at the same time does the work once.
+ */
+export class BillingPass {
+  readonly #deps: BillingPassDeps;
+
+  constructor(deps: BillingPassDeps) {
+    this.#deps = deps;
+  }
+
+  async run(options: { organizationId?: string } = {}): Promise<PassReport> {
+    const report: PassReport = { charged: 0, declined: 0, ended: 0, cancelled: 0, reminders: 0, unavailable: 0, emailsSent: 0, emailsFailed: 0 };
+    let query = this.#deps.db.selectFrom('onchain_plans').select('id').where('state', '<>', 'ended');
+    if (options.organizationId) query = query.where('organization_id', '=', options.organizationId);
+    for (const { id } of await query.orderBy('created_at').orderBy('id').execute()) {
+      const outcome = await this.processPlan(id);
+      if (outcome !== 'idle') report[outcome]++;
+      if (await this.#remind(id)) report.reminders++;
+    }
+    if (this.#deps.mailer) {
+      const { sent, failed } = await sendQueuedEmails(this.#deps.db, this.#deps.clock, this.#deps.mailer);
+      report.emailsSent = sent;
+      report.emailsFailed = failed;
+    }
+    return report;
+  }
+
+  /** Whatever is due for one plan now. */
+  async processPlan(planId: string): Promise<PlanOutcome> {
+    const plan = await planById(this.#deps.db, planId);
+    if (!plan || plan.state === 'ended') return 'idle';
+    const now = this.#deps.clock.now();
+    if (plan.state === 'cancel_pending') {
+      if (plan.periodEnd !== null && now < plan.periodEnd) return 'idle';
+      await this.#transition(plan, 'period_ended', 'billing', `period ended ${iso(plan.periodEnd ?? now)}`, `${plan.id}:${plan.periodEnd ?? 0}:period_ended`);
+      return 'ended';
+    }
+    if (plan.nextAttemptAt === null || now < plan.nextAttemptAt) return 'idle';
+    const order = this.#dueOrder(plan);
+    let allowance: OnchainAllowance | null;
+    let balance: bigint;
+    try {
+      allowance = await this.#deps.chain.allowance(plan.network, order.allowanceId);
+      balance = allowance ? await this.#deps.chain.addressBalance(plan.network, plan.funder, allowance.coinType) : 0n;
+    } catch (error) {
+      if (!(error instanceof ChainUnavailable)) throw error;
+      return this.#ourFailure(plan, now);
+    }
+    if (!allowance) {
+      // Spec: "allowance found revoked" → cancel_pending, treated as a cancel at period end.
+      await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { nextAttemptAt: plan.periodEnd });
+      return 'cancelled';
+    }
+    // A charge left in flight by a crash is settled by asking the chain first: the balance may be
+    // low precisely because that charge went through.
+    const result: ChargeResult = balance < order.amount && !(await this.#deps.charger.inFlight(plan.id))
+      ? { kind: 'declined', reason: 'balance_below_price', message: `address balance ${balance} below ${order.amount}`, chargeId: '' }
+      : await this.#deps.charger.charge(plan, order);
+    if (result.kind === 'unavailable') return this.#ourFailure(plan, now);
+    if (result.kind === 'succeeded') {
+      await this.#paid(plan, order, now, result.digest);
+      return 'charged';
+    }
+    return this.#declined(plan, order, now, result.message);
+  }
+
+  /** The charge that is due: the first one, or the renewal of the period at `periodsPaid`, at the tier it renews to. */
+  #dueOrder(plan: OnchainPlan): ChargeOrder {
+    if (plan.state === 'awaiting_first_charge' || plan.anchorAt === null) {
+      return { kind: 'first', periodKey: plan.createdAt, amount: plan.price, tier: plan.tier, allowanceId: plan.allowanceId };
+    }
+    const tier = plan.pendingTier ?? plan.tier;
+    return {
+      kind: 'renewal',
+      periodKey: chargeDate(plan.anchorAt, plan.interval, plan.periodsPaid),
+      amount: periodPrice(tier, plan.interval),
+      tier,
+      allowanceId: plan.pendingAllowanceId ?? plan.allowanceId,
+    };
+  }
+
+  async #paid(plan: OnchainPlan, order: ChargeOrder, now: number, digest: string): Promise<void> {
+    const first = order.kind === 'first';
+    // The first charge anchors every later charge date (same day of month, or the anniversary).
+    const anchorAt = first ? now : plan.anchorAt!;
+    const periodsPaid = first ? 1 : plan.periodsPaid + 1;
+    const periodEnd = chargeDate(anchorAt, plan.interval, periodsPaid);
+    const fields: Partial<OnchainPlan> = {
+      tier: order.tier as OnchainPlan['tier'], price: order.amount, allowanceId: order.allowanceId, pendingTier: null, pendingAllowanceId: null,
+      anchorAt, periodsPaid, periodStart: first ? now : order.periodKey, periodEnd, failedAttempts: 0, nextAttemptAt: periodEnd,
+    };
+    await this.#transition(plan, 'charge_succeeded', 'billing', `charged ${order.amount} micro-USDC, digest ${digest}`, `${plan.id}:${order.kind}:${order.periodKey}:paid`, fields);
+  }
+
+  async #declined(plan: OnchainPlan, order: ChargeOrder, now: number, why: string): Promise<PlanOutcome> {
+    if (order.kind === 'first') {
+      await this.#transition(plan, 'charge_failed', 'billing', `first charge failed: ${why}`, `${plan.id}:first:failed`, { nextAttemptAt: null });
+      return 'ended';
+    }
+    const attempt = plan.failedAttempts + 1;
+    const final = attempt >= MAX_FAILED_ATTEMPTS;
+    const key = `${plan.id}:${order.periodKey}:failed:${attempt}`;
+    await this.#transition(plan, final ? 'final_charge_failed' : 'charge_failed', 'billing', `attempt ${attempt} failed: ${why}`, key,
+      { failedAttempts: attempt, nextAttemptAt: final ? null : now + RETRY_INTERVAL_MS },
+      EMAILED_ATTEMPTS.includes(attempt) ? { key: `${key}:email`, content: failedChargeEmail(plan, attempt, why, final) } : undefined);
+    return final ? 'ended' : 'declined';
+  }
+
+  /** Spec: a failure of ours is not a failed charge: retried hourly, no email, no state change. */
+  async #ourFailure(plan: OnchainPlan, now: number): Promise<PlanOutcome> {
+    await this.#deps.db.transaction().execute((trx) => savePlan(trx, { ...plan, nextAttemptAt: now + SERVICE_RETRY_INTERVAL_MS }));
+    return 'unavailable';
+  }
+
+  /** Seven days before a renewal: the funder's balance is checked, the owner emailed if short (Billing rule 3). */
+  async #remind(planId: string): Promise<boolean> {
+    const plan = await planById(this.#deps.db, planId);
+    if (!plan || plan.state !== 'active' || plan.periodEnd === null || plan.remindedFor === plan.periodEnd) return false;
+    const now = this.#deps.clock.now();
+    if (now < plan.periodEnd - REMINDER_LEAD_MS || now >= plan.periodEnd) return false;
+    const price = periodPrice(plan.pendingTier ?? plan.tier, plan.interval);
+    let balance: bigint;
+    try {
+      balance = await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
+    } catch (error) {
+      if (error instanceof ChainUnavailable) return false;
+      throw error;
+    }
+    const short = balance < price;
+    await this.#deps.db.transaction().execute(async (trx) => {
+      await savePlan(trx, { ...plan, remindedFor: plan.periodEnd });
+      if (short) await queueEmail(trx, this.#deps.clock, plan, 'renewal_reminder', `${plan.id}:${plan.periodEnd}:reminder`, reminderEmail(plan, plan.periodEnd!, balance, price));
+    });
+    return short;
+  }
+
+  async #transition(
+    plan: OnchainPlan,
+    trigger: Parameters<typeof applyTransition>[3],
+    actor: 'billing',
+    reason: string,
+    idempotencyKey: string,
+    fields: Partial<OnchainPlan> = {},
+    email?: { key: string; content: { subject: string; text: string } },
+  ): Promise<void> {
+    await this.#deps.db.transaction().execute(async (trx) => {
+      const locked = (await planById(trx, plan.id, true))!;
+      const next = { ...locked, ...fields };
+      await savePlan(trx, next);
+      await applyTransition(trx, this.#deps.clock, next, trigger, { actor, reason, idempotencyKey });
+      if (email) await queueEmail(trx, this.#deps.clock, next, 'charge_failed', email.key, email.content);
+    });
+    this.#deps.organizationChanged?.(plan.organizationId);
+  }
+}
+
+function iso(ms: number): string {
+  return new Date(ms).toISOString();
+}

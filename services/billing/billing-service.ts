@@ -1,0 +1,333 @@
+import { isValidSuiAddress, normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
+import type { Kysely } from 'kysely';
+import { ApiError, type Clock, type Network } from '../core/index.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { ChainUnavailable, TransactionBuildFailed, type Chain } from './chain/index.js';
+import { Charger } from './charger.js';
+import type { ChargingLock } from './charging-lock.js';
+import { chargeDate } from './domain/periods.js';
+import { PAID_TIERS, isPaidTier, MONTHLY_PRICE, periodPrice, tierRank, type Interval, type PaidTier } from './domain/prices.js';
+import { proratedUpgradeCharge } from './domain/proration.js';
+import { BillingPass } from './billing-pass.js';
+import { activatePlan, applyTransition, billingId, livePlanOf, savePlan, type OnchainPlan } from './plan-store.js';
+import { planView, type PlanView } from './views.js';
+import { verifyAllowance } from './verify-allowance.js';
+
+/** Sui's protocol version from which mainnet has allowances (Billing rule 2). */
+export const MAINNET_ALLOWANCE_PROTOCOL_VERSION = 138;
+
+export interface BillingServiceDeps {
+  db: Kysely<DatabaseSchema>;
+  clock: Clock;
+  chain: Chain;
+  /** Held around every charge (one signer for the sponsor key's gas coin). */
+  lock: ChargingLock;
+  /** This process's authenticator hears of the plan change before the route replies. */
+  organizationChanged?(organizationId: string): void;
+}
+
+export interface PrepareInput {
+  network: Network;
+  tier: string;
+  interval: Interval;
+  funderAddress: string;
+  prefundPeriods: number;
+  coinType?: string;
+}
+
+export interface ActivateInput {
+  network: Network;
+  tier: string;
+  interval: Interval;
+  allowanceId: string;
+  allowanceCapId?: string;
+  notifyEmail?: string;
+}
+
+export interface ChangeInput {
+  tier: string;
+  when: 'next_renewal' | 'now';
+  allowanceId?: string;
+}
+
+/** The billing API's logic (routes are thin): prepare, activate, read, change, cancel. */
+export class BillingService {
+  readonly #deps: BillingServiceDeps;
+  readonly #charger: Charger;
+
+  constructor(deps: BillingServiceDeps) {
+    this.#deps = deps;
+    this.#charger = new Charger({ db: deps.db, chain: deps.chain, clock: deps.clock });
+  }
+
+  get charger(): Charger {
+    return this.#charger;
+  }
+
+  /** GET /v1/billing/plans */
+  async plans(): Promise<PlansCatalog> {
+    const { chain } = this.#deps;
+    const networks = await Promise.all(chain.networks().map(async (network) => {
+      const settings = chain.settings(network);
+      const enabled = await this.#enabled(network).then(() => true, () => false);
+      return {
+        network, enabled, spender: chain.spender, treasury: settings.treasury, packageId: settings.packageId, configId: settings.configId,
+        acceptedCoins: [{ coinType: settings.usdcType, symbol: 'USDC', decimals: 6 }],
+      };
+    }));
+    return {
+      networks,
+      tiers: PAID_TIERS.map((tier) => ({ tier, monthlyPrice: MONTHLY_PRICE[tier].toString(), annualPrice: periodPrice(tier, 'year').toString() })),
+      prefundPeriods: { min: 0, max: 12, default: 1 },
+    };
+  }
+
+  /** POST /v1/billing/onchain/prepare: the one transaction the funder signs. */
+  async prepare(organizationId: string, input: PrepareInput): Promise<PreparedTransaction> {
+    const tier = this.#paidTier(input.tier);
+    await this.#enabled(input.network);
+    const settings = this.#deps.chain.settings(input.network);
+    if (input.coinType !== undefined && normalizeStructTag(input.coinType) !== normalizeStructTag(settings.usdcType)) throw new ApiError('COIN_NOT_ACCEPTED');
+    if (!isValidSuiAddress(normalizeSuiAddress(input.funderAddress)) || !/^0x[0-9a-fA-F]{1,64}$/.test(input.funderAddress)) throw new ApiError('INVALID_FUNDER_ADDRESS');
+    const funder = normalizeSuiAddress(input.funderAddress);
+    if (funder === this.#deps.chain.spender) throw new ApiError('INVALID_FUNDER_ADDRESS', { message: 'The service cannot fund its own plan.' });
+    await this.#checkPaymentMethod(organizationId);
+    const live = await livePlanOf(this.#deps.db, organizationId);
+    if (live) this.#checkReplacement(live, tier, input.interval);
+    const price = periodPrice(tier, input.interval);
+    const now = this.#deps.clock.now();
+    let txBytes: Uint8Array;
+    try {
+      txBytes = await this.#deps.chain.buildPrepare(input.network, {
+        funder, organization: organizationId, periodLimit: price, windowMonths: input.interval === 'year' ? 12 : 1,
+        prefund: price * BigInt(input.prefundPeriods), startMs: 0, expirationMs: null,
+      });
+    } catch (error) {
+      if (error instanceof TransactionBuildFailed) throw new ApiError('TX_BUILD_FAILED', { message: error.message });
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; try again.' });
+      throw error;
+    }
+    return {
+      txBytes: toBase64(txBytes), network: input.network, tier, interval: input.interval, funderAddress: funder,
+      allowance: { name: organizationId, coinType: settings.usdcType, periodLimit: price.toString(), window: input.interval === 'year' ? '12_months' : 'calendar_month', spender: this.#deps.chain.spender, app: `${settings.packageId}::billing::BillingApp` },
+      prefund: (price * BigInt(input.prefundPeriods)).toString(),
+      preparedAt: new Date(now).toISOString(),
+    };
+  }
+
+  /** POST /v1/billing/onchain/activate: verify on chain, start the plan, take the first charge. */
+  async activate(organizationId: string, input: ActivateInput): Promise<PlanView> {
+    const tier = this.#paidTier(input.tier);
+    await this.#enabled(input.network);
+    await this.#checkPaymentMethod(organizationId);
+    const { db, clock, chain } = this.#deps;
+    const live = await livePlanOf(db, organizationId);
+    // A live plan changes tier through `change`; activate only resumes a cancelled one (rule 7).
+    if (live && live.state !== 'cancel_pending') throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
+    if (live) this.#checkReplacement(live, tier, input.interval);
+    const price = periodPrice(tier, input.interval);
+    const allowanceId = normalizeSuiAddress(input.allowanceId);
+    const allowance = verifyAllowance(await this.#readAllowance(input.network, allowanceId), {
+      settings: chain.settings(input.network), spender: chain.spender, organizationId, price, interval: input.interval, now: clock.now(),
+      ...(live ? { funder: live.funder } : {}),
+    });
+    if (live) return this.#resume(live, allowanceId, input.allowanceCapId ?? null, input.notifyEmail);
+    const plan: OnchainPlan = {
+      id: billingId('plan'), organizationId, network: input.network, tier, interval: input.interval, state: 'awaiting_first_charge',
+      allowanceId, allowanceCapId: input.allowanceCapId ? normalizeSuiAddress(input.allowanceCapId) : null, funder: allowance.funder, price,
+      pendingTier: null, pendingAllowanceId: null, anchorAt: null, periodsPaid: 0, periodStart: null, periodEnd: null,
+      failedAttempts: 0, nextAttemptAt: clock.now(), remindedFor: null, notifyEmail: input.notifyEmail ?? null, createdAt: clock.now(),
+    };
+    try {
+      await db.transaction().execute((trx) => activatePlan(trx, clock, plan, `allowance ${allowanceId} verified on chain`));
+    } catch (error) {
+      if (isUniqueViolation(error, 'onchain_plans_allowance')) throw new ApiError('ALLOWANCE_IN_USE');
+      if (isUniqueViolation(error, 'onchain_plans_live')) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
+      throw error;
+    }
+    this.#deps.organizationChanged?.(organizationId);
+    // "First charge taken within about a minute": at once, by the same steps as the billing pass.
+    // If a billing pass holds the lock, that pass (or the next) takes it instead.
+    await this.#deps.lock.tryRun(() => new BillingPass({ db, clock, chain, charger: this.#charger }).processPlan(plan.id));
+    this.#deps.organizationChanged?.(organizationId);
+    return this.current(organizationId);
+  }
+
+  /** GET /v1/billing/onchain */
+  async current(organizationId: string): Promise<PlanView> {
+    const plan = await livePlanOf(this.#deps.db, organizationId);
+    if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
+    let balance: bigint;
+    try {
+      balance = await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
+    } catch (error) {
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+      throw error;
+    }
+    return planView(this.#deps.db, plan, balance);
+  }
+
+  /** POST /v1/billing/onchain/change (Billing rules 5 and 6). */
+  async change(organizationId: string, input: ChangeInput): Promise<PlanView> {
+    const { db, clock, chain } = this.#deps;
+    const plan = await livePlanOf(db, organizationId);
+    if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
+    if (plan.state === 'cancel_pending') throw new ApiError('PLAN_CANCELLED');
+    if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+    const tier = this.#paidTier(input.tier);
+    if (tier === plan.tier && plan.pendingTier === null) throw new ApiError('PLAN_UNCHANGED');
+    const upgrade = tierRank(tier) > tierRank(plan.tier);
+    if (!upgrade) {
+      if (input.when === 'now') throw new ApiError('DOWNGRADE_NEEDS_RENEWAL');
+      await this.#saveChange(plan, tier === plan.tier ? { pendingTier: null, pendingAllowanceId: null } : { pendingTier: tier, pendingAllowanceId: null }, `${tier} from the next renewal`);
+      return this.current(organizationId);
+    }
+    if (!input.allowanceId) throw new ApiError('ALLOWANCE_NOT_FOUND', { message: 'An upgrade needs the allowanceId of a new allowance for the new tier (prepare again).' });
+    const allowanceId = normalizeSuiAddress(input.allowanceId);
+    if (allowanceId === plan.allowanceId) throw new ApiError('ALLOWANCE_LIMIT_TOO_LOW', { message: 'The current allowance is limited to the current price; prepare a new one for the new tier.' });
+    const price = periodPrice(tier, plan.interval);
+    verifyAllowance(await this.#readAllowance(plan.network, allowanceId), {
+      settings: chain.settings(plan.network), spender: chain.spender, organizationId, price, interval: plan.interval, now: clock.now(), funder: plan.funder,
+    });
+    await this.#checkAllowanceFree(plan.network, allowanceId, plan.id);
+    if (input.when === 'next_renewal') {
+      await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `${tier} from the next renewal`);
+      return this.current(organizationId);
+    }
+    const now = clock.now();
+    const { charge } = proratedUpgradeCharge({ newPrice: price, oldPrice: plan.price, periodStart: plan.periodStart ?? now, periodEnd: plan.periodEnd ?? now, now });
+    const result = await this.#deps.lock.tryRun(() => this.#charger.charge(plan, { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId }));
+    if (result === undefined) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+    if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+    if (result.kind === 'succeeded') {
+      // Rule 6: a new period starts today, so the charge day becomes today's.
+      await this.#saveChange(plan, {
+        tier, price, allowanceId, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
+        periodEnd: chargeDate(now, plan.interval, 1), nextAttemptAt: chargeDate(now, plan.interval, 1), failedAttempts: 0, remindedFor: null,
+      }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`);
+    } else {
+      // Rule 6: if that charge fails, the current plan continues and the change applies at the next renewal.
+      await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier} charge failed; applies at the next renewal`);
+    }
+    return this.current(organizationId);
+  }
+
+  /** POST /v1/billing/onchain/cancel */
+  async cancel(organizationId: string): Promise<PlanView> {
+    const { db, clock } = this.#deps;
+    const plan = await livePlanOf(db, organizationId);
+    if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
+    if (plan.state === 'cancel_pending') throw new ApiError('PLAN_CANCELLED');
+    if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+    await db.transaction().execute(async (trx) => {
+      const locked = (await livePlanOf(trx, organizationId, true))!;
+      await applyTransition(trx, clock, locked, 'cancel', { actor: 'owner', reason: 'cancelled through the API', idempotencyKey: `${plan.id}:cancel:${locked.periodEnd ?? 0}` });
+      await savePlan(trx, { ...locked, pendingTier: null, pendingAllowanceId: null, nextAttemptAt: locked.periodEnd });
+    });
+    this.#deps.organizationChanged?.(organizationId);
+    return this.current(organizationId);
+  }
+
+  /** Rule 7: setting up the same plan again resumes a cancelled one, with the allowance just verified. */
+  async #resume(plan: OnchainPlan, allowanceId: string, allowanceCapId: string | null, notifyEmail: string | undefined): Promise<PlanView> {
+    const { db, clock } = this.#deps;
+    if (allowanceId !== plan.allowanceId) await this.#checkAllowanceFree(plan.network, allowanceId, plan.id);
+    await db.transaction().execute(async (trx) => {
+      const locked = (await livePlanOf(trx, plan.organizationId, true))!;
+      await applyTransition(trx, clock, locked, 'resume', { actor: 'owner', reason: `resumed with allowance ${allowanceId}`, idempotencyKey: `${plan.id}:resume:${clock.now()}` });
+      await savePlan(trx, { ...locked, allowanceId, allowanceCapId: allowanceCapId ?? locked.allowanceCapId, notifyEmail: notifyEmail ?? locked.notifyEmail, nextAttemptAt: locked.periodEnd });
+    });
+    this.#deps.organizationChanged?.(plan.organizationId);
+    return this.current(plan.organizationId);
+  }
+
+  async #saveChange(plan: OnchainPlan, fields: Partial<OnchainPlan>, reason: string): Promise<void> {
+    const { db, clock } = this.#deps;
+    await db.transaction().execute(async (trx) => {
+      const locked = (await livePlanOf(trx, plan.organizationId, true))!;
+      const next = { ...locked, ...fields };
+      await savePlan(trx, next);
+      if (locked.state === 'active') {
+        await applyTransition(trx, clock, next, 'tier_changed', { actor: 'owner', reason, idempotencyKey: `${plan.id}:change:${clock.now()}:${next.tier}:${next.pendingTier ?? ''}` });
+      }
+    });
+    this.#deps.organizationChanged?.(plan.organizationId);
+  }
+
+  #paidTier(tier: string): PaidTier {
+    if (!isPaidTier(tier)) throw new ApiError('PLAN_NOT_AVAILABLE', { message: `On-chain plans: ${PAID_TIERS.join(', ')}. Enterprise stays on card.` });
+    return tier;
+  }
+
+  /** Rule 2: testnet always; mainnet once the chain has allowances (protocol version 138). */
+  async #enabled(network: Network): Promise<void> {
+    const { chain } = this.#deps;
+    if (!chain.networks().includes(network)) throw new ApiError('ONCHAIN_BILLING_DISABLED', { message: `On-chain billing is not set up on ${network}.` });
+    if (network !== 'mainnet') return;
+    let version: number;
+    try {
+      version = await chain.protocolVersion(network);
+    } catch {
+      throw new ApiError('ONCHAIN_BILLING_DISABLED', { message: 'The mainnet protocol version is unknown right now.' });
+    }
+    if (version < MAINNET_ALLOWANCE_PROTOCOL_VERSION) {
+      throw new ApiError('ONCHAIN_BILLING_DISABLED', { message: `Mainnet allowances arrive with protocol version ${MAINNET_ALLOWANCE_PROTOCOL_VERSION} (now ${version}).` });
+    }
+  }
+
+  /** Rules 1 and 8: one payment method; prepaid credits are spent before a plan starts. */
+  async #checkPaymentMethod(organizationId: string): Promise<void> {
+    const organization = await this.#deps.db.selectFrom('organizations').select(['card_subscription_active', 'prepaid_micro_usd']).where('id', '=', organizationId).executeTakeFirst();
+    if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
+    if (organization.card_subscription_active) throw new ApiError('STRIPE_SUBSCRIPTION_ACTIVE');
+    if (BigInt(organization.prepaid_micro_usd) > 0n) throw new ApiError('PREPAID_BALANCE_PRESENT');
+  }
+
+  /** With a live plan, prepare/activate only resume it (rule 7) or prepare an upgrade (rule 5). */
+  #checkReplacement(live: OnchainPlan, tier: PaidTier, interval: Interval): void {
+    const same = live.tier === tier && live.interval === interval;
+    if (live.state === 'cancel_pending') {
+      if (!same) throw new ApiError('PLAN_UNCHANGED', { message: 'A cancelled plan resumes only as the same tier and interval; set up another after it ends.' });
+      return;
+    }
+    if (same || live.interval !== interval) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
+  }
+
+  async #readAllowance(network: Network, allowanceId: string) {
+    try {
+      return await this.#deps.chain.allowance(network, allowanceId);
+    } catch (error) {
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The allowance cannot be read right now; try again.', headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+      throw error;
+    }
+  }
+
+  async #checkAllowanceFree(network: Network, allowanceId: string, planId: string): Promise<void> {
+    const other = await this.#deps.db.selectFrom('onchain_plans').select('id').where('network', '=', network)
+      .where((eb) => eb.or([eb('allowance_id', '=', allowanceId), eb('pending_allowance_id', '=', allowanceId)]))
+      .where('state', '<>', 'ended').where('id', '<>', planId).executeTakeFirst();
+    if (other) throw new ApiError('ALLOWANCE_IN_USE');
+  }
+}
+
+function isUniqueViolation(error: unknown, constraint: string): boolean {
+  const record = error as { code?: string; constraint?: string; message?: string };
+  return record?.code === '23505' && (record.constraint === constraint || (record.message ?? '').includes(constraint));
+}
+
+export interface PlansCatalog {
+  networks: { network: Network; enabled: boolean; spender: string; treasury: string; packageId: string; configId: string; acceptedCoins: { coinType: string; symbol: string; decimals: number }[] }[];
+  tiers: { tier: PaidTier; monthlyPrice: string; annualPrice: string }[];
+  prefundPeriods: { min: number; max: number; default: number };
+}
+
+export interface PreparedTransaction {
+  txBytes: string;
+  network: Network;
+  tier: PaidTier;
+  interval: Interval;
+  funderAddress: string;
+  allowance: { name: string; coinType: string; periodLimit: string; window: 'calendar_month' | '12_months'; spender: string; app: string };
+  prefund: string;
+  preparedAt: string;
+}

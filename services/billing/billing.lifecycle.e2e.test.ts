@@ -1,0 +1,201 @@
+import { Transaction, coinWithBalance } from '@mysten/sui/transactions';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { revokeAllowance, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { BILLING_TREASURY, COIN_TYPES } from '../simnet/index.js';
+import { proratedUpgradeCharge } from './domain/proration.js';
+
+const USDC = 1_000_000n;
+const at = (iso: string) => Date.parse(iso);
+
+async function organization(h: BillingHarness) {
+  return h.db.database.db.selectFrom('organizations').select(['subscription_plan', 'subscription_status']).where('id', '=', h.organizationId).executeTakeFirstOrThrow();
+}
+
+async function chargesOf(h: BillingHarness) {
+  return h.db.database.db.selectFrom('billing_charges').select(['kind', 'period_key', 'amount_micro_usdc', 'status']).orderBy('created_at').orderBy('id').execute();
+}
+
+async function fundAddressBalance(h: BillingHarness, label: string, amount: bigint) {
+  const funder = h.account(label);
+  const tx = new Transaction();
+  tx.setSender(funder.address);
+  tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: [COIN_TYPES.USDC], arguments: [tx.add(coinWithBalance({ type: COIN_TYPES.USDC, balance: amount, useGasCoin: false })), tx.pure.address(funder.address)] });
+  const bytes = await tx.build({ client: h.sui });
+  const { signature } = await funder.keypair.signTransaction(bytes);
+  await h.sui.core.executeTransaction({ transaction: bytes, signatures: [signature] });
+  h.simnet.seal();
+}
+
+describe('on-chain plan lifecycle on simnet: renewals, upgrade now, downgrade at renewal, cancel', () => {
+  let h: BillingHarness;
+  beforeAll(async () => {
+    h = await startBillingHarness({ seed: 'billing-lifecycle-a', start: at('2027-01-31T09:00:00.000Z') });
+  });
+  afterAll(async () => h.close());
+
+  it('activate on Jan 31 takes the first charge at once; renewals fall on Feb 28, Mar 31, Apr 30', async () => {
+    h.moveTo(at('2027-01-31T10:00:00.000Z'));
+    const treasuryBefore = await h.usdcBalance(BILLING_TREASURY);
+    const { allowanceId } = await h.setUp({ funder: 'carol', tier: 'team', prefundPeriods: 6 });
+    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId });
+    expect(activated.status).toBe(200);
+    expect(activated.body.data).toMatchObject({
+      state: 'active', plan: { tier: 'team', interval: 'month', price: '49000000' }, allowance: { id: allowanceId },
+      currentPeriod: { start: '2027-01-31T10:00:00.000Z', end: '2027-02-28T10:00:00.000Z' }, nextCharge: { at: '2027-02-28T10:00:00.000Z', amount: '49000000' },
+    });
+    expect(await organization(h)).toEqual({ subscription_plan: 'team', subscription_status: 'active' });
+    // The key's principal follows at once (NOTIFY), so the plan's limits apply to the next request.
+    expect((await h.call('GET', '/v1/account')).body.data).toMatchObject({ subscription: { plan: 'team', status: 'active', periodEnd: '2027-02-28T10:00:00.000Z' } });
+    for (const renewal of ['2027-02-28T10:00:00.000Z', '2027-03-31T10:00:00.000Z', '2027-04-30T10:00:00.000Z']) {
+      h.moveTo(at(renewal) - 60_000);
+      expect((await h.billing.pass.run()).charged).toBe(0);
+      h.moveTo(at(renewal));
+      expect(await h.billing.pass.run()).toMatchObject({ charged: 1, declined: 0 });
+    }
+    expect(await h.usdcBalance(BILLING_TREASURY)).toBe(treasuryBefore + 4n * 49n * USDC);
+    expect((await chargesOf(h)).map((charge) => [charge.kind, charge.period_key.toISOString(), charge.status])).toEqual([
+      ['first', expect.any(String), 'succeeded'],
+      ['renewal', '2027-02-28T10:00:00.000Z', 'succeeded'],
+      ['renewal', '2027-03-31T10:00:00.000Z', 'succeeded'],
+      ['renewal', '2027-04-30T10:00:00.000Z', 'succeeded'],
+    ]);
+    // A pass run again at the same time charges nothing more.
+    expect((await h.billing.pass.run()).charged).toBe(0);
+  });
+
+  it('upgrade now: a new allowance, the new price minus the unused part, a new period from today; the old allowance is revoked after 200', async () => {
+    h.moveTo(at('2027-05-10T10:00:00.000Z'));
+    const plan = (await h.call('GET', '/v1/billing/onchain')).body.data as { allowance: { id: string } };
+    const { allowanceId } = await h.setUp({ funder: 'carol', tier: 'growth', prefundPeriods: 2 });
+    const changed = await h.call('POST', '/v1/billing/onchain/change', { tier: 'growth', when: 'now', allowanceId });
+    expect(changed.status).toBe(200);
+    const expected = proratedUpgradeCharge({ newPrice: 199n * USDC, oldPrice: 49n * USDC, periodStart: at('2027-04-30T10:00:00.000Z'), periodEnd: at('2027-05-31T10:00:00.000Z'), now: at('2027-05-10T10:00:00.000Z') }).charge;
+    expect(changed.body.data).toMatchObject({
+      state: 'active', plan: { tier: 'growth', price: '199000000' }, allowance: { id: allowanceId },
+      currentPeriod: { start: '2027-05-10T10:00:00.000Z', end: '2027-06-10T10:00:00.000Z' },
+      lastCharges: [expect.objectContaining({ kind: 'upgrade', amount: expected.toString(), status: 'succeeded' }), expect.anything(), expect.anything(), expect.anything(), expect.anything()],
+    });
+    expect(await organization(h)).toEqual({ subscription_plan: 'growth', subscription_status: 'active' });
+    const oldCap = await h.db.database.db.selectFrom('onchain_plans').select('allowance_cap_id').executeTakeFirst();
+    expect(oldCap).toBeDefined();
+    // The old allowance is the funder's to revoke now; the plan does not use it any more.
+    const caps = await h.sui.core.listOwnedObjects({ owner: h.account('carol').address, type: `0x2::allowance::AllowanceCap<0x2::balance::Balance<${COIN_TYPES.USDC}>>`, include: { content: true } });
+    const { bcs } = await import('@mysten/sui/bcs');
+    const oldCapId = caps.objects.find((cap) => bcs.struct('C', { id: bcs.Address, allowance: bcs.Address }).parse(cap.content!).allowance === plan.allowance.id)!.objectId;
+    await revokeAllowance(h, 'carol', plan.allowance.id, oldCapId);
+    expect((await h.billing.pass.run())).toMatchObject({ charged: 0, cancelled: 0 });
+  });
+
+  it('downgrade now is DOWNGRADE_NEEDS_RENEWAL; at the next renewal it charges the lower price', async () => {
+    const now = await h.call('POST', '/v1/billing/onchain/change', { tier: 'team', when: 'now' });
+    expect(now.status).toBe(400);
+    expect(now.body).toMatchObject({ error: 'Downgrade applies at renewal', code: 'DOWNGRADE_NEEDS_RENEWAL' });
+    const later = await h.call('POST', '/v1/billing/onchain/change', { tier: 'team', when: 'next_renewal' });
+    expect(later.status).toBe(200);
+    expect(later.body.data).toMatchObject({ plan: { tier: 'growth' }, pendingChange: { tier: 'team', at: 'next_renewal' }, nextCharge: { at: '2027-06-10T10:00:00.000Z', amount: '49000000' } });
+    h.moveTo(at('2027-06-10T10:00:00.000Z'));
+    expect((await h.billing.pass.run()).charged).toBe(1);
+    expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ plan: { tier: 'team', price: '49000000' }, pendingChange: null, currentPeriod: { end: '2027-07-10T10:00:00.000Z' } });
+    expect(await organization(h)).toEqual({ subscription_plan: 'team', subscription_status: 'active' });
+  });
+
+  it('cancel → cancel_pending with access to period end → ended and Free; the same plan set up again starts anew', async () => {
+    const cancelled = await h.call('POST', '/v1/billing/onchain/cancel');
+    expect(cancelled.status).toBe(200);
+    expect(cancelled.body.data).toMatchObject({ state: 'cancel_pending', nextCharge: null });
+    expect(await organization(h)).toEqual({ subscription_plan: 'team', subscription_status: 'cancel_pending' });
+    const again = await h.call('POST', '/v1/billing/onchain/cancel');
+    expect(again.status).toBe(409);
+    expect(again.body).toMatchObject({ error: 'Plan cancelled', code: 'PLAN_CANCELLED' });
+    const change = await h.call('POST', '/v1/billing/onchain/change', { tier: 'growth', when: 'next_renewal' });
+    expect(change.body).toMatchObject({ code: 'PLAN_CANCELLED' });
+    h.moveTo(at('2027-07-10T09:59:00.000Z'));
+    expect((await h.billing.pass.run()).ended).toBe(0);
+    h.moveTo(at('2027-07-10T10:00:00.000Z'));
+    expect((await h.billing.pass.run()).ended).toBe(1);
+    expect(await organization(h)).toEqual({ subscription_plan: null, subscription_status: 'ended' });
+    expect((await h.call('GET', '/v1/account')).body.data).toMatchObject({ tier: 'free', subscription: { plan: null, status: 'ended' } });
+    const gone = await h.call('GET', '/v1/billing/onchain');
+    expect(gone.status).toBe(404);
+    expect(gone.body).toMatchObject({ error: 'On-chain subscription not found', code: 'ONCHAIN_SUBSCRIPTION_NOT_FOUND' });
+    const transitions = await h.db.database.db.selectFrom('plan_transitions').select(['from_state', 'to_state', 'trigger', 'actor']).orderBy('seq').execute();
+    expect(transitions.map((row) => `${row.from_state ?? '(none)'} -${row.trigger}/${row.actor}-> ${row.to_state}`)).toEqual([
+      '(none) -activate/owner-> awaiting_first_charge',
+      'awaiting_first_charge -charge_succeeded/billing-> active',
+      'active -charge_succeeded/billing-> active',
+      'active -charge_succeeded/billing-> active',
+      'active -charge_succeeded/billing-> active',
+      'active -tier_changed/owner-> active',
+      'active -tier_changed/owner-> active',
+      'active -charge_succeeded/billing-> active',
+      'active -cancel/owner-> cancel_pending',
+      'cancel_pending -period_ended/billing-> ended',
+    ]);
+  });
+});
+
+describe('on-chain plan failures on simnet: past_due, recovery, 7 failures → ended, revoked allowance, resume', () => {
+  let h: BillingHarness;
+  beforeAll(async () => {
+    h = await startBillingHarness({ seed: 'billing-lifecycle-b', start: at('2027-01-31T09:00:00.000Z') });
+  });
+  afterAll(async () => h.close());
+
+  it('a short balance is emailed 7 days ahead, the charge fails → past_due (access continues), a deposit → active again', async () => {
+    h.moveTo(at('2027-01-31T10:00:00.000Z'));
+    // grace holds USDC coins and no USDC address balance: the prefund is all the allowance can take.
+    expect(await h.usdcBalance(h.account('grace').address)).toBe(0n);
+    const { allowanceId } = await h.setUp({ funder: 'grace', tier: 'growth', prefundPeriods: 1 });
+    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'growth', allowanceId, notifyEmail: 'owner@acme.test' });
+    expect(activated.body.data).toMatchObject({ state: 'active', billingBalance: '0' });
+    h.moveTo(at('2027-02-21T09:59:00.000Z'));
+    expect((await h.billing.pass.run()).reminders).toBe(0);
+    h.moveTo(at('2027-02-21T10:00:00.000Z'));
+    expect((await h.billing.pass.run()).reminders).toBe(1);
+    expect((await h.billing.pass.run()).reminders).toBe(0);
+    h.moveTo(at('2027-02-28T10:00:00.000Z'));
+    expect(await h.billing.pass.run()).toMatchObject({ charged: 0, declined: 1 });
+    expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ state: 'past_due', failedAttempts: 1, nextCharge: { at: '2027-03-01T10:00:00.000Z' } });
+    expect(await organization(h)).toEqual({ subscription_plan: 'growth', subscription_status: 'past_due' });
+    await fundAddressBalance(h, 'grace', 199n * USDC);
+    h.moveTo(at('2027-03-01T10:00:00.000Z'));
+    expect((await h.billing.pass.run()).charged).toBe(1);
+    expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ state: 'active', failedAttempts: 0, currentPeriod: { start: '2027-02-28T10:00:00.000Z', end: '2027-03-31T10:00:00.000Z' } });
+    const emails = await h.db.database.db.selectFrom('billing_emails').select(['kind', 'recipient', 'idempotency_key']).orderBy('created_at').execute();
+    expect(emails.map((email) => email.kind)).toEqual(['renewal_reminder', 'charge_failed']);
+  });
+
+  it('7 daily failures: emails on attempts 1, 3, 5, 7, then ended and Free', async () => {
+    const drained = await h.usdcBalance(h.account('grace').address);
+    expect(drained).toBeLessThan(199n * USDC);
+    const start = at('2027-03-31T10:00:00.000Z');
+    const outcomes: string[] = [];
+    for (let day = 0; day < 7; day++) {
+      h.moveTo(start + day * 86_400_000);
+      const report = await h.billing.pass.run();
+      outcomes.push(report.ended ? 'ended' : report.declined ? 'declined' : 'idle');
+    }
+    expect(outcomes).toEqual(['declined', 'declined', 'declined', 'declined', 'declined', 'declined', 'ended']);
+    expect(await organization(h)).toEqual({ subscription_plan: null, subscription_status: 'ended' });
+    const failed = await h.db.database.db.selectFrom('billing_emails').select('idempotency_key').where('kind', '=', 'charge_failed').orderBy('created_at').execute();
+    expect(failed.map((email) => email.idempotency_key.split(':').slice(-2)[0])).toEqual(['1', '1', '3', '5', '7']);
+  });
+
+  it('a revoked allowance moves the plan to cancel_pending; activating the same plan again resumes it', async () => {
+    h.moveTo(at('2027-05-01T10:00:00.000Z'));
+    const { allowanceId, capId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 2 });
+    expect((await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId })).body.data).toMatchObject({ state: 'active' });
+    await revokeAllowance(h, 'grace', allowanceId, capId);
+    h.moveTo(at('2027-06-01T10:00:00.000Z'));
+    expect((await h.billing.pass.run()).cancelled).toBe(1);
+    expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ state: 'cancel_pending' });
+    const other = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'growth', allowanceId });
+    expect(other.status).toBe(400);
+    expect(other.body).toMatchObject({ code: 'PLAN_UNCHANGED' });
+    const fresh = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 0 });
+    const resumed = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId: fresh.allowanceId });
+    expect(resumed.status).toBe(200);
+    expect(resumed.body.data).toMatchObject({ state: 'active', allowance: { id: fresh.allowanceId } });
+    expect(await organization(h)).toEqual({ subscription_plan: 'team', subscription_status: 'active' });
+  });
+});

@@ -1,0 +1,146 @@
+import type { Kysely } from 'kysely';
+import type { Clock } from '../core/index.js';
+import type { DatabaseSchema } from '../db/index.js';
+import { ChainUnavailable, ChargeDeclined, type Chain, type ChargeOutcome, type DeclineReason, type SignedCharge } from './chain/index.js';
+import { billingId, type OnchainPlan } from './plan-store.js';
+
+export type ChargeKind = 'first' | 'renewal' | 'upgrade';
+
+/** One charge the plan owes: what, for which period, under which allowance. */
+export interface ChargeOrder {
+  kind: ChargeKind;
+  /** The period paid for (its due time, or an upgrade's start): with the kind, the idempotency key. */
+  periodKey: number;
+  amount: bigint;
+  tier: string;
+  allowanceId: string;
+}
+
+export type ChargeResult =
+  | { readonly kind: 'succeeded'; readonly digest: string; readonly chargeId: string }
+  | { readonly kind: 'declined'; readonly reason: DeclineReason; readonly message: string; readonly chargeId: string }
+  /** A failure of ours or the network's: nothing is known to be charged; try again later. */
+  | { readonly kind: 'unavailable'; readonly message: string };
+
+/**
+ * Takes a charge exactly once per (plan, period, kind), whatever crashes:
+ * 1. a `pending` row is written BEFORE any transaction is built (the idempotency record; a
+ *    unique index allows one charge in flight per plan, one success per period);
+ * 2. the signed transaction's digest and bytes are stored (`signed`) BEFORE it is sent;
+ * 3. recovery asks the chain about a stored digest before anything else: executed → its
+ *    outcome is recorded; never executed → the SAME bytes are sent again (Sui runs a digest at
+ *    most once); only bytes that can never run any more (their gas coin moved on) are
+ *    `abandoned`, and only then is a new transaction built for the period.
+ * The billing pass holds a database lock around charging, so one sponsor key never has two
+ * signers racing for its gas coin.
+ */
+export class Charger {
+  readonly #db: Kysely<DatabaseSchema>;
+  readonly #chain: Chain;
+  readonly #clock: Clock;
+
+  constructor(options: { db: Kysely<DatabaseSchema>; chain: Chain; clock: Clock }) {
+    this.#db = options.db;
+    this.#chain = options.chain;
+    this.#clock = options.clock;
+  }
+
+  /** Whether a charge of the plan is in flight (recorded or signed, outcome unknown): CHARGE_IN_PROGRESS. */
+  async inFlight(planId: string): Promise<boolean> {
+    const row = await this.#db.selectFrom('billing_charges').select('id').where('plan_id', '=', planId).where('status', 'in', ['pending', 'signed']).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async charge(plan: OnchainPlan, order: ChargeOrder): Promise<ChargeResult> {
+    try {
+      const recovered = await this.#recover(plan);
+      if (recovered && recovered.order.kind === order.kind && recovered.order.periodKey === order.periodKey && recovered.result.kind !== 'unavailable') {
+        return recovered.result;
+      }
+      if (recovered?.result.kind === 'unavailable') return recovered.result;
+      const paid = await this.#db.selectFrom('billing_charges').select(['id', 'digest']).where('plan_id', '=', plan.id)
+        .where('period_key', '=', new Date(order.periodKey)).where('kind', '=', order.kind).where('status', '=', 'succeeded').executeTakeFirst();
+      if (paid) return { kind: 'succeeded', digest: paid.digest!, chargeId: paid.id };
+      // A `pending` row was never signed, so never sent: the same order goes on with it, another is dropped.
+      let pending = await this.#pendingRow(plan.id);
+      if (pending && !sameOrder(pending.order, order)) {
+        await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', pending.id).execute();
+        pending = undefined;
+      }
+      return await this.#signAndSend(plan, pending ?? (await this.#record(plan, order)));
+    } catch (error) {
+      if (error instanceof ChainUnavailable) return { kind: 'unavailable', message: error.message };
+      throw error;
+    }
+  }
+
+  async #record(plan: OnchainPlan, order: ChargeOrder): Promise<PendingCharge> {
+    const id = billingId('chg');
+    const now = new Date(this.#clock.now());
+    await this.#db.insertInto('billing_charges').values({
+      id, plan_id: plan.id, period_key: new Date(order.periodKey), kind: order.kind, tier: order.tier, allowance_id: order.allowanceId, amount_micro_usdc: order.amount,
+      status: 'pending', created_at: now, updated_at: now,
+    }).execute();
+    return { id, order };
+  }
+
+  async #pendingRow(planId: string): Promise<PendingCharge | undefined> {
+    const row = await this.#db.selectFrom('billing_charges').selectAll().where('plan_id', '=', planId).where('status', '=', 'pending').executeTakeFirst();
+    return row ? { id: row.id, order: orderOf(row) } : undefined;
+  }
+
+  async #signAndSend(plan: OnchainPlan, pending: PendingCharge): Promise<ChargeResult> {
+    let signed: SignedCharge;
+    try {
+      signed = await this.#chain.signCharge(plan.network, { allowanceId: pending.order.allowanceId, funder: plan.funder, amount: pending.order.amount, period: pending.order.periodKey });
+    } catch (error) {
+      if (!(error instanceof ChargeDeclined)) throw error;
+      await this.#finish(pending.id, { kind: 'declined', digest: null, reason: error.reason, message: error.message });
+      return { kind: 'declined', reason: error.reason, message: error.message, chargeId: pending.id };
+    }
+    await this.#db.updateTable('billing_charges').set({ status: 'signed', digest: signed.digest, tx_bytes: signed.txBytes, signature: signed.signature, updated_at: new Date(this.#clock.now()) })
+      .where('id', '=', pending.id).where('status', '=', 'pending').execute();
+    const outcome = await this.#chain.submit(plan.network, signed);
+    return this.#finish(pending.id, outcome);
+  }
+
+  /** Settles a charge left in flight by a crash (or an outage) before anything new is tried. */
+  async #recover(plan: OnchainPlan): Promise<{ order: ChargeOrder; result: ChargeResult } | undefined> {
+    const row = await this.#db.selectFrom('billing_charges').selectAll().where('plan_id', '=', plan.id).where('status', '=', 'signed').executeTakeFirst();
+    if (!row) return undefined;
+    const order = orderOf(row);
+    const signed: SignedCharge = { digest: row.digest!, txBytes: row.tx_bytes!, signature: row.signature! };
+    const known = await this.#chain.lookup(plan.network, signed.digest);
+    if (known) return { order, result: await this.#finish(row.id, known) };
+    if (await this.#chain.isSpent(plan.network, signed)) {
+      await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', row.id).execute();
+      return undefined;
+    }
+    const outcome = await this.#chain.submit(plan.network, signed);
+    return { order, result: await this.#finish(row.id, outcome) };
+  }
+
+  async #finish(chargeId: string, outcome: ChargeOutcome): Promise<ChargeResult> {
+    const now = new Date(this.#clock.now());
+    if (outcome.kind === 'succeeded') {
+      await this.#db.updateTable('billing_charges').set({ status: 'succeeded', digest: outcome.digest, updated_at: now }).where('id', '=', chargeId).execute();
+      return { kind: 'succeeded', digest: outcome.digest, chargeId };
+    }
+    await this.#db.updateTable('billing_charges').set({ status: 'declined', digest: outcome.digest, decline_reason: outcome.reason, updated_at: now }).where('id', '=', chargeId).execute();
+    return { kind: 'declined', reason: outcome.reason, message: outcome.message, chargeId };
+  }
+
+}
+
+interface PendingCharge {
+  id: string;
+  order: ChargeOrder;
+}
+
+function sameOrder(a: ChargeOrder, b: ChargeOrder): boolean {
+  return a.kind === b.kind && a.periodKey === b.periodKey && a.amount === b.amount && a.allowanceId === b.allowanceId;
+}
+
+function orderOf(row: { kind: string; period_key: Date; amount_micro_usdc: string; tier: string; allowance_id: string }): ChargeOrder {
+  return { kind: row.kind as ChargeKind, periodKey: row.period_key.getTime(), amount: BigInt(row.amount_micro_usdc), tier: row.tier, allowanceId: row.allowance_id };
+}

@@ -1,0 +1,41 @@
+import { sql } from 'kysely';
+import type { Database } from '../db/index.js';
+
+// Any fixed number: every billing process of a deployment takes the same advisory lock.
+const CHARGING_LOCK = 4_242_022;
+
+/**
+ * One charger at a time per deployment: the sponsor key's gas coin must have one signer, or two
+ * charges could be built on the same coin version (one would never run, and on Sui an
+ * equivocated coin is locked until the epoch ends). PostgreSQL: a session advisory lock on a
+ * connection of its own (a killed process releases it with its connection). PGlite is one
+ * process: a mutex in the process is the whole story.
+ */
+export class ChargingLock {
+  readonly #database: Database;
+  #held = false;
+
+  constructor(database: Database) {
+    this.#database = database;
+  }
+
+  /** Runs `work` holding the lock; undefined (work not run) when another charger holds it. */
+  async tryRun<T>(work: () => Promise<T>): Promise<T | undefined> {
+    if (this.#held) return undefined;
+    this.#held = true;
+    try {
+      if (this.#database.kind === 'pglite') return await work();
+      return await this.#database.db.connection().execute(async (connection) => {
+        const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${CHARGING_LOCK}) as locked`.execute(connection);
+        if (!rows[0]?.locked) return undefined;
+        try {
+          return await work();
+        } finally {
+          await sql`select pg_advisory_unlock(${CHARGING_LOCK})`.execute(connection);
+        }
+      });
+    } finally {
+      this.#held = false;
+    }
+  }
+}

@@ -1,0 +1,49 @@
+import { decodeSuiPrivateKey } from '@mysten/sui/cryptography';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import type { Clock, Config, Network } from '../core/index.js';
+import type { Database } from '../db/index.js';
+import type { IdentityChange } from '../identity/index.js';
+import type { UpstreamSet } from '../upstream/index.js';
+import { BillingPass, BillingService, ChargingLock, OutboxMailer, SmtpMailer, SuiChain, type BillingNetwork, type Mailer } from '../billing/index.js';
+
+export interface BillingParts {
+  service: BillingService;
+  pass: BillingPass;
+  lock: ChargingLock;
+  mailer: Mailer;
+}
+
+/**
+ * On-chain billing wired from the config: the Chain over each network's upstream SDK client,
+ * the sponsor key (a secret: decoded here, never logged), the mailer (SMTP, else the outbox
+ * file), one charging lock shared by the API's charges and the pass.
+ */
+export function billingParts(deps: {
+  config: Readonly<Config>;
+  database: Database;
+  clock: Clock;
+  upstreams: UpstreamSet;
+  identityChanged?: (change: IdentityChange) => void;
+  /** Instead of the configured one (tests: a real SMTP server in-process). */
+  mailer?: Mailer;
+}): BillingParts {
+  const { config, database, clock } = deps;
+  const sponsor = config.billing.sponsorKey ? sponsorKeypair(config.billing.sponsorKey) : undefined;
+  const clients = new Map([...deps.upstreams].map(([network, upstream]) => [network, upstream.grpc] as const));
+  const settings = new Map(Object.entries(config.billing.networks) as [Network, BillingNetwork][]);
+  const chain = new SuiChain({ clients, settings, sponsor });
+  const lock = new ChargingLock(database);
+  const organizationChanged = (organizationId: string) => deps.identityChanged?.({ organizationId });
+  const service = new BillingService({ db: database.db, clock, chain, lock, organizationChanged });
+  const mailer: Mailer = deps.mailer ?? (config.billing.smtpUrl
+    ? new SmtpMailer({ url: config.billing.smtpUrl, from: config.billing.emailFrom })
+    : new OutboxMailer({ path: config.billing.outboxPath, now: () => clock.now() }));
+  const pass = new BillingPass({ db: database.db, clock, chain, charger: service.charger, mailer, organizationChanged });
+  return { service, pass, lock, mailer };
+}
+
+function sponsorKeypair(key: string): Ed25519Keypair {
+  const { scheme, secretKey } = decodeSuiPrivateKey(key);
+  if (scheme !== 'ED25519') throw new Error(`SUIGW_BILLING_SPONSOR_KEY: an ED25519 key is expected, not ${scheme}`);
+  return Ed25519Keypair.fromSecretKey(secretKey);
+}

@@ -1,0 +1,36 @@
+import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
+import { flushLogger } from '../core/index.js';
+import { billingParts } from './billing-parts.js';
+import { openRuntime, readConfig } from './runtime.js';
+
+/**
+ * `suigw billing`: one pass over due charges, retries, reminders and emails, then exit (what the
+ * OnchainPlan CronJob runs). Exit codes: 0 the pass ran (declined charges are the customer's and
+ * count as done); 3 some work failed on our side (node down, SMTP down): nothing was lost, the
+ * next pass retries it; 4 another billing process holds the charging lock (nothing done); 2 bad
+ * configuration; 1 anything unexpected.
+ */
+export async function runBilling(): Promise<void> {
+  const config = readConfig();
+  const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
+  const upstreams = upstreamSetFromConfig(config);
+  let code = 0;
+  try {
+    const { pass, lock, mailer } = billingParts({ ...runtime, upstreams });
+    const report = await lock.tryRun(() => pass.run({ organizationId: config.billing.organizationId }));
+    await mailer.close?.();
+    if (report === undefined) {
+      runtime.logger.warn('another billing process holds the charging lock; nothing done');
+      code = 4;
+    } else {
+      runtime.logger.info({ report, organizationId: config.billing.organizationId }, 'billing pass done');
+      console.log(JSON.stringify(report));
+      if (report.unavailable > 0 || report.emailsFailed > 0) code = 3;
+    }
+  } finally {
+    await closeUpstreamSet(upstreams);
+    await runtime.database.close();
+    flushLogger(runtime.logger);
+  }
+  process.exit(code);
+}
