@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { promisify } from 'node:util';
 import type { DevState } from '../../services/cli/dev.js';
 
-const ROOT = join(import.meta.dirname, '..', '..', '..');
+const ROOT = join(import.meta.dirname, '..', '..');
 
 /** The file's JSON once it is whole (it may be seen empty while `suigw dev` writes it). */
 async function waitForJson<T>(path: string, child: ChildProcess, timeoutMs: number): Promise<T> {
