@@ -2,7 +2,7 @@ import { readdir } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SERVED_JSONRPC_METHODS } from '../../services/cli/jsonrpc-methods.js';
 import { OPENRPC_METHODS, OpenRpcSchemas } from '../../services/jsonrpc/index.js';
-import { SUBSCRIPTION_METHODS } from '../../services/jsonrpc/methods/transactions/index.js';
+import { SUBSCRIPTION_METHODS } from '../../services/jsonrpc/index.js';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
 import type { ConformanceCase, ConformanceEnv } from './conformance-case.js';
 import { WIRE_EXCEPTIONS } from './openrpc-exceptions.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createKey, createOrganization, type KeyRateLimit } from '../../services/identity/index.js';
-import { CheckpointFeeds } from '../../services/jsonrpc/methods/transactions/index.js';
+import { CheckpointFeeds } from '../../services/jsonrpc/index.js';
 import { ALL_SCOPES } from '../support/test-app.js';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
 

@@ -2,7 +2,7 @@ import { fromBase64 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, createOrganization } from '../../services/identity/index.js';
-import { CheckpointFeeds } from '../../services/jsonrpc/methods/transactions/index.js';
+import { CheckpointFeeds } from '../../services/jsonrpc/index.js';
 import { CONNECTION_FILTER_LIMITS, FILTER_LIMITS, ORGANIZATION_FILTER_LIMITS } from '../../services/streams/index.js';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
 import { checkResult } from './legacy-result-schemas.js';

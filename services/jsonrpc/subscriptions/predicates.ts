@@ -1,9 +1,9 @@
 import { bcs } from '@mysten/sui/bcs';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
-import { FILTER_LIMITS, type FilterLimits } from '../../../../streams/index.js';
-import { address } from '../legacy-values.js';
-import { JsonRpcError } from '../../../method.js';
+import { FILTER_LIMITS, type FilterLimits } from '../../streams/index.js';
+import { address } from '../methods/transactions/legacy-values.js';
+import { JsonRpcError } from '../method.js';
 import { FilterBudget, invalidFilter, variantOf } from './filter-budget.js';
 
 /**

@@ -1,10 +1,10 @@
 import { randomInt } from 'node:crypto';
 import type { GrpcTypes } from '@mysten/sui/grpc';
-import { JSONRPC_ERROR, JsonRpcError } from '../../../method.js';
-import { renderEffects, renderEvent } from '../render-response.js';
-import { timestampMs } from '../legacy-values.js';
+import { JSONRPC_ERROR, JsonRpcError } from '../method.js';
+import { renderEffects, renderEvent } from '../methods/transactions/render-response.js';
+import { timestampMs } from '../methods/transactions/legacy-values.js';
 import type { CheckpointFeed } from './checkpoint-feed.js';
-import { CONNECTION_FILTER_LIMITS } from '../../../../streams/index.js';
+import { CONNECTION_FILTER_LIMITS } from '../../streams/index.js';
 import { filterLimitExceeded, type OrganizationFilterBudget } from './filter-budget.js';
 import { compileEventFilter, compileTransactionFilter, indexEvent, type IndexedEvent, type LegacyEvent } from './predicates.js';
 

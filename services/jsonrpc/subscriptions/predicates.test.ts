@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FILTER_LIMITS } from '../../../../streams/index.js';
-import { JsonRpcError } from '../../../method.js';
+import { FILTER_LIMITS } from '../../streams/index.js';
+import { JsonRpcError } from '../method.js';
 import { compileEventFilter, compileTransactionFilter, indexEvent, type LegacyEvent } from './predicates.js';
 
 const SENDER = '0x00000000000000000000000000000000000000000000000000000000000000a1';

@@ -1,5 +1,5 @@
-import { FILTER_LIMITS, filterBytes, ORGANIZATION_FILTER_LIMITS, type FilterLimits } from '../../../../streams/index.js';
-import { JSONRPC_ERROR, JsonRpcError } from '../../../method.js';
+import { FILTER_LIMITS, filterBytes, ORGANIZATION_FILTER_LIMITS, type FilterLimits } from '../../streams/index.js';
+import { JSONRPC_ERROR, JsonRpcError } from '../method.js';
 
 /** A refused filter: -32602 naming the limit, with the limit's name and number in `data`. */
 export function filterLimitExceeded(limit: string, max: number, what: string): JsonRpcError {

@@ -1,10 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ERRORS, errorResponses, isApiError, type ApiError } from '../../../../core/index.js';
-import type { RequestPipeline } from '../../../../pipeline/index.js';
-import type { App, Capability } from '../../../../route-contract/index.js';
-import type { UpstreamSet } from '../../../../upstream/index.js';
-import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../../../openapi-schemas.js';
+import { ERRORS, errorResponses, isApiError, type ApiError } from '../../core/index.js';
+import type { RequestPipeline } from '../../pipeline/index.js';
+import type { App, Capability } from '../../route-contract/index.js';
+import type { UpstreamSet } from '../../upstream/index.js';
+import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../openapi-schemas.js';
 import { CheckpointFeeds } from './checkpoint-feed.js';
 import { OrganizationFilterBytes } from './filter-budget.js';
 import { SubscriptionSession, type Charge } from './session.js';

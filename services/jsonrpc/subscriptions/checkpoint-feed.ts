@@ -1,6 +1,6 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
-import type { Upstream } from '../../../../upstream/index.js';
-import { FULL_READ_MASK } from '../render-response.js';
+import type { Upstream } from '../../upstream/index.js';
+import { FULL_READ_MASK } from '../methods/transactions/render-response.js';
 
 export type TransactionListener = (tx: GrpcTypes.ExecutedTransaction) => void;
 

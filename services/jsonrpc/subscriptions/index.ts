@@ -1,0 +1,3 @@
+export { jsonRpcWebSocketCapability, registerJsonRpcWebSocket, type JsonRpcWebSocketOptions } from './websocket-route.js';
+export { CheckpointFeed, CheckpointFeeds } from './checkpoint-feed.js';
+export { SUBSCRIPTION_METHODS } from './session.js';
