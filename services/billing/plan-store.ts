@@ -108,17 +108,7 @@ async function insertPlan(trx: Transaction<DatabaseSchema>, plan: OnchainPlan): 
     allowance_id: plan.allowanceId,
     allowance_cap_id: plan.allowanceCapId,
     funder: plan.funder,
-    price_micro_usdc: plan.price,
-    pending_tier: plan.pendingTier,
-    pending_allowance_id: plan.pendingAllowanceId,
-    anchor_at: date(plan.anchorAt),
-    periods_paid: plan.periodsPaid,
-    period_start: date(plan.periodStart),
-    period_end: date(plan.periodEnd),
-    failed_attempts: plan.failedAttempts,
-    next_attempt_at: date(plan.nextAttemptAt),
-    reminded_for: date(plan.remindedFor),
-    notify_email: plan.notifyEmail,
+    ...termColumns(plan),
     created_at: new Date(plan.createdAt),
   }).execute();
 }
@@ -129,6 +119,13 @@ export async function savePlan(trx: Transaction<DatabaseSchema>, plan: OnchainPl
     tier: plan.tier,
     allowance_id: plan.allowanceId,
     allowance_cap_id: plan.allowanceCapId,
+    ...termColumns(plan),
+  }).where('id', '=', plan.id).execute();
+}
+
+/** The columns of a plan's price, period and charging progress: written alike on insert and on save. */
+function termColumns(plan: OnchainPlan) {
+  return {
     price_micro_usdc: plan.price,
     pending_tier: plan.pendingTier,
     pending_allowance_id: plan.pendingAllowanceId,
@@ -140,7 +137,7 @@ export async function savePlan(trx: Transaction<DatabaseSchema>, plan: OnchainPl
     next_attempt_at: date(plan.nextAttemptAt),
     reminded_for: date(plan.remindedFor),
     notify_email: plan.notifyEmail,
-  }).where('id', '=', plan.id).execute();
+  };
 }
 
 /**
