@@ -6,6 +6,7 @@ import type { Charger, ChargeOrder, ChargeResult } from './charger.js';
 import { failedChargeEmail, queueEmail, reminderEmail, sendQueuedEmails } from './emails.js';
 import { chargeDate, EMAILED_ATTEMPTS, MAX_FAILED_ATTEMPTS, REMINDER_LEAD_MS, RETRY_INTERVAL_MS, SERVICE_RETRY_INTERVAL_MS } from './domain/periods.js';
 import { periodPrice } from './domain/prices.js';
+import { allowanceOpensAt } from './domain/allowance-window.js';
 import type { Mailer } from './mail/index.js';
 import { applyTransition, planById, savePlan, type OnchainPlan } from './plan-store.js';
 
@@ -89,6 +90,13 @@ export class BillingPass {
       // Spec: "allowance found revoked" → cancel_pending, treated as a cancel at period end.
       await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { nextAttemptAt: plan.periodEnd });
       return 'cancelled';
+    }
+    // A charge the allowance's current window cannot take waits for the next window (seconds, on
+    // an anniversary) rather than failing; the check for a charge left in flight comes first.
+    const opensAt = allowanceOpensAt(allowance, order.amount, now);
+    if (opensAt !== null && opensAt > now && !(await this.#deps.charger.inFlight(plan.id))) {
+      await this.#deps.db.transaction().execute((trx) => savePlan(trx, { ...plan, nextAttemptAt: opensAt }));
+      return 'idle';
     }
     // A charge left in flight by a crash is settled by asking the chain first: the balance may be
     // low precisely because that charge went through.

@@ -1,8 +1,11 @@
+import type { AddressInfo } from 'node:net';
 import { Transaction, coinWithBalance } from '@mysten/sui/transactions';
+import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeAllowance, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { BILLING_TREASURY, COIN_TYPES } from '../simnet/index.js';
 import { proratedUpgradeCharge } from './domain/proration.js';
+import { WINDOW_OPENING_MARGIN_MS } from './domain/allowance-window.js';
 
 const USDC = 1_000_000n;
 const at = (iso: string) => Date.parse(iso);
@@ -165,20 +168,50 @@ describe('on-chain plan failures on simnet: past_due, recovery, 7 failures → e
     expect(emails.map((email) => email.kind)).toEqual(['renewal_reminder', 'charge_failed']);
   });
 
-  it('7 daily failures: emails on attempts 1, 3, 5, 7, then ended and Free', async () => {
+  it('7 daily failures: emails on attempts 1, 3, 5, 7, then ended and Free; the streams and webhooks above Free’s count pause', async () => {
+    // On Team (5 of each) the organization holds 2 streams and 2 webhooks; Free allows 1 of each.
+    const created: Record<'streams' | 'webhooks', string[]> = { streams: [], webhooks: [] };
+    for (const name of ['older', 'newer']) {
+      const stream = await h.call('POST', '/v1/streams', { name, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } });
+      const webhook = await h.call('POST', '/v1/webhooks', { url: `https://hooks.example.com/${name}`, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } });
+      expect([stream.status, webhook.status]).toEqual([201, 201]);
+      created.streams.push((stream.body.data as { id: string }).id);
+      created.webhooks.push((webhook.body.data as { id: string }).id);
+    }
+    const pausedWebhooks = async () => ((await h.call('GET', '/v1/webhooks')).body.data as { id: string; paused: boolean }[]).map((w) => [w.id, w.paused]);
+    expect(await pausedWebhooks()).toEqual([[created.webhooks[0], false], [created.webhooks[1], false]]);
+
     const drained = await h.usdcBalance(h.account('grace').address);
     expect(drained).toBeLessThan(199n * USDC);
     const start = at('2027-03-31T10:00:00.000Z');
     const outcomes: string[] = [];
-    for (let day = 0; day < 7; day++) {
+    // The February renewal was taken on March 1 (after a failure), so March's allowance window is
+    // used up: the renewal due March 31 waits for April's window, then fails daily for want of funds.
+    for (let day = 0; day < 8; day++) {
       h.moveTo(start + day * 86_400_000);
       const report = await h.billing.pass.run();
       outcomes.push(report.ended ? 'ended' : report.declined ? 'declined' : 'idle');
     }
-    expect(outcomes).toEqual(['declined', 'declined', 'declined', 'declined', 'declined', 'declined', 'ended']);
+    expect(outcomes).toEqual(['idle', 'declined', 'declined', 'declined', 'declined', 'declined', 'declined', 'ended']);
     expect(await organization(h)).toEqual({ subscription_plan: null, subscription_status: 'ended' });
     const failed = await h.db.database.db.selectFrom('billing_emails').select('idempotency_key').where('kind', '=', 'charge_failed').orderBy('created_at').execute();
     expect(failed.map((email) => email.idempotency_key.split(':').slice(-2)[0])).toEqual(['1', '1', '3', '5', '7']);
+
+    expect(await pausedWebhooks()).toEqual([[created.webhooks[0], false], [created.webhooks[1], true]]);
+    await h.app.listen({ port: 0, host: '127.0.0.1' });
+    const warp = `ws://127.0.0.1:${(h.app.server.address() as AddressInfo).port}/testnet/v1/warp`;
+    const firstMessageAndClose = (streamId: string) => new Promise<{ first: unknown; code: number; reason: string }>((resolve, reject) => {
+      const socket = new WebSocket(`${warp}/${streamId}/ws`, { headers: { 'x-api-key': h.adminKey } });
+      let first: unknown;
+      socket.on('message', (raw) => {
+        first ??= JSON.parse(String(raw));
+        socket.close();
+      });
+      socket.on('close', (code, reason) => resolve({ first, code, reason: String(reason) }));
+      socket.on('error', reject);
+    });
+    expect(await firstMessageAndClose(created.streams[1]!)).toMatchObject({ first: { event: 'error', data: { code: 'STREAM_PAUSED' } }, code: 4003, reason: 'STREAM_PAUSED' });
+    expect(await firstMessageAndClose(created.streams[0]!)).toMatchObject({ first: { event: 'connected' } });
   });
 
   it('a revoked allowance moves the plan to cancel_pending; activating the same plan again resumes it', async () => {
@@ -197,5 +230,45 @@ describe('on-chain plan failures on simnet: past_due, recovery, 7 failures → e
     expect(resumed.status).toBe(200);
     expect(resumed.body.data).toMatchObject({ state: 'active', allowance: { id: fresh.allowanceId } });
     expect(await organization(h)).toEqual({ subscription_plan: 'team', subscription_status: 'active' });
+  });
+});
+
+describe('an annual plan on simnet: ten months’ price, renewed on the anniversary (Feb 29 → Feb 28 → Feb 28)', () => {
+  let h: BillingHarness;
+  beforeAll(async () => {
+    h = await startBillingHarness({ seed: 'billing-lifecycle-annual', start: at('2028-02-29T09:00:00.000Z') });
+  });
+  afterAll(async () => h.close());
+
+  it('activate on a leap day charges the year at once; the pass renews it on the anniversary, nothing in between', async () => {
+    h.moveTo(at('2028-02-29T10:00:00.000Z'));
+    const treasuryBefore = await h.usdcBalance(BILLING_TREASURY);
+    const { allowanceId } = await h.setUp({ funder: 'heidi', tier: 'team', interval: 'year', prefundPeriods: 3 });
+    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', interval: 'year', allowanceId });
+    expect(activated.status).toBe(200);
+    expect(activated.body.data).toMatchObject({
+      state: 'active', plan: { tier: 'team', interval: 'year', price: '490000000' },
+      currentPeriod: { start: '2028-02-29T10:00:00.000Z', end: '2029-02-28T10:00:00.000Z' }, nextCharge: { at: '2029-02-28T10:00:00.000Z', amount: '490000000' },
+    });
+    // Monthly passes through the year charge nothing: the next charge is a year away.
+    for (let month = 1; month < 12; month++) {
+      h.moveTo(at('2028-02-29T10:00:00.000Z') + month * 30 * 86_400_000);
+      expect((await h.billing.pass.run()).charged).toBe(0);
+    }
+    for (const [renewal, end] of [['2029-02-28T10:00:00.000Z', '2030-02-28T10:00:00.000Z'], ['2030-02-28T10:00:00.000Z', '2031-02-28T10:00:00.000Z']] as const) {
+      // Due now, but the allowance's window opened on the chain's time of the first spend, a
+      // few seconds after our period start: the pass waits for it instead of failing the charge.
+      h.moveTo(at(renewal));
+      expect(await h.billing.pass.run()).toMatchObject({ charged: 0, declined: 0 });
+      h.moveTo(at(renewal) + WINDOW_OPENING_MARGIN_MS + 60_000);
+      expect(await h.billing.pass.run()).toMatchObject({ charged: 1, declined: 0 });
+      // (Read from the database: the harness's API key, valid a year, has expired by now.)
+      const plan = await h.db.database.db.selectFrom('onchain_plans').select(['state', 'period_start', 'period_end']).executeTakeFirstOrThrow();
+      expect([plan.state, plan.period_start?.toISOString(), plan.period_end?.toISOString()]).toEqual(['active', renewal, end]);
+    }
+    expect(await h.usdcBalance(BILLING_TREASURY)).toBe(treasuryBefore + 3n * 490n * USDC);
+    expect((await chargesOf(h)).map((charge) => [charge.kind, charge.amount_micro_usdc, charge.status])).toEqual([
+      ['first', '490000000', 'succeeded'], ['renewal', '490000000', 'succeeded'], ['renewal', '490000000', 'succeeded'],
+    ]);
   });
 });

@@ -7,7 +7,7 @@ const now = Date.UTC(2027, 0, 1);
 const expected: AllowanceExpectation = { settings, spender: `0x${'5'.repeat(64)}`, organizationId: 'org_1', price: 49_000_000n, interval: 'month', now };
 const good: OnchainAllowance = {
   objectId: `0x${'a'.repeat(64)}`, coinType: settings.usdcType, funder: `0x${'f'.repeat(64)}`, spender: expected.spender, app: `${settings.packageId}::billing::BillingApp`,
-  name: 'org_1', periodLimit: 49_000_000n, windowMonths: 1, startMs: 0, expirationMs: null,
+  name: 'org_1', periodLimit: 49_000_000n, windowMonths: 1, windowStartMs: 0, month: 0, periodSpent: 0n, startMs: 0, expirationMs: null,
 };
 const DAY = 86_400_000;
 

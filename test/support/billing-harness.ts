@@ -13,6 +13,8 @@ import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 import { call, type CallResult } from './management-calls.js';
 import type { Mailer } from '../../services/billing/index.js';
+import { MemoryStreamLog } from '../../services/streams/log/stream-log.memory.js';
+import { MemoryStreamLease } from '../../services/streams/delivery/stream-lease.js';
 
 /** simnet's billing app as SUIGW_BILLING_NETWORKS names it. */
 export const SIMNET_BILLING = { packageId: CATALOG.billingPackage, configId: CATALOG.billingConfig, usdcType: COIN_TYPES.USDC, treasury: BILLING_TREASURY };
@@ -65,7 +67,9 @@ export async function startBillingHarness(options: { tier?: Tier; mailer?: Maile
     organizationId: seeded.organization.id, projectId: seeded.projects[1]!.id, name: 'admin', scopes: ['data', 'streams', 'manage', 'zkLogin'], expiresInDays: 365,
   });
   const billing = billingParts({ config, database: db.database, clock, upstreams, ...(options.mailer ? { mailer: options.mailer } : {}) });
-  const app = await buildGatewayApp({ config, database: db.database, clock, logger: createLogger('silent'), upstreams, billing });
+  // Warp is served too (in-memory log and lease), so a plan's end can be seen on a stream socket.
+  const warp = { log: new MemoryStreamLog(clock), lease: new MemoryStreamLease(clock) };
+  const app = await buildGatewayApp({ config, database: db.database, clock, logger: createLogger('silent'), upstreams, billing, warp });
   await app.ready();
   const sui = new SuiGrpcClient({ network: 'localnet', baseUrl: simnet.grpcUrl });
   const harness: BillingHarness = {

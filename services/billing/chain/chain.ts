@@ -25,6 +25,11 @@ export interface OnchainAllowance {
   /** Most that can be taken per period (calendar month, or 12-month window). */
   readonly periodLimit: bigint;
   readonly windowMonths: number;
+  /** The 12-month windows' anchor: the chain's time of the first spend (0 before any spend). */
+  readonly windowStartMs: number;
+  /** The window of the last spend (year × 100 + month of its start) and what it has spent. */
+  readonly month: number;
+  readonly periodSpent: bigint;
   readonly startMs: number;
   readonly expirationMs: number | null;
 }

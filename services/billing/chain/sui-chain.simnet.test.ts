@@ -6,6 +6,8 @@ import { SuiChain } from './sui-chain.js';
 
 const USDC = 1_000_000n;
 
+const yearMonth = (ms: number) => new Date(ms).getUTCFullYear() * 100 + new Date(ms).getUTCMonth() + 1;
+
 describe('SuiChain on simnet: the billing app through the official SDK over gRPC-Web', () => {
   let simnet: RunningSimnet;
   let chain: SuiChain;
@@ -44,6 +46,8 @@ describe('SuiChain on simnet: the billing app through the official SDK over gRPC
     expect(allowance).toEqual({
       objectId: allowanceId, coinType: COIN_TYPES.USDC, funder: funder.address, spender: chain.spender,
       app: `${CATALOG.billingPackage}::billing::BillingApp`, name: 'org_acme', periodLimit: 49n * USDC, windowMonths: 1, startMs: 0, expirationMs: null,
+      // Nothing spent yet: the window is the month it was issued in.
+      windowStartMs: 0, month: yearMonth(Number(simnet.ledger.nowMs())), periodSpent: 0n,
     });
     expect(await chain.addressBalance(network, funder.address, COIN_TYPES.USDC)).toBeGreaterThanOrEqual(98n * USDC);
   });

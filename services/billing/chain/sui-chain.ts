@@ -131,6 +131,9 @@ export class SuiChain implements Chain {
       name: fields.name,
       periodLimit: BigInt(fields.periodLimit),
       windowMonths: fields.windowMonths,
+      windowStartMs: Number(fields.windowStartMs),
+      month: fields.month,
+      periodSpent: BigInt(fields.periodSpent),
       startMs: Number(fields.startMs),
       expirationMs: fields.expirationMs === null ? null : Number(fields.expirationMs),
     };
