@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { isApiError } from '../core/index.js';
+import { isApiError, parseBoolean } from '../core/index.js';
 import { createKey, createOrganization, grantPrepaidCredit, type Scope } from '../identity/index.js';
 import { isTier, TIERS } from '../plans/index.js';
 import { openRuntime, readConfig } from './runtime.js';
@@ -74,7 +74,7 @@ export async function runAdmin(argv: string[]): Promise<void> {
       console.error('The apiKey is shown once; it is an administrator credential for the whole organization.');
     } else if (command === 'card-subscription') {
       const org = values.org ?? fail('--org is required');
-      const active = values.active === 'true' ? true : values.active === 'false' ? false : fail('--active is true or false');
+      const active = parseBoolean(values.active ?? '') ?? fail('--active is true or false (or yes/no, 1/0)');
       const updated = await runtime.database.db.updateTable('organizations').set({ card_subscription_active: active }).where('id', '=', org).where('deleted_at', 'is', null).returning('id').executeTakeFirst();
       if (!updated) fail(`no organization ${org} (or it is deleted)`);
       console.log(JSON.stringify({ organizationId: org, cardSubscriptionActive: active }));

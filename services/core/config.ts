@@ -28,10 +28,25 @@ const networkList = z
   .transform((value) => value.split(',').map((n) => n.trim()).filter(Boolean))
   .pipe(z.array(z.enum(NETWORKS)).min(1));
 
-const boolean = z
-  .enum(['true', 'false', '1', '0', 'yes', 'no', ''])
-  .default('false')
-  .transform((value) => value === 'true' || value === '1' || value === 'yes');
+const TRUE_WORDS = ['true', '1', 'yes'] as const;
+const FALSE_WORDS = ['false', '0', 'no'] as const;
+
+/**
+ * The one reading of a yes/no word, for settings and command-line flags alike: true, 1, yes or
+ * false, 0, no; anything else is undefined (the caller says what it expected).
+ */
+export function parseBoolean(text: string): boolean | undefined {
+  if ((TRUE_WORDS as readonly string[]).includes(text)) return true;
+  if ((FALSE_WORDS as readonly string[]).includes(text)) return false;
+  return undefined;
+}
+
+/** A yes/no setting; unset or empty means `fallback`. */
+const booleanSetting = (fallback: boolean) => z
+  .enum([...TRUE_WORDS, ...FALSE_WORDS, ''])
+  .optional()
+  .transform((value) => (value === undefined || value === '' ? fallback : parseBoolean(value)!));
+const boolean = booleanSetting(false);
 
 export const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
@@ -97,7 +112,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_PLANS_FILE: optionalString,
   SUIGW_METERING: z.enum(['on', 'off']).default('on'),
   // zkLogin (services/zklogin, docs/zklogin.md).
-  SUIGW_ZKLOGIN_ENABLED: z.enum(['true', 'false', '1', '0', 'yes', 'no']).default('true').transform((value) => value === 'true' || value === '1' || value === 'yes'),
+  SUIGW_ZKLOGIN_ENABLED: booleanSetting(true),
   SUIGW_ZKLOGIN_ISSUER_JWKS: z.string().default('{}').transform((value, ctx) => {
     try {
       return z.partialRecord(z.enum(ZKLOGIN_ISSUERS), z.url()).parse(JSON.parse(value));

@@ -1,7 +1,6 @@
 export * from './scopes.js';
 export * from './key-value.js';
 export * from './origins.js';
-export * from './plans.js';
 export * from './principal.js';
 export * from './credentials.js';
 export * from './authenticator.js';

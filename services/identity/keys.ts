@@ -4,11 +4,13 @@ import { ApiError, type Clock } from '../core/index.js';
 import { newId } from './ids.js';
 import { generateKeyValue, hashKeyValue, KEY_PREFIX, keyStart } from './key-value.js';
 import { parseOriginPattern } from './origins.js';
-import { MAX_ENABLED_KEYS_PER_ORGANIZATION } from './plans.js';
 import { isScope, type Scope } from './scopes.js';
 import { notifyIdentityChange } from './invalidation.js';
 import { findProject } from './projects.js';
 import type { KeyRateLimit } from './principal.js';
+
+/** Spec: at most 50 enabled keys per organization. */
+export const MAX_ENABLED_KEYS_PER_ORGANIZATION = 50;
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_KEY_LIFETIME_DAYS = 30;

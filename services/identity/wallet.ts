@@ -6,7 +6,7 @@ import { ADDRESS_PATTERN, ApiError, type Clock } from '../core/index.js';
 import { createOrganization } from './organizations.js';
 import { createKey, revokeWalletKeys, type CreatedApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
-import { formatMicroUsd } from './plans.js';
+import { formatMicroUsd } from '../plans/index.js';
 
 /**
  * Wallet organizations (spec: POST /v1/wallet/register). A wallet proves control of its address

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import { getOrganization, formatMicroUsd, MICRO_USD_PER_CREDIT, type Principal } from '../identity/index.js';
+import { getOrganization, type Principal } from '../identity/index.js';
+import { formatMicroUsd, MICRO_USD_PER_CREDIT } from '../plans/index.js';
 
 export interface ManagementAccount {
   organization: { id: string; name: string; walletAddress: string | null };

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock, Logger } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
-import { MICRO_USD_PER_CREDIT } from '../identity/index.js';
+import { MICRO_USD_PER_CREDIT } from '../plans/index.js';
 import type { Plan } from '../plans/plan-table.js';
 import { creditPeriod } from './period.js';
 import type { FlushedUsage } from './usage.js';

@@ -1,6 +1,6 @@
 import type { Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
-import { MICRO_USD_PER_CREDIT } from '../identity/index.js';
+import { MICRO_USD_PER_CREDIT } from '../plans/index.js';
 import { creditPeriod } from './period.js';
 import { planOf } from '../plans/plan-table.js';
 

@@ -2,3 +2,4 @@ export { isTier, parseTier, TIERS, UnknownTierError, type Tier } from './tiers.j
 export * from './plan-table.js';
 export { readPlansFile } from './plans-file.js';
 export { pausedBeyondPlan } from './plan-pause.js';
+export { formatMicroUsd, MICRO_USD_PER_CREDIT } from './credit-price.js';

@@ -1,7 +1,3 @@
-
-export const MAX_ENABLED_KEYS_PER_ORGANIZATION = 50;
-
-
 /**
  * Prepaid pay-per-request credit: one credit costs 10 micro-USD (100,000 credits per USD). The
  * spec leaves the price open; this is ours, documented in the README.
