@@ -255,11 +255,12 @@ export function unary<Response>(client: Client, method: string, request: unknown
   });
 }
 
-function lowerCase(headers: Record<string, string>): Record<string, string> {
+export function lowerCase(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-function fromOptions(options: { header: { key: string; value: string } }[]): Record<string, string> {
+/** Envoy's HeaderValueOption list as a plain header map. */
+export function fromOptions(options: { header: { key: string; value: string } }[]): Record<string, string> {
   return Object.fromEntries(options.map((option) => [option.header.key, option.header.value]));
 }
 

@@ -1,7 +1,7 @@
 import { credentials, type Client } from '@grpc/grpc-js';
 import { authorizationService, DESCRIPTOR_KEYS, rateLimitService, type CheckResponse, type RateLimitResponse } from '../../../services/envoy/index.js';
 import { IDENTITY_HEADERS } from '../../../services/identity/index.js';
-import { unary } from '../../support/envoy-stack.js';
+import { fromOptions, lowerCase, unary } from '../../support/envoy-stack.js';
 
 /** A request as it reaches Envoy, and what the client gets back. */
 export interface EdgeRequest {
@@ -97,12 +97,4 @@ export class EnvoyEdge {
     this.#authz.close();
     this.#rls.close();
   }
-}
-
-function lowerCase(headers: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
-}
-
-function fromOptions(options: { header: { key: string; value: string } }[]): Record<string, string> {
-  return Object.fromEntries(options.map((option) => [option.header.key, option.header.value]));
 }
