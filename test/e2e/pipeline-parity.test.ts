@@ -1,189 +1,135 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import * as grpc from '@grpc/grpc-js';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import WebSocket from 'ws';
-import { ERRORS, ManualClock, type ErrorCode } from '../../services/core/index.js';
-import { reflectionTypes } from '../../services/grpc/reflection/index.js';
-import { createKey, createOrganization, type Scope } from '../../services/identity/index.js';
+import { ManualClock } from '../../services/core/index.js';
+import { createKey, createOrganization, type KeyRateLimit, type Scope } from '../../services/identity/index.js';
+import { installPlans, PLANS, readPlansFile, type Tier } from '../../services/plans/index.js';
+import { startEnvoyStack, type EnvoyStack } from '../support/envoy-stack.js';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../support/grpc-proxy-e2e.js';
 import { call } from '../support/management-calls.js';
+import { envoyTransport, gatewayTransports, OTHER_VISITOR, type Charge, type Observed, type ParityTransport, type Visitor } from '../support/parity-transports.js';
 import { WARP_ENGINES, type WarpEngine } from '../support/warp-engines.js';
 
 /**
  * One pipeline, every transport: the same key in the same state gets the same decision, in the
  * transport's form of the spec's code (HTTP status and `code`, gRPC status and `CODE:` message,
- * a WebSocket upgrade's HTTP answer or close code), with metering on and off. A copy of the
- * rules drifting on one transport shows up here as a row that disagrees.
+ * a WebSocket upgrade's HTTP answer or close code), and the same charge, with metering on and
+ * off. A copy of the rules drifting on one transport shows up here as a row that disagrees.
+ * Envoy's row is `suigw authz` + `suigw ratelimit` + a gateway trusting their identity token
+ * (test/support/envoy-stack.ts), on the same database and clock, so the same keys.
  */
-type Observed = string;
-type Transport = (key: string | undefined) => Promise<Observed>;
+const ENVOY = 'Envoy: authz + ratelimit + trusting gateway';
 
-const GRPC_NAMES = Object.fromEntries(Object.entries(grpc.status).filter(([, value]) => typeof value === 'number').map(([name, value]) => [value, name])) as Record<number, string>;
-
-/**
- * The transport-neutral view of an answer: `ok`, or the spec's code when it is on the wire, or
- * the quoted message for the failures the spec answers without a code (a missing or invalid
- * key). The transport's own status must be the error table's, or the row shows the disagreement.
- */
-function neutral(code: string | undefined, message: string, agrees: (definition: (typeof ERRORS)[ErrorCode]) => boolean, raw: string): Observed {
-  const definitions = code !== undefined ? [ERRORS[code as ErrorCode]].filter(Boolean) : Object.values(ERRORS).filter((candidate) => candidate.wire === false);
-  const name = code ?? `"${message}"`;
-  return definitions.some(agrees) ? name : `${name} (${raw})`;
-}
-
-function httpForm(status: number, body: unknown): Observed {
-  if (status < 400) return 'ok';
-  const { code, error, message } = (body ?? {}) as { code?: string; error?: string; message?: string };
-  return neutral(code, message ?? error ?? '', (definition) => definition.status === status, `HTTP ${status}`);
-}
-
-function grpcForm(status: number, message: string): Observed {
-  if (status === grpc.status.OK) return 'ok';
-  const prefixed = /^([A-Z_]+): (.*)$/.exec(message);
-  return neutral(prefixed?.[1], prefixed ? prefixed[2]! : message, (definition) => definition.grpc === status, `gRPC ${GRPC_NAMES[status]}`);
-}
+/** The organization rate of the plan the organization-rate state runs on, from a plans file (SUIGW_PLANS_FILE's reader). */
+const ORG_RATE_TIER: Tier = 'growth';
+const ORG_RPS = 2;
+const ALLOWED_ORIGIN = 'https://app.example';
+const REFUSED_ORIGIN = 'https://evil.example';
 
 describe.each([{ metering: 'on' }, { metering: 'off' }])('the pipeline decides alike on every transport (SUIGW_METERING=$metering)', ({ metering }) => {
   const on = metering === 'on';
   let e2e: GrpcProxyE2E;
+  let stack: EnvoyStack;
   let engine: WarpEngine;
-  let base: string;
-  let streamId: string;
+  let plansDir: string;
+  let TRANSPORTS: Record<string, ParityTransport>;
   const clock = new ManualClock();
 
   beforeAll(async () => {
+    // A deployment's plans file with a tiny organization rate, read as `SUIGW_PLANS_FILE` is at start-up.
+    plansDir = await mkdtemp(join(tmpdir(), 'suigw-parity-'));
+    const plans = Object.fromEntries(Object.entries(PLANS).map(([id, { id: _id, ...numbers }]) => [id, numbers]));
+    await writeFile(join(plansDir, 'plans.json'), JSON.stringify({ version: 1, plans: { ...plans, [ORG_RATE_TIER]: { ...plans[ORG_RATE_TIER], orgRps: ORG_RPS } } }));
+    installPlans(readPlansFile(join(plansDir, 'plans.json')));
+
     engine = await WARP_ENGINES.find(([name]) => name === 'memory')![1](clock);
-    e2e = await startGrpcProxyE2E({ env: { SUIGW_METERING: metering }, extra: { clock, warp: engine } });
+    e2e = await startGrpcProxyE2E({ env: { SUIGW_METERING: metering }, extra: { clock, warp: engine }, sharedPipeline: true });
     await e2e.gateway.app.listen({ port: 0, host: '127.0.0.1' });
-    base = `http://127.0.0.1:${(e2e.gateway.app.server.address() as AddressInfo).port}/mainnet`;
+    const base = `http://127.0.0.1:${(e2e.gateway.app.server.address() as AddressInfo).port}/mainnet`;
     const created = await call(e2e.gateway, 'POST', '/v1/streams', { key: e2e.gateway.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
-    streamId = (created.body.data as { id: string }).id;
+    const streamId = (created.body.data as { id: string }).id;
+    stack = await startEnvoyStack({ env: { SUIGW_METERING: metering }, shared: { database: e2e.gateway.db.database, clock } });
+    TRANSPORTS = { ...gatewayTransports(base, e2e, streamId), [ENVOY]: envoyTransport(stack) };
   }, 60_000);
   afterAll(async () => {
-    await e2e.stop();
-    await engine.close();
+    await stack?.close();
+    await e2e?.stop();
+    await engine?.close();
+    installPlans(PLANS);
+    await rm(plansDir, { recursive: true, force: true });
   });
 
-  const headers = (key: string | undefined): Record<string, string> => (key ? { 'x-api-key': key } : {});
-  const json = async (response: Response) => {
-    const text = await response.text();
-    try {
-      return JSON.parse(text) as unknown;
-    } catch {
-      return undefined;
-    }
-  };
+  const NOTHING: Charge = { requests: 0, credits: 0 };
+  const plus = (...charges: Charge[]): Charge => charges.reduce((sum, c) => ({ requests: sum.requests + c.requests, credits: sum.credits + c.credits }), NOTHING);
+  /** Refused requests are counted in usage, and not billed. */
+  const refused = (count: number): Charge => ({ requests: count, credits: 0 });
 
-  /** A WebSocket upgrade: refused over HTTP (status and body), or closed with a code (reason = the spec's code), or open. */
-  const upgrade = (url: string, key: string | undefined) => new Promise<Observed>((resolve) => {
-    const socket = new WebSocket(url, { headers: headers(key) });
-    socket.on('unexpected-response', (_request, response) => {
-      let text = '';
-      response.on('data', (chunk: Buffer) => { text += String(chunk); });
-      response.on('end', () => resolve(httpForm(response.statusCode ?? 0, text ? JSON.parse(text) : undefined)));
-    });
-    socket.on('open', () => setTimeout(() => {
-      if (socket.readyState === socket.OPEN) {
-        socket.close();
-        resolve('ok');
-      }
-    }, 300));
-    // Past the pipeline (admitted): what the stream says next (another organization's stream,
-    // one already connected) is the capability's answer, not the pipeline's.
-    socket.on('close', (code, reason) => resolve(code === 4001 || code === 4003 || code === 1008 ? String(reason) || `WS ${code}` : 'ok'));
-    socket.on('error', () => undefined);
-  });
+  const names = () => Object.keys(TRANSPORTS);
+  const everywhere = <T>(expected: T | ((transport: ParityTransport) => T)) =>
+    Object.fromEntries(Object.entries(TRANSPORTS).map(([name, transport]) => [name, typeof expected === 'function' ? (expected as (t: ParityTransport) => T)(transport) : expected]));
 
-  const reflection = (key: string | undefined) => new Promise<Observed>((resolve) => {
-    const types = reflectionTypes('grpc.reflection.v1');
-    const client = new grpc.Client(e2e.host, grpc.credentials.createInsecure());
-    const metadata = new grpc.Metadata();
-    if (key) metadata.set('x-api-key', key);
-    const stream = client.makeBidiStreamRequest(
-      '/grpc.reflection.v1.ServerReflection/ServerReflectionInfo',
-      (request: Parameters<typeof types.Request.toBinary>[0]) => Buffer.from(types.Request.toBinary(request)),
-      (bytes: Buffer) => types.Response.fromBinary(bytes),
-      metadata,
-    );
-    stream.on('data', () => undefined);
-    stream.on('error', () => undefined);
-    stream.on('status', (status: grpc.StatusObject) => {
-      client.close();
-      resolve(grpcForm(status.code, status.details));
-    });
-    stream.write(types.Request.create({ host: '', messageRequest: { oneofKind: 'listServices', listServices: '' } }));
-    stream.end();
-  });
-
-  const TRANSPORTS: Record<string, Transport> = {
-    'REST': async (key) => {
-      const response = await fetch(`${base}/v1/chain`, { headers: headers(key) });
-      return httpForm(response.status, await json(response));
-    },
-    'JSON-RPC HTTP': async (key) => {
-      const response = await fetch(`${base}/v1/jsonrpc`, {
-        method: 'POST', headers: { ...headers(key), 'content-type': 'application/json' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'sui_getChainIdentifier' }),
-      });
-      return httpForm(response.status, await json(response));
-    },
-    'GraphQL': async (key) => {
-      const response = await fetch(`${base}/v1/graphql`, {
-        method: 'POST', headers: { ...headers(key), 'content-type': 'application/json' }, body: JSON.stringify({ query: '{ chainIdentifier }' }),
-      });
-      return httpForm(response.status, await json(response));
-    },
-    'gRPC native': async (key) => {
-      try {
-        await e2e.native(key).ledgerService.getServiceInfo({}).response;
-        return 'ok';
-      } catch (error) {
-        const { code, message } = error as { code: string; message: string };
-        return grpcForm(grpc.status[code as keyof typeof grpc.status] as number, message);
-      }
-    },
-    'gRPC-Web': async (key) => {
-      try {
-        await e2e.web(key).ledgerService.getServiceInfo({}).response;
-        return 'ok';
-      } catch (error) {
-        const { code, message } = error as { code: string; message: string };
-        return grpcForm(grpc.status[code as keyof typeof grpc.status] as number, decodeURIComponent(message));
-      }
-    },
-    'gRPC reflection': reflection,
-    'JSON-RPC WebSocket': (key) => upgrade(`${base.replace(/^http/, 'ws')}/v1/jsonrpc`, key),
-    'Warp WebSocket': (key) => upgrade(`${base.replace(/^http/, 'ws')}/v1/warp/${streamId}/ws`, key),
-    'Warp SSE': async (key) => {
-      const aborted = new AbortController();
-      const response = await fetch(`${base}/v1/warp/${streamId}/stream`, { headers: headers(key), signal: aborted.signal });
-      const observed = response.status === 200 ? 'ok' : httpForm(response.status, await json(response));
-      aborted.abort();
-      return observed;
-    },
-  };
-
+  interface KeyWanted { scopes?: Scope[]; network?: 'testnet'; rateLimit?: Partial<KeyRateLimit>; allowedOrigins?: string[] }
   /** A key of the gateway's organization (mainnet unless said), with every scope a transport needs unless said. */
-  const keyOf = async (wanted: { scopes?: Scope[]; network?: 'testnet'; perKeyRps?: number } = {}) =>
+  const keyOf = async (wanted: KeyWanted = {}) =>
     (await createKey(e2e.gateway.db.database, e2e.gateway.clock, { kind: 'operator' }, {
       organizationId: e2e.gateway.organizationId,
       projectId: wanted.network === 'testnet' ? e2e.gateway.projects.testnet : e2e.gateway.projects.mainnet,
       name: 'parity',
       scopes: wanted.scopes ?? ['data', 'streams'],
       expiresInDays: 30,
-      ...(wanted.perKeyRps ? { rateLimit: { perKeyRps: wanted.perKeyRps } } : {}),
+      ...(wanted.rateLimit ? { rateLimit: wanted.rateLimit } : {}),
+      ...(wanted.allowedOrigins ? { allowedOrigins: wanted.allowedOrigins } : {}),
     }));
 
+  /** A key of a new organization of its own (its own plan rate and credits), on mainnet. */
+  const keyOfNewOrganization = async (tier: Tier) => {
+    const { database } = e2e.gateway.db;
+    const { organization, projects } = await createOrganization(database.db, e2e.gateway.clock, { name: 'Parity', tier, projects: [{ name: 'D', network: 'mainnet' }] });
+    return createKey(database, e2e.gateway.clock, { kind: 'operator' }, {
+      organizationId: organization.id, projectId: projects[0]!.id, name: 'own', scopes: ['data', 'streams'], expiresInDays: 30,
+    });
+  };
+
+  /** Requests and credits charged to a key, once every process of the row wrote its usage. */
+  const charged = async (keyId: string) => {
+    await e2e.gateway.pipeline!.metering!.usage.flush();
+    await stack.sync();
+    const row = await e2e.gateway.db.database.db
+      .selectFrom('usage_minutes')
+      .select((eb) => [eb.fn.coalesce(eb.fn.sum<string>('requests'), eb.lit(0)).as('requests'), eb.fn.coalesce(eb.fn.sum<string>('credits'), eb.lit(0)).as('credits')])
+      .where('key_id', '=', keyId)
+      .executeTakeFirstOrThrow();
+    return { requests: Number(row.requests), credits: Number(row.credits) };
+  };
+
   /** What every transport answered for the same key. */
-  const across = async (key: string | undefined): Promise<Record<string, Observed>> => {
+  const across = async (key: string | undefined, visitor?: Visitor): Promise<Record<string, Observed>> => {
     const observed: Record<string, Observed> = {};
-    for (const [name, transport] of Object.entries(TRANSPORTS)) observed[name] = await transport(key);
+    for (const [name, transport] of Object.entries(TRANSPORTS)) observed[name] = await transport.call(key, visitor);
     return observed;
   };
-  const everywhere = (observed: Observed) => Object.fromEntries(Object.keys(TRANSPORTS).map((name) => [name, observed]));
 
-  it('a valid key: admitted everywhere', async () => {
-    expect(await across((await keyOf()).apiKey)).toEqual(everywhere('ok'));
+  /** Four calls at once per transport, each transport with its own fresh key; the outcomes counted (sorted), never timed. */
+  const bursts = async (freshKey: () => Promise<{ apiKey: string; id: string }>, then?: (transport: ParityTransport, key: string) => Promise<Observed>) => {
+    const observed: Record<string, { burst: Observed[]; then?: Observed; charged: { requests: number; credits: number } }> = {};
+    for (const [name, transport] of Object.entries(TRANSPORTS)) {
+      const key = await freshKey();
+      const burst = (await Promise.all([1, 2, 3, 4].map(() => transport.call(key.apiKey)))).sort();
+      const after = then ? { then: await then(transport, key.apiKey) } : {};
+      observed[name] = { burst, ...after, charged: await charged(key.id) };
+    }
+    return observed;
+  };
+
+  it('a valid key: admitted everywhere, charged the transport\'s price (nothing with metering off)', async () => {
+    const observed: Record<string, unknown> = {};
+    for (const [name, transport] of Object.entries(TRANSPORTS)) {
+      const key = await keyOf();
+      observed[name] = { answer: await transport.call(key.apiKey), charged: await charged(key.id) };
+    }
+    expect(observed).toEqual(everywhere((transport) => ({ answer: 'ok', charged: on ? transport.admitted : NOTHING })));
   });
 
   it('no key: 401 Missing API key everywhere (the spec sends no code)', async () => {
@@ -214,23 +160,56 @@ describe.each([{ metering: 'on' }, { metering: 'off' }])('the pipeline decides a
     expect(await across((await keyOf({ scopes: ['manage'] })).apiKey)).toEqual(everywhere('INSUFFICIENT_SCOPE'));
   });
 
-  it(`a per-key cap of 1 a second: a burst of four is ${on ? 'one admitted, the rest RATE_LIMIT_EXCEEDED' : 'all admitted (nothing is limited)'}, everywhere`, async () => {
-    const observed: Record<string, Observed[]> = {};
-    for (const [name, transport] of Object.entries(TRANSPORTS)) {
-      const key = (await keyOf({ perKeyRps: 1 })).apiKey;
-      observed[name] = (await Promise.all([1, 2, 3, 4].map(() => transport(key)))).sort();
-    }
-    const burst = on ? ['RATE_LIMIT_EXCEEDED', 'RATE_LIMIT_EXCEEDED', 'RATE_LIMIT_EXCEEDED', 'ok'] : ['ok', 'ok', 'ok', 'ok'];
-    expect(observed).toEqual(Object.fromEntries(Object.keys(TRANSPORTS).map((name) => [name, burst])));
+  it('an origin-restricted key: another Origin is ORIGIN_NOT_ALLOWED everywhere, not charged; its own Origin passes where a client can send one', async () => {
+    const key = await keyOf({ allowedOrigins: [ALLOWED_ORIGIN] });
+    expect(await across(key.apiKey, { origin: REFUSED_ORIGIN })).toEqual(everywhere('ORIGIN_NOT_ALLOWED'));
+    expect(await charged(key.id)).toEqual(NOTHING);
+    // A client that sends no Origin (native gRPC: the transport's `noOrigin` says why) cannot use
+    // the restricted key at all: the same 403 form, from the missing Origin.
+    expect(await across(key.apiKey, { origin: ALLOWED_ORIGIN })).toEqual(everywhere((transport) => (transport.noOrigin ? 'ORIGIN_NOT_ALLOWED' : 'ok')));
   });
 
-  it(`an organization out of credits: ${on ? 'CU_QUOTA_EXCEEDED' : 'admitted (nothing is charged)'} everywhere`, async () => {
-    const { database } = e2e.gateway.db;
+  it(`a per-key cap of 1 a second: a burst of four is ${on ? 'one admitted, the rest RATE_LIMIT_EXCEEDED (not billed)' : 'all admitted (nothing is limited)'}, everywhere`, async () => {
+    const observed = await bursts(() => keyOf({ rateLimit: { perKeyRps: 1 } }));
+    expect(observed).toEqual(everywhere((transport) => (on
+      ? { burst: ['RATE_LIMIT_EXCEEDED', 'RATE_LIMIT_EXCEEDED', 'RATE_LIMIT_EXCEEDED', 'ok'], charged: plus(transport.admitted, refused(3)) }
+      : { burst: ['ok', 'ok', 'ok', 'ok'], charged: NOTHING })));
+  });
+
+  it(`a per-IP cap of 1 a second: a burst of four from one address is ${on ? 'one admitted, the rest RATE_LIMIT_EXCEEDED (not billed), and another address is still admitted' : 'all admitted'}, everywhere`, async () => {
+    const fromAnotherVisitor = async (transport: ParityTransport, key: string) =>
+      transport.fixedAddress ? `not driven: ${transport.fixedAddress}` : transport.call(key, { address: OTHER_VISITOR });
+    const observed = await bursts(() => keyOf({ rateLimit: { perIpRps: 1 } }), fromAnotherVisitor);
+    expect(observed).toEqual(everywhere((transport) => ({
+      burst: on ? ['RATE_LIMIT_EXCEEDED', 'RATE_LIMIT_EXCEEDED', 'RATE_LIMIT_EXCEEDED', 'ok'] : ['ok', 'ok', 'ok', 'ok'],
+      then: transport.fixedAddress ? `not driven: ${transport.fixedAddress}` : 'ok',
+      charged: on ? plus(transport.admitted, refused(3), transport.fixedAddress ? NOTHING : transport.admitted) : NOTHING,
+    })));
+  });
+
+  it(`an organization rate of ${ORG_RPS} a second (the plans file): a burst of four is ${on ? 'two admitted, two 429 without code (billed normally)' : 'all admitted'}, everywhere`, async () => {
+    // Each transport's key is of an organization of its own (its own plan bucket). The Warp stream
+    // is another organization's: the pipeline admits (and charges) the connection, then the stream
+    // refuses it, so no connection minute is charged: one credit per call on every transport.
+    const observed = await bursts(() => keyOfNewOrganization(ORG_RATE_TIER));
+    expect(observed).toEqual(everywhere(on
+      ? { burst: ['"Organization rate limit exceeded"', '"Organization rate limit exceeded"', 'ok', 'ok'], charged: { requests: 4, credits: 4 } }
+      : { burst: ['ok', 'ok', 'ok', 'ok'], charged: NOTHING }));
+  });
+
+  it(`an organization out of credits: ${on ? 'CU_QUOTA_EXCEEDED, not charged' : 'admitted (nothing is charged)'} everywhere`, async () => {
     // A wallet organization has no monthly credits and nothing prepaid.
-    const { organization, projects } = await createOrganization(database.db, e2e.gateway.clock, { name: 'Spent', tier: 'wallet', projects: [{ name: 'D', network: 'mainnet' }] });
-    const key = await createKey(database, e2e.gateway.clock, { kind: 'operator' }, {
-      organizationId: organization.id, projectId: projects[0]!.id, name: 'spent', scopes: ['data', 'streams'], expiresInDays: 30,
-    });
-    expect(await across(key.apiKey)).toEqual(everywhere(on ? 'CU_QUOTA_EXCEEDED' : 'ok'));
+    const observed: Record<string, unknown> = {};
+    for (const [name, transport] of Object.entries(TRANSPORTS)) {
+      const key = await keyOfNewOrganization('wallet');
+      observed[name] = { answer: await transport.call(key.apiKey), charged: (await charged(key.id)).credits };
+    }
+    expect(observed).toEqual(everywhere({ answer: on ? 'CU_QUOTA_EXCEEDED' : 'ok', charged: 0 }));
+  });
+
+  it('the table covers every transport', () => {
+    expect(names()).toEqual([
+      'REST', 'JSON-RPC HTTP', 'GraphQL', 'gRPC native', 'gRPC-Web', 'gRPC reflection', 'JSON-RPC WebSocket', 'Warp WebSocket', 'Warp SSE', ENVOY,
+    ]);
   });
 });

@@ -24,6 +24,7 @@ import type { App } from '../../services/route-contract/index.js';
 import { defaultUpstreamPolicy, SuiUpstream } from '../../services/upstream/index.js';
 import { startFakeUpstream } from './fake-upstream.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import type { Database } from '../../services/db/index.js';
 import { assemblePipeline, openPipeline } from '../../services/pipeline/index.js';
 
 /** One HTTP request as a client sends it, and the answer as it reaches the client. */
@@ -63,11 +64,15 @@ const policy = {
  * The ratelimit service and the trusting gateway share one limiter (Redis in production) and
  * keep their own credit ledgers and usage recorders, as separate processes do.
  */
-export async function startEnvoyStack(options: { env?: Record<string, string> } = {}) {
+export async function startEnvoyStack(options: {
+  env?: Record<string, string>;
+  /** Another test's database and clock (its keys, its time), instead of a fresh database and clock of the stack's own. */
+  shared?: { database: Database; clock: ManualClock };
+} = {}) {
   const logger = createLogger('silent');
-  const clock = new ManualClock();
-  const db: TestDatabase = await createTestDatabase();
-  const database = db.database;
+  const clock = options.shared?.clock ?? new ManualClock();
+  const db: TestDatabase | undefined = options.shared ? undefined : await createTestDatabase();
+  const database = options.shared?.database ?? db!.database;
   // No shedding by event-loop delay in-process (as test-app.ts says why).
   const base = { LOG_LEVEL: 'silent', SUIGW_SECRET: SECRET, SUIGW_SHED_MAX_EVENT_LOOP_DELAY_MS: '0', ...options.env };
   const config: Readonly<Config> = loadConfig(base);
@@ -85,14 +90,14 @@ export async function startEnvoyStack(options: { env?: Record<string, string> } 
   const authenticator = new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger });
   await authenticator.start();
   const gateway = await buildGatewayApp({
-    config: trustingConfig, database, clock, logger, upstreams, pipeline: assemblePipeline({ authenticator, metering: gatewayMetering }),
+    config: trustingConfig, database, clock, logger, upstreams, pipeline: assemblePipeline({ authenticator, metering: gatewayMetering, metered: config.metering.enabled }),
   });
   await Promise.all([inProcess.ready(), gateway.ready()]);
 
   const identity = signedIdentityOf(config, SECRET, clock);
   const routes = new GatewayRoutes(await gatewayRouteDeclarations({ config, database, clock, logger }), config.networks);
   const authz = new AuthzCheck({ pipeline: assemblePipeline({ authenticator, metering: undefined }).pipeline, routes, networkPath: networkRewriter(config), identity, logger });
-  const ratelimit = new RateLimitCheck({ pipeline: assemblePipeline({ authenticator, metering: rlsMetering }).pipeline, identity, clock });
+  const ratelimit = new RateLimitCheck({ pipeline: assemblePipeline({ authenticator, metering: rlsMetering, metered: config.metering.enabled }).pipeline, identity, clock });
   const servers: EnvoyServiceServer[] = [
     await startEnvoyServices({ authz }, { host: '127.0.0.1', port: 0 }, logger),
     await startEnvoyServices({ ratelimit }, { host: '127.0.0.1', port: 0 }, logger),
@@ -228,7 +233,7 @@ export async function startEnvoyStack(options: { env?: Record<string, string> } 
       await rlsMetering.close();
       await upstream.close();
       await fake.stop();
-      await db.drop();
+      await db?.drop();
     },
   };
 }
@@ -250,11 +255,12 @@ export function unary<Response>(client: Client, method: string, request: unknown
   });
 }
 
-function lowerCase(headers: Record<string, string>): Record<string, string> {
+export function lowerCase(headers: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(headers).map(([name, value]) => [name.toLowerCase(), value]));
 }
 
-function fromOptions(options: { header: { key: string; value: string } }[]): Record<string, string> {
+/** Envoy's HeaderValueOption list as a plain header map. */
+export function fromOptions(options: { header: { key: string; value: string } }[]): Record<string, string> {
   return Object.fromEntries(options.map((option) => [option.header.key, option.header.value]));
 }
 

@@ -23,8 +23,8 @@ export interface GrpcProxyE2E {
   host: string;
   /** SuiGrpcClient over native gRPC (grpc-js), sending `key`. */
   native(key: string | undefined): SuiGrpcClient;
-  /** SuiGrpcClient over gRPC-Web (the SDK's default fetch transport), sending `key`. */
-  web(key: string | undefined): SuiGrpcClient;
+  /** SuiGrpcClient over gRPC-Web (the SDK's default fetch transport), sending `key` (and `origin`, as a browser page does). */
+  web(key: string | undefined, origin?: string): SuiGrpcClient;
   key(options?: { scopes?: Scope[]; network?: 'mainnet' | 'testnet'; allowedOrigins?: string[]; perKeyRps?: number }): Promise<string>;
   stop(): Promise<void>;
 }
@@ -35,16 +35,21 @@ export interface GrpcProxyE2E {
  * (or of `upstreamUrl`, e.g. a fake upstream for failure tests).
  */
 export async function startGrpcProxyE2E(
-  options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions> } = {},
+  options: {
+    tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>;
+    /** The proxy and the HTTP gateway share one pipeline (one limiter, ledger and usage recorder), as in `suigw dev`. */
+    sharedPipeline?: boolean;
+  } = {},
 ): Promise<GrpcProxyE2E> {
   const simnet = options.upstreamUrl ? undefined : await startTestSimnet();
   const grpcUrl = options.upstreamUrl ?? simnet!.grpcUrl;
   const upstream = new SuiUpstream({
     network: 'mainnet', endpoints: { grpcUrl, graphqlUrl: simnet?.graphqlUrl ?? 'http://127.0.0.1:1/graphql' }, policy: { ...defaultUpstreamPolicy, ...options.policy },
   });
-  const gateway = await createTestApp({ extra: { ...options.extra, upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}), ...(options.env ? { env: options.env } : {}) });
+  const gateway = await createTestApp({ extra: { ...options.extra, upstreams: new Map([['mainnet', upstream]]) }, ...(options.tier ? { tier: options.tier } : {}), ...(options.env ? { env: options.env } : {}), sharedPipeline: options.sharedPipeline });
   const logger = createLogger('silent');
-  const opened = await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
+  const shared = gateway.pipeline;
+  const opened = shared ?? await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
   const metering = opened.metering!;
   const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet' });
   const address = await proxy.listen(0, '127.0.0.1');
@@ -55,7 +60,9 @@ export async function startGrpcProxyE2E(
       network: 'mainnet',
       transport: new GrpcTransport({ host, channelCredentials: credentials.createInsecure(), ...(key ? { meta: { 'x-api-key': key } } : {}) }),
     }),
-    web: (key) => new SuiGrpcClient({ network: 'mainnet', baseUrl: `http://${host}`, ...(key ? { meta: { 'x-api-key': key } } : {}) }),
+    web: (key, origin) => new SuiGrpcClient({
+      network: 'mainnet', baseUrl: `http://${host}`, meta: { ...(key ? { 'x-api-key': key } : {}), ...(origin ? { origin } : {}) },
+    }),
     async key(wanted = {}) {
       const created = await createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, {
         organizationId: gateway.organizationId,
@@ -69,7 +76,8 @@ export async function startGrpcProxyE2E(
     },
     async stop() {
       await proxy.close();
-      await opened.close();
+      // A shared pipeline closes with the gateway that owns it.
+      if (!shared) await opened.close();
       await gateway.close();
       await upstream.close();
       await simnet?.stop();

@@ -4,6 +4,7 @@ import { createKey, createOrganization, type Scope } from '../../services/identi
 import { type Tier } from '../../services/plans/index.js';
 import { buildGatewayApp, type GatewayAppOptions } from '../../services/cli/gateway-app.js';
 import type { App } from '../../services/route-contract/index.js';
+import { openPipeline, type OpenedPipeline } from '../../services/pipeline/index.js';
 
 /**
  * An unstarted app, at the shipped settings (key cache TTL included), on a fresh database of the machine's PostgreSQL, a manual clock, and one
@@ -18,13 +19,25 @@ export interface TestApp {
   projects: { mainnet: string; testnet: string };
   adminKey: string;
   adminKeyId: string;
+  /** The request pipeline, when the test asked to share it (`sharedPipeline`). */
+  pipeline: OpenedPipeline | undefined;
   close(): Promise<void>;
 }
 
 export const ALL_SCOPES: Scope[] = ['data', 'streams', 'manage', 'zkLogin'];
 
 export async function createTestApp(
-  options: { env?: Record<string, string>; tier?: Tier; extra?: Partial<GatewayAppOptions> } = {},
+  options: {
+    env?: Record<string, string>;
+    tier?: Tier;
+    extra?: Partial<GatewayAppOptions>;
+    /**
+     * Opens the pipeline here and hands it to the app, as `suigw dev` shares one between its
+     * adapters: the test's other adapters (the gRPC proxy) and the test itself (flushing usage to
+     * read a charge) reach the same limiter, ledger and usage recorder.
+     */
+    sharedPipeline?: boolean;
+  } = {},
 ): Promise<TestApp> {
   // The in-process app shares its event loop with the test's own clients, simnet and servers, so
   // the loop's delay measures the test and the machine's load, not the gateway: shedding by it
@@ -49,7 +62,9 @@ export async function createTestApp(
     scopes: ALL_SCOPES,
     expiresInDays: 365,
   });
-  const app = await buildGatewayApp({ config, database: db.database, clock, logger: createLogger('silent'), ...options.extra });
+  const logger = createLogger('silent');
+  const pipeline = options.sharedPipeline ? await openPipeline({ config, database: db.database, clock: options.extra?.clock ?? clock, logger }) : undefined;
+  const app = await buildGatewayApp({ config, database: db.database, clock, logger, ...(pipeline ? { pipeline } : {}), ...options.extra });
   await app.ready();
   return {
     app,
@@ -60,8 +75,10 @@ export async function createTestApp(
     projects: { mainnet: mainnet!.id, testnet: testnet!.id },
     adminKey: admin.apiKey,
     adminKeyId: admin.id,
+    pipeline,
     async close() {
       await app.close();
+      await pipeline?.close();
       await db.drop();
     },
   };
