@@ -1,11 +1,12 @@
 import { parseArgs } from 'node:util';
 import { bindPort, deriveSubkey, Metrics, type Config, type Clock } from '../core/index.js';
 import { AuthzCheck, GatewayRoutes, RateLimitCheck, startEnvoyServices } from '../envoy/index.js';
-import { networkRewriter, startMetricsServer } from '../http/index.js';
+import { networkRewriter } from '../http/index.js';
 import { SignedIdentity } from '../identity/index.js';
 import { openPipeline } from '../pipeline/index.js';
 import { gatewayRouteDeclarations } from './gateway-routes.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
+import { serveRoleMetrics } from './workers.js';
 
 /** Default ports (docs/envoy.md); `--port` overrides, `HOST` is shared with the gateway. */
 export const AUTHZ_DEFAULT_PORT = 9001;
@@ -46,7 +47,7 @@ export async function runAuthz(argv: string[]): Promise<void> {
   });
   const server = await bindPort('--port', port, () => startEnvoyServices({ authz }, { host: config.host, port }, logger));
   // /metrics (key cache hits and misses) on its own listener, as the gateway's (README: Metrics).
-  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
+  const metricsServer = await serveRoleMetrics(metrics, config);
   onShutdown(async () => {
     await server.close();
     await metricsServer?.close();
@@ -71,7 +72,7 @@ export async function runRateLimit(argv: string[]): Promise<void> {
   const ratelimit = new RateLimitCheck({ pipeline: opened.pipeline, identity: signedIdentityOf(config, config.secret!, clock), clock });
   const server = await bindPort('--port', port, () => startEnvoyServices({ ratelimit }, { host: config.host, port }, logger));
   // /metrics (429s by kind, credits of refusals, Redis fail-open decisions) on its own listener.
-  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
+  const metricsServer = await serveRoleMetrics(metrics, config);
   onShutdown(async () => {
     await server.close();
     await metricsServer?.close();

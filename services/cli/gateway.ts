@@ -1,8 +1,8 @@
 import { bindPort, Metrics } from '../core/index.js';
-import { startMetricsServer } from '../http/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
+import { serveRoleMetrics } from './workers.js';
 
 /**
  * `suigw gateway`: the HTTP gateway alone. It migrates only the embedded database; against
@@ -16,7 +16,7 @@ export async function runGateway(): Promise<void> {
   const metrics = new Metrics();
   const app = await buildGatewayApp({ ...runtime, upstreams, metrics });
   // /metrics on its own listener, never on the public port (README: Metrics).
-  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
+  const metricsServer = await serveRoleMetrics(metrics, config);
   onShutdown(async () => {
     await app.close();
     await metricsServer?.close();

@@ -1,9 +1,9 @@
 import { bindPort, Metrics } from '../core/index.js';
 import { createGrpcProxy, networkByAuthority } from '../grpc/proxy/index.js';
-import { startMetricsServer } from '../http/index.js';
 import { openPipeline } from '../pipeline/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
+import { serveRoleMetrics } from './workers.js';
 
 /**
  * `suigw grpc`: the gRPC and gRPC-Web proxy to every configured network's Sui v2 services on one
@@ -19,7 +19,7 @@ export async function runGrpc(): Promise<void> {
   const opened = await openPipeline({ ...runtime, config, metrics });
   const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams, networkOf: networkByAuthority(config.grpc.hosts) });
   // /metrics on its own listener, as the gateway's (README: Metrics).
-  const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
+  const metricsServer = await serveRoleMetrics(metrics, config);
   onShutdown(async () => {
     await proxy.close();
     await metricsServer?.close();

@@ -6,7 +6,10 @@ import { runGateway } from './gateway.js';
 import { runGrpc } from './grpc.js';
 import { runMigrate } from './migrate.js';
 import { runStreams } from './streams.js';
-import { PortInUseError } from '../core/index.js';
+import cluster from 'node:cluster';
+import { createLogger, PortInUseError } from '../core/index.js';
+import { readConfig } from './runtime.js';
+import { isWorkerRole, runRolePrimary, workerCount, WorkersRefused } from './workers.js';
 
 const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
   dev: { about: 'every role in one process, embedded database, seeded admin key', run: runDev },
@@ -51,10 +54,36 @@ export async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   try {
-    await entry.run(rest);
+    let roleArgs = rest;
+    if (isWorkerRole(role)) {
+      const { workers, others } = takeWorkersFlag(rest);
+      roleArgs = others;
+      if (cluster.isPrimary) {
+        const config = readConfig(workers === undefined ? {} : { SUIGW_WORKERS: workers });
+        const count = workerCount(role, config);
+        if (count > 1) {
+          await runRolePrimary(role, count, config, createLogger(config.logLevel));
+          return;
+        }
+      }
+    }
+    await entry.run(roleArgs);
   } catch (error) {
-    if (!(error instanceof PortInUseError)) throw error;
+    if (!(error instanceof PortInUseError) && !(error instanceof WorkersRefused)) throw error;
     console.error(`suigw ${role}: ${error.message}`);
     process.exit(2);
   }
+}
+
+/** `--workers N` (or `--workers=N`), which overrides SUIGW_WORKERS; the role's own options are the rest. */
+function takeWorkersFlag(argv: string[]): { workers: string | undefined; others: string[] } {
+  const others: string[] = [];
+  let workers: string | undefined;
+  for (let index = 0; index < argv.length; index += 1) {
+    const arg = argv[index]!;
+    if (arg === '--workers') workers = argv[(index += 1)] ?? '';
+    else if (arg.startsWith('--workers=')) workers = arg.slice('--workers='.length);
+    else others.push(arg);
+  }
+  return { workers, others };
 }

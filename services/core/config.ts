@@ -53,6 +53,7 @@ export const ENV_SCHEMA = z.object({
   HOST: z.string().default('127.0.0.1'),
   SUIGW_METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(9464),
   SUIGW_METRICS_HOST: optionalString,
+  SUIGW_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SUIGW_LOG_SLOW_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   SUIGW_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
@@ -174,6 +175,8 @@ export interface Config {
   host: string;
   /** `/metrics` on a listener of its own; undefined when SUIGW_METRICS_PORT=off. */
   metrics: { port: number; host: string } | undefined;
+  /** Processes serving one port (gateway, grpc, authz, ratelimit); 'auto': services/cli/workers.ts. */
+  workers: number | 'auto';
   logLevel: z.infer<typeof ENV_SCHEMA>['LOG_LEVEL'];
   /** Which requests are logged (request logging is otherwise off): slow ones and a sample. */
   requestLog: Readonly<{ slowMs: number; sampleRate: number }>;
@@ -320,6 +323,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     port: v.PORT,
     host: v.HOST,
     metrics: v.SUIGW_METRICS_PORT === 'off' ? undefined : Object.freeze({ port: v.SUIGW_METRICS_PORT, host: v.SUIGW_METRICS_HOST ?? v.HOST }),
+    workers: v.SUIGW_WORKERS,
     logLevel: v.LOG_LEVEL,
     requestLog: Object.freeze({ slowMs: v.SUIGW_LOG_SLOW_MS, sampleRate: v.SUIGW_LOG_SAMPLE_RATE }),
     databaseUrl: v.DATABASE_URL,
@@ -422,6 +426,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   HOST: 'Interface to listen on (default 127.0.0.1).',
   SUIGW_METRICS_PORT: 'Port of the Prometheus /metrics listener, separate from the public port (default 9464; 0 picks a free port; off disables).',
   SUIGW_METRICS_HOST: 'Interface of the /metrics listener (default: HOST).',
+  SUIGW_WORKERS: '`gateway`, `grpc`, `authz`, `ratelimit`: processes sharing the role\'s port (`--workers N` overrides). auto (default): one per core when the role\'s state is shared (DATABASE_URL, and REDIS_URL where it limits), else 1. /metrics sums the workers.',
   LOG_LEVEL: 'pino log level (default info).',
   SUIGW_LOG_SLOW_MS: 'Requests slower than this are logged at warn (default 1000 ms; 0 logs every request). Requests are otherwise not logged, except 5xx answers (at error) and the sample below.',
   SUIGW_LOG_SAMPLE_RATE: 'Share of requests logged at info, 0..1 (default 0: none).',

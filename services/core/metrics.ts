@@ -51,6 +51,8 @@ export class Metrics {
     help: 'Circuit breaker state per network and method group: 0 closed, 1 half-open, 2 open.',
     labelNames: ['network', 'group'] as const,
     registers: [this.registry],
+    // Summed over a role's workers (services/cli/workers.ts), a state would add up; the worst one shows.
+    aggregator: 'max',
   });
 
   readonly creditsConsumed = new Counter({

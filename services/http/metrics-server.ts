@@ -1,6 +1,11 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bindPort, type Metrics } from '../core/index.js';
+import { bindPort } from '../core/index.js';
+
+/** Where the exposition comes from: one process's `Metrics`, or the sum over a role's workers. */
+export interface MetricsSource {
+  exposition(): Promise<{ contentType: string; body: string }>;
+}
 
 export interface MetricsServer {
   /** `http://host:port/metrics`. */
@@ -13,7 +18,7 @@ export interface MetricsServer {
  * the pod network (a ServiceMonitor in Kubernetes), the public never does. A plain GET answers;
  * anything else is 404/405.
  */
-export async function startMetricsServer(metrics: Metrics, options: { host: string; port: number }): Promise<MetricsServer> {
+export async function startMetricsServer(metrics: MetricsSource, options: { host: string; port: number }): Promise<MetricsServer> {
   const server: Server = createServer((request, response) => {
     const path = (request.url ?? '/').split('?')[0];
     if (path !== '/metrics') {

@@ -6,6 +6,9 @@ const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'suigw.js');
 export interface RoleProcess {
   /** What `ready` captured from the process's output (its first group). */
   ready: string;
+  pid: number;
+  /** Resolves with the exit code (null when a signal ended it). */
+  exited: Promise<number | null>;
   output(): string;
   stop(): Promise<void>;
 }
@@ -16,7 +19,7 @@ export interface RoleProcess {
  */
 export async function startRole(role: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<RoleProcess> {
   const child = spawn(process.execPath, [BIN, role, ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   let output = '';
   const captured = await new Promise<string>((resolve, reject) => {
     const onData = (chunk: Buffer) => {
@@ -30,6 +33,8 @@ export async function startRole(role: string, args: string[], env: Record<string
   });
   return {
     ready: captured,
+    pid: child.pid!,
+    exited,
     output: () => output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
