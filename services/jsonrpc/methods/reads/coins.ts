@@ -55,10 +55,10 @@ async function countCoins(context: JsonRpcContext, address: string, coinType: st
   return count;
 }
 
-async function toLegacyBalance(context: JsonRpcContext, address: string, balance: GrpcTypes.Balance | undefined, coinType: string) {
+async function toLegacyBalance(context: JsonRpcContext, address: string, balance: GrpcTypes.Balance | undefined, coinType: string, coinObjectCount?: Promise<number>) {
   return {
     coinType,
-    coinObjectCount: await countCoins(context, address, coinType),
+    coinObjectCount: await (coinObjectCount ?? countCoins(context, address, coinType)),
     totalBalance: u64(balance?.balance),
     lockedBalance: {},
     fundsInAddressBalance: u64(balance?.addressBalance),
@@ -72,8 +72,11 @@ export const getBalance: JsonRpcMethod = {
   async handle(params, context) {
     const address = owner(params.owner);
     const coinType = coinTypeOf(params.coin_type);
+    // The two reads are independent: both in flight at once, the answer waits for the slower.
+    const counting = countCoins(context, address, coinType);
+    counting.catch(() => undefined);
     const response = await read(context, 'GetBalance', (options) => context.upstream.grpc.stateService.getBalance({ owner: address, coinType }, options));
-    return toLegacyBalance(context, address, response.balance, coinType);
+    return toLegacyBalance(context, address, response.balance, coinType, counting);
   },
 };
 
