@@ -1,11 +1,9 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRedis, TEST_SECRET, type OwnedProcess } from '../support/processes.js';
-import { TEST_SERVER_URL } from '../support/test-database.js';
+import { createEmptyDatabase } from '../support/test-database.js';
 import { runRole, startRole, type RoleProcess } from '../journeys/support/role-process.js';
 
 /** One GET on a connection of its own (node:cluster hands each new connection to the next worker). */
@@ -30,7 +28,7 @@ const childrenOf = (pid: number): number[] =>
  * charged once in the shared ledger, a crashed worker is replaced, SIGTERM stops them all (exit 0).
  */
 describe('a role on several workers (SUIGW_WORKERS)', () => {
-  const databaseName = `suigw_workers_${randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof createEmptyDatabase>> | undefined;
   let databaseUrl: string;
   let redis: OwnedProcess & { url: string };
   let simnet: RoleProcess;
@@ -41,13 +39,8 @@ describe('a role on several workers (SUIGW_WORKERS)', () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    const url = new URL(TEST_SERVER_URL);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
+    database = await createEmptyDatabase('suigw_workers');
+    databaseUrl = database.url;
     redis = await startRedis();
     const [simnetGrpcPort, simnetHttpPort, port, metricsPort] = await Promise.all([freePort(), freePort(), freePort(), freePort()]);
     simnet = await startRole('simnet', ['--grpc-port', String(simnetGrpcPort), '--http-port', String(simnetHttpPort), '--seed', 'workers'], {}, /faucet\s+(\S+)\/v2\/gas/);
@@ -69,10 +62,7 @@ describe('a role on several workers (SUIGW_WORKERS)', () => {
     await gateway?.stop();
     await simnet?.stop();
     await redis?.stop();
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   });
 
   it('two workers answer on one port; /metrics counts every request of both; /v1/usage charges each once', async () => {

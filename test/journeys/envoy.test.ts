@@ -1,14 +1,12 @@
-import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fromBase58, toHex } from '@mysten/sui/utils';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { IDENTITY_HEADERS } from '../../services/identity/index.js';
 import { PLANS } from '../../services/plans/index.js';
 import { freePort, startRedis, TEST_SECRET, type OwnedProcess } from '../support/processes.js';
-import { TEST_SERVER_URL } from '../support/test-database.js';
+import { createEmptyDatabase } from '../support/test-database.js';
 import { EnvoyEdge, type EdgeRequest } from './support/envoy-edge.js';
 import { runRole, startRole, type RoleProcess } from './support/role-process.js';
 
@@ -28,7 +26,7 @@ const FREE_ORG_RPS = 1;
  * or with a forged one, as it answers one without a key.
  */
 describe('journey 3: behind Envoy, authz + ratelimit + a gateway trusting their identity', () => {
-  const databaseName = `suigw_journey_${randomBytes(6).toString('hex')}`;
+  let database: Awaited<ReturnType<typeof createEmptyDatabase>> | undefined;
   let plansDir: string;
   let redis: OwnedProcess & { url: string };
   const roles: RoleProcess[] = [];
@@ -41,13 +39,8 @@ describe('journey 3: behind Envoy, authz + ratelimit + a gateway trusting their 
   const requestId = () => `journey3-${(requests += 1)}`;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    const url = new URL(TEST_SERVER_URL);
-    url.pathname = `/${databaseName}`;
-    const databaseUrl = url.toString();
+    database = await createEmptyDatabase('suigw_journey');
+    const databaseUrl = database.url;
     redis = await startRedis();
     // The deployment's own plans (SUIGW_PLANS_FILE, read by every role): a free plan slow enough
     // that a burst is over it whatever the machine's speed.
@@ -88,10 +81,7 @@ describe('journey 3: behind Envoy, authz + ratelimit + a gateway trusting their 
     edge?.close();
     await Promise.all(roles.map((role) => role.stop()));
     await redis?.stop();
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
     if (plansDir) await rm(plansDir, { recursive: true, force: true });
   });
 

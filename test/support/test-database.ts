@@ -15,31 +15,38 @@ export interface TestDatabase {
   drop(): Promise<void>;
 }
 
-export async function createTestDatabase(): Promise<TestDatabase> {
-  const name = `suigw_test_${randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-  await admin.connect();
+async function onTestServer(sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: TEST_SERVER_URL });
+  await client.connect();
   try {
-    await admin.query(`CREATE DATABASE ${name}`);
+    await client.query(sql);
   } finally {
-    await admin.end();
+    await client.end();
   }
+}
+
+/**
+ * An empty database on the test server (no tables): what `suigw migrate` starts from in the
+ * tests that run the roles as processes. `drop()` removes it, connections and all.
+ */
+export async function createEmptyDatabase(prefix = 'suigw_test'): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${randomBytes(6).toString('hex')}`;
+  await onTestServer(`CREATE DATABASE ${name}`);
   const url = new URL(TEST_SERVER_URL);
   url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString(), poolSize: 5 });
+  return { url: url.toString(), drop: () => onTestServer(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+export async function createTestDatabase(): Promise<TestDatabase> {
+  const empty = await createEmptyDatabase();
+  const database = await openDatabase({ url: empty.url, poolSize: 5 });
   await migrate(database);
   return {
     database,
-    url: url.toString(),
+    url: empty.url,
     async drop() {
       await database.close();
-      const client = new pg.Client({ connectionString: TEST_SERVER_URL });
-      await client.connect();
-      try {
-        await client.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      } finally {
-        await client.end();
-      }
+      await empty.drop();
     },
   };
 }
