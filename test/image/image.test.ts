@@ -7,7 +7,7 @@ import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseAllDocuments } from 'yaml';
-import { authorizationService, type CheckResponse } from '../../services/envoy/index.js';
+import { authorizationService, rateLimitService, type CheckResponse, type RateLimitResponse } from '../../services/envoy/index.js';
 import { IDENTITY_HEADERS } from '../../services/identity/index.js';
 import { openAddressSocket } from '../journeys/support/sdk-flows.js';
 import { unary } from '../support/envoy-stack.js';
@@ -39,6 +39,8 @@ describe('the suigw image', () => {
   let grpcHost: string;
   let streams: string;
   let authz: Client;
+  let rls: Client;
+  let roleEnv: Record<string, string>;
 
   beforeAll(async () => {
     // Most of a first build is `npm ci` twice and tsc; podman's layer cache makes later runs quick.
@@ -60,7 +62,7 @@ describe('the suigw image', () => {
     const [simnetGrpcPort, simnetHttpPort, gatewayPort, grpcPort, streamsPort, authzPort, rlsPort] = await Promise.all(Array.from({ length: 7 }, () => freePort()));
     containers.simnet = await startContainer('simnet', ['--grpc-port', String(simnetGrpcPort), '--http-port', String(simnetHttpPort), '--seed', 'image'], {}, /faucet\s+(\S+)\/v2\/gas/);
     faucetUrl = containers.simnet.ready;
-    const env = {
+    roleEnv = {
       DATABASE_URL: databaseUrl, REDIS_URL: 'redis://127.0.0.1:6379', SUIGW_REDIS_KEY_PREFIX: redisPrefix, SUIGW_SECRET: TEST_SECRET,
       SUIGW_NETWORKS: 'mainnet', HOST: '127.0.0.1', SUIGW_METRICS_PORT: 'off',
       SUI_MAINNET_GRPC_URL: `http://127.0.0.1:${simnetGrpcPort}`, SUI_MAINNET_GRAPHQL_URL: `http://127.0.0.1:${simnetHttpPort}/graphql`,
@@ -70,21 +72,23 @@ describe('the suigw image', () => {
     };
     const listening = (msg: string) => new RegExp(`"address":"(http://[^"]+)"[^\\n]*"msg":"${msg}"`);
     const [gatewayC, grpcC, streamsC, authzC, rlsC] = await Promise.all([
-      startContainer('gateway', [], { ...env, PORT: String(gatewayPort) }, listening('gateway listening')),
-      startContainer('grpc', [], { ...env, SUIGW_GRPC_PORT: String(grpcPort) }, /"msg":"grpc proxy listening"/),
-      startContainer('streams', [], { ...env, PORT: String(streamsPort) }, listening('streams listening')),
-      startContainer('authz', ['--port', String(authzPort)], env, /"msg":"authz \(ext_authz\) listening"/),
-      startContainer('ratelimit', ['--port', String(rlsPort)], env, /"msg":"ratelimit \(RLS\) listening"/),
+      startContainer('gateway', [], { ...roleEnv, PORT: String(gatewayPort) }, listening('gateway listening')),
+      startContainer('grpc', [], { ...roleEnv, SUIGW_GRPC_PORT: String(grpcPort) }, /"msg":"grpc proxy listening"/),
+      startContainer('streams', [], { ...roleEnv, PORT: String(streamsPort) }, listening('streams listening')),
+      startContainer('authz', ['--port', String(authzPort)], roleEnv, /"msg":"authz \(ext_authz\) listening"/),
+      startContainer('ratelimit', ['--port', String(rlsPort)], roleEnv, /"msg":"ratelimit \(RLS\) listening"/),
     ]);
     Object.assign(containers, { gateway: gatewayC, grpc: grpcC, streams: streamsC, authz: authzC, ratelimit: rlsC });
     gateway = gatewayC.ready;
     grpcHost = `127.0.0.1:${grpcPort}`;
     streams = streamsC.ready;
     authz = new (authorizationService())(`127.0.0.1:${authzPort}`, credentials.createInsecure());
+    rls = new (rateLimitService())(`127.0.0.1:${rlsPort}`, credentials.createInsecure());
   }, 1_800_000);
 
   afterAll(async () => {
     authz?.close();
+    rls?.close();
     await Promise.all(Object.values(containers).map((container) => container.remove()));
     const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
     await admin.connect();
@@ -127,11 +131,15 @@ describe('the suigw image', () => {
     expect(info.chainId).toMatch(/^\w+$/);
   });
 
-  it('authz: allows a request with the API key and signs the identity for Envoy', async () => {
+  it('authz allows a request with the API key; ratelimit admits on the identity authz signed', async () => {
     const allowed = await unary<CheckResponse>(authz, 'Check', {
-      attributes: { request: { http: { method: 'GET', path: '/mainnet/v1/chain', host: 'localhost', headers: { host: 'localhost', 'x-api-key': adminKey, 'x-request-id': 'image-1' } } } },
+      attributes: { request: { http: { method: 'GET', path: '/mainnet/v1/checkpoints/latest', host: 'localhost', headers: { host: 'localhost', 'x-api-key': adminKey, 'x-request-id': 'image-1' } } } },
     });
-    expect(allowed.ok_response!.headers.map((option) => option.header.key)).toContain(IDENTITY_HEADERS.token);
+    const token = allowed.ok_response!.headers.find((option) => option.header.key === IDENTITY_HEADERS.token)!.header.value;
+    const admitted = await unary<RateLimitResponse>(rls, 'ShouldRateLimit', {
+      domain: 'suigw', descriptors: [{ entries: [{ key: 'identity', value: token }, { key: 'remote_address', value: '10.1.1.1' }] }],
+    });
+    expect(admitted.overall_code).toBe(1);
   });
 
   it('streams: a Warp stream delivers the faucet transfer to its address', async () => {
@@ -143,6 +151,12 @@ describe('the suigw image', () => {
     expect(sent.status).toBe('Success');
     await expect.poll(() => socket.digests, { timeout: 30_000 }).toEqual(sent.coins_sent!.map((coin) => coin.transferTxDigest));
     socket.close();
+  });
+
+  it('billing (what the operator\'s OnchainPlan CronJobs run): one pass over an empty ledger, exit 0', async () => {
+    const pass = await runContainer('billing', [], { ...roleEnv, SUIGW_BILLING_OUTBOX: '/tmp/billing-outbox.jsonl' });
+    expect(pass.code, pass.stderr).toBe(0);
+    expect(JSON.parse(pass.stdout.trim().split('\n').at(-1)!)).toEqual({ cancelled: 0, charged: 0, declined: 0, emailsFailed: 0, emailsSent: 0, ended: 0, reminders: 0, unavailable: 0 });
   });
 
   it('SIGTERM: every role exits 0 and the gateway writes the usage it counted before stopping', async () => {
