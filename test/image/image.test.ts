@@ -13,7 +13,7 @@ import { openAddressSocket } from '../journeys/support/sdk-flows.js';
 import { unary } from '../support/envoy-stack.js';
 import { CHART_DIR, helm } from '../support/helm.js';
 import { freePort, TEST_SECRET } from '../support/processes.js';
-import { TEST_SERVER_URL } from '../support/test-database.js';
+import { createEmptyDatabase } from '../support/test-database.js';
 import { buildImage, IMAGE, podman, runContainer, startContainer, type Container } from './support/image-container.js';
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies, checked field by field
@@ -28,8 +28,8 @@ interface PodSpec { containers?: { image: string; args?: string[] }[]; initConta
  * each stops on SIGTERM with exit code 0 and its usage written.
  */
 describe('the suigw image', () => {
-  const databaseName = `suigw_image_${randomBytes(6).toString('hex')}`;
-  const redisPrefix = `image-test:${databaseName}:`;
+  const redisPrefix = `image-test:${randomBytes(6).toString('hex')}:`;
+  let database: { url: string; drop(): Promise<void> };
   let databaseUrl: string;
   const containers: Record<string, Container> = {};
   let adminKey: string;
@@ -45,13 +45,8 @@ describe('the suigw image', () => {
   beforeAll(async () => {
     // Most of a first build is `npm ci` twice and tsc; podman's layer cache makes later runs quick.
     await buildImage();
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    const url = new URL(TEST_SERVER_URL);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
+    database = await createEmptyDatabase('suigw_image');
+    databaseUrl = database.url;
 
     const migrated = await runContainer('migrate', [], { DATABASE_URL: databaseUrl });
     expect(migrated.code, migrated.stderr).toBe(0);
@@ -90,10 +85,7 @@ describe('the suigw image', () => {
     authz?.close();
     rls?.close();
     await Promise.all(Object.values(containers).map((container) => container.remove()));
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   }, 120_000);
 
   const call = (method: string, path: string, body?: unknown) => fetch(`${gateway}${path}`, {

@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { credentials } from '@grpc/grpc-js';
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
@@ -6,10 +5,9 @@ import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRedis, TEST_SECRET, type OwnedProcess } from '../support/processes.js';
-import { TEST_SERVER_URL } from '../support/test-database.js';
+import { createEmptyDatabase } from '../support/test-database.js';
 import { runRole, startRole, type RoleProcess } from './support/role-process.js';
 import { openAddressSocket, transfer } from './support/sdk-flows.js';
 
@@ -25,7 +23,7 @@ type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- re
  * by the gRPC proxy within the documented few seconds.
  */
 describe('journey 2: the production layout on PostgreSQL and Redis', () => {
-  const databaseName = `suigw_journey_${randomBytes(6).toString('hex')}`;
+  let database: { url: string; drop(): Promise<void> };
   let databaseUrl: string;
   let redis: OwnedProcess & { url: string };
   const roles: RoleProcess[] = [];
@@ -38,13 +36,8 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
   let projectId: string;
 
   beforeAll(async () => {
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`CREATE DATABASE ${databaseName}`);
-    await admin.end();
-    const url = new URL(TEST_SERVER_URL);
-    url.pathname = `/${databaseName}`;
-    databaseUrl = url.toString();
+    database = await createEmptyDatabase('suigw_journey');
+    databaseUrl = database.url;
     redis = await startRedis();
 
     const [simnetGrpcPort, simnetHttpPort, grpcPort] = await Promise.all([freePort(), freePort(), freePort()]);
@@ -79,10 +72,7 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
   afterAll(async () => {
     await Promise.all(roles.map((role) => role.stop()));
     await redis?.stop();
-    const admin = new pg.Client({ connectionString: TEST_SERVER_URL });
-    await admin.connect();
-    await admin.query(`DROP DATABASE IF EXISTS ${databaseName} WITH (FORCE)`);
-    await admin.end();
+    await database?.drop();
   });
 
   const call = (gateway: string, method: string, path: string, key: string, body?: unknown) => fetch(`${gateway}/mainnet/v1${path}`, {

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { outputUntilExit, watchUntilReady } from '../../support/child-output.js';
 
 const run = promisify(execFile);
 const REPO = join(import.meta.dirname, '..', '..', '..');
@@ -20,7 +21,7 @@ const RUN_FLAGS = ['--rm', '--network=host', '--user', '10001:10001', '--read-on
 
 async function script(name: string): Promise<string> {
   try {
-    const { stdout, stderr } = await run(join(REPO, 'scripts', name), [], { cwd: REPO, maxBuffer: 64 * 1024 * 1024 });
+    const { stdout, stderr } = await run(join(REPO, 'scripts', name), [], { cwd: REPO, maxBuffer: 64 * 1024 * 1024, env: { ...process.env, SUIGW_IMAGE: IMAGE } });
     return stdout + stderr;
   } catch (error) {
     const { stdout = '', stderr = '' } = error as { stdout?: string; stderr?: string };
@@ -61,20 +62,10 @@ export async function startContainer(role: string, args: string[], env: Record<s
   const child = spawn('podman', ['run', ...RUN_FLAGS, '--name', name, ...envFlags({ LOG_LEVEL: 'info', ...env }), IMAGE, role, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   // `podman run` ends with the container and passes its exit code on.
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  const captured = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) resolve(match[1] ?? match[0]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then((code) => reject(new Error(`${IMAGE} ${role} exited (${code}) before it was ready:\n${output}`)));
-  });
+  const watched = watchUntilReady(child, exited, ready, `${IMAGE} ${role}`);
   return {
-    ready: captured,
-    output: () => output,
+    ready: await watched.ready,
+    output: watched.output,
     async terminate() {
       if (child.exitCode === null) await podman(['kill', '--signal', 'TERM', name]).catch(() => undefined);
       return exited;
@@ -88,10 +79,5 @@ export async function startContainer(role: string, args: string[], env: Record<s
 /** `<IMAGE> role args…` to its end. */
 export async function runContainer(role: string, args: string[], env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn('podman', ['run', ...RUN_FLAGS, ...envFlags({ LOG_LEVEL: 'warn', ...env }), IMAGE, role, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  return { code, stdout, stderr };
+  return outputUntilExit(child);
 }
