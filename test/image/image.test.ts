@@ -1,4 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { credentials, type Client } from '@grpc/grpc-js';
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
@@ -13,6 +16,8 @@ import { IDENTITY_HEADERS } from '../../services/identity/index.js';
 import { openAddressSocket } from '../journeys/support/sdk-flows.js';
 import { unary } from '../support/envoy-stack.js';
 import { CHART_DIR, helm } from '../support/helm.js';
+import type { KubeApiDouble } from '../support/kube-api-server/api-server.js';
+import { startApiDouble } from '../support/kube-api-server/harness.js';
 import { freePort, TEST_SECRET } from '../support/processes.js';
 import { createEmptyDatabase } from '../support/test-database.js';
 import { buildImage, IMAGE, podman, runContainer, startContainer, type Container } from './support/image-container.js';
@@ -43,6 +48,8 @@ describe('the suigw image', () => {
   let authz: Client;
   let rls: Client;
   let roleEnv: Record<string, string>;
+  let kubeApi: KubeApiDouble;
+  let kubeDir: string;
 
   beforeAll(async () => {
     // Most of a first build is `npm ci` twice and tsc; podman's layer cache makes later runs quick.
@@ -77,6 +84,20 @@ describe('the suigw image', () => {
       startContainer('ratelimit', ['--port', String(rlsPort)], roleEnv, /"msg":"ratelimit \(RLS\) listening"/),
     ]);
     Object.assign(containers, { gateway: gatewayC, grpc: grpcC, streams: streamsC, authz: authzC, ratelimit: rlsC });
+    // The operator against the Kubernetes API double (test/support/kube-api-server), its
+    // kubeconfig mounted read-only where the container's uid can read it.
+    const double = await startApiDouble();
+    kubeApi = double.api;
+    kubeDir = mkdtempSync(join(tmpdir(), 'suigw-image-kube-'));
+    chmodSync(kubeDir, 0o755);
+    writeFileSync(join(kubeDir, 'kubeconfig'), [
+      'apiVersion: v1', 'kind: Config',
+      `clusters: [{ name: double, cluster: { server: "${double.url}", insecure-skip-tls-verify: true } }]`,
+      'users: [{ name: operator, user: { token: operator } }]',
+      'contexts: [{ name: double, context: { cluster: double, user: operator } }]',
+      'current-context: double',
+    ].join('\n'), { mode: 0o644 });
+    containers.operator = await startContainer('operator', ['--xds-port', String(await freePort())], { ...roleEnv, KUBECONFIG: '/kube/kubeconfig', POD_NAMESPACE: 'suigw' }, /"msg":"operator started"/, ['--volume', `${kubeDir}:/kube:ro`]);
     gateway = gatewayC.ready;
     grpcHost = `127.0.0.1:${grpcPort}`;
     streams = streamsC.ready;
@@ -88,6 +109,8 @@ describe('the suigw image', () => {
     authz?.close();
     rls?.close();
     await Promise.all(Object.values(containers).map((container) => container.remove()));
+    await kubeApi?.close();
+    if (kubeDir) rmSync(kubeDir, { recursive: true, force: true });
     await database?.drop();
   }, 120_000);
 
@@ -152,6 +175,11 @@ describe('the suigw image', () => {
     socket.close();
   });
 
+  it('operator: takes its Lease in the Kubernetes API with the mounted kubeconfig', async () => {
+    const leasePath = '/apis/coordination.k8s.io/v1/namespaces/suigw/leases';
+    await expect.poll(() => kubeApi.requests.some((request) => request.token === 'operator' && request.method === 'POST' && request.path.startsWith(leasePath)), { timeout: 15_000 }).toBe(true);
+  });
+
   it('billing (what the operator\'s OnchainPlan CronJobs run): one pass over an empty ledger, exit 0', async () => {
     const pass = await runContainer('billing', [], { ...roleEnv, SUIGW_BILLING_OUTBOX: '/tmp/billing-outbox.jsonl' });
     expect(pass.code, pass.stderr).toBe(0);
@@ -161,7 +189,7 @@ describe('the suigw image', () => {
   it('SIGTERM: every role exits 0 and the gateway writes the usage it counted before stopping', async () => {
     for (let i = 0; i < 3; i += 1) expect((await call('GET', '/mainnet/v1/chain')).status).toBe(200);
     const codes = Object.fromEntries(await Promise.all(Object.entries(containers).map(async ([role, container]) => [role, await container.terminate()] as const)));
-    expect(codes).toEqual({ simnet: 0, gateway: 0, grpc: 0, streams: 0, authz: 0, ratelimit: 0 });
+    expect(codes).toEqual({ simnet: 0, gateway: 0, grpc: 0, streams: 0, authz: 0, ratelimit: 0, operator: 0 });
     const db = new pg.Client({ connectionString: databaseUrl });
     await db.connect();
     try {

@@ -57,9 +57,9 @@ function envFlags(env: Record<string, string>): string[] {
 }
 
 /** `<IMAGE> role args…` in a container, resolved once its output matches `ready`. */
-export async function startContainer(role: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<Container> {
+export async function startContainer(role: string, args: string[], env: Record<string, string>, ready: RegExp, podmanFlags: string[] = []): Promise<Container> {
   const name = `suigw-image-test-${role}-${randomBytes(4).toString('hex')}`;
-  const child = spawn('podman', ['run', ...RUN_FLAGS, '--name', name, ...envFlags({ LOG_LEVEL: 'info', ...env }), IMAGE, role, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn('podman', ['run', ...RUN_FLAGS, ...podmanFlags, '--name', name, ...envFlags({ LOG_LEVEL: 'info', ...env }), IMAGE, role, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   // `podman run` ends with the container and passes its exit code on.
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const watched = watchUntilReady(child, exited, ready, `${IMAGE} ${role}`);
