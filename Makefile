@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NPM_INSTALL_STAMP := node_modules/.install-stamp
 
-.PHONY: dev test install node-version services chromium typecheck lint unit bench clean e2e-kind
+.PHONY: dev test install node-version services chromium podman typecheck lint unit bench build image clean e2e-kind
 
 # First of all: a Node.js too old for the project says so, before npm or a test fails obscurely.
 node-version:
@@ -25,13 +25,18 @@ services:
 chromium:
 	@scripts/ensure-chromium.sh
 
+# The image test (test/image) builds and runs the container image with Debian's podman
+# (installed and configured when missing; the base image is built locally, no registry here).
+podman:
+	@scripts/ensure-podman.sh
+
 typecheck: install
 	npx tsc --noEmit -p tsconfig.json
 
 lint: install
 	npx eslint .
 
-unit: install services chromium
+unit: install services chromium podman
 	npx vitest run
 
 test: node-version typecheck lint unit
@@ -39,10 +44,21 @@ test: node-version typecheck lint unit
 bench: install
 	npm run bench
 
-# The Helm chart in a real cluster (kind): needs docker, kind, kubectl, helm and SUIGW_IMAGE; it
-# cannot run on the development machines (no Docker engine). Steps: scripts/e2e-kind.sh.
-e2e-kind:
+# The production build: TypeScript compiled to dist/, every role runs with plain `node`
+# (`node dist/services/cli/suigw.js <role>`).
+build: install
+	npm run build
+
+# The container image every role runs from, ghcr.io/suigw/suigw:<package.json version> (the
+# chart's default image); podman or docker, whichever is installed. SUIGW_IMAGE=repo:tag renames.
+image:
+	@scripts/build-image.sh
+
+# The Helm chart in a real cluster (kind) with the image `make image` builds: needs docker, kind,
+# kubectl and helm; it cannot run on the development machines (no Docker engine). Steps:
+# scripts/e2e-kind.sh.
+e2e-kind: image
 	scripts/e2e-kind.sh
 
 clean:
-	rm -rf .suigw node_modules
+	rm -rf .suigw node_modules dist

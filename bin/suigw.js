@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI directly (tsx's loader), so every role starts right after `npm ci`
-// with no build step.
+// Runs the TypeScript CLI from source (tsx's loader), so every role starts right after `npm ci`
+// with no build step. The production build runs `node dist/services/cli/suigw.js` instead.
 import { register } from 'tsx/esm/api';
 
 register();
-const { main } = await import('../services/cli/index.ts');
-await main(process.argv.slice(2));
+await import('../services/cli/suigw.ts');

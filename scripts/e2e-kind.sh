@@ -1,14 +1,16 @@
 #!/usr/bin/env bash
 # `make e2e-kind`: install charts/suigw into a kind cluster and check Envoy, xDS and the roles
 # end to end. Needs docker, kind, kubectl and helm on a machine that can run a cluster (the
-# development machines of this project cannot: no Docker engine), and a suigw image:
-#   SUIGW_IMAGE=ghcr.io/suigw/suigw:0.1.0 make e2e-kind
+# development machines of this project cannot: no Docker engine). `make e2e-kind` builds the
+# image first (`make image`: ghcr.io/suigw/suigw:<package.json version>, the chart's default);
+# SUIGW_IMAGE=repository:tag runs another one.
 # KEEP_CLUSTER=1 leaves the cluster up for a look around.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 CLUSTER=${CLUSTER:-suigw-e2e}
 NAMESPACE=${NAMESPACE:-suigw}
-IMAGE=${SUIGW_IMAGE:?set SUIGW_IMAGE to a suigw image (repository:tag) built from this checkout}
+IMAGE=${SUIGW_IMAGE:-ghcr.io/suigw/suigw:$(node -p 'require("./package.json").version')}
 HOST_HEADER=mainnet.api.example.com
 
 for tool in docker kind kubectl helm curl; do

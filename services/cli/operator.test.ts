@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { operatorOptions, XDS_DEFAULT_PORT } from './operator.js';
+import { operatorOptions, operatorUsage, XDS_DEFAULT_PORT } from './operator.js';
 
 describe('suigw operator flags (what charts/suigw/templates/operator.yaml passes)', () => {
   it('defaults without flags: ADS on 18000, Envoy listener 8080, no trusted hops', () => {
@@ -24,5 +24,11 @@ describe('suigw operator flags (what charts/suigw/templates/operator.yaml passes
   it('refuses a port that is not one, and an unknown flag', () => {
     expect(() => operatorOptions(['--xds-port', '70000'])).toThrow('--xds-port must be an integer 0-65535, not \'70000\'');
     expect(() => operatorOptions(['--bogus'])).toThrow(/Unknown option '--bogus'/);
+  });
+
+  it('--help names every flag it accepts', () => {
+    const usage = operatorUsage();
+    for (const flag of ['--xds-port', '--listener-port', '--trusted-proxy-hops', '--service-prefix', '--networks']) expect(usage).toContain(flag);
+    expect(usage.split('\n')[0]).toBe('usage: suigw operator [options]   (in a pod: its service account; elsewhere the kubeconfig)');
   });
 });

@@ -30,17 +30,29 @@ function integer(name: string, value: string | undefined, fallback: number, max:
 }
 
 /** The flags the chart passes (charts/suigw/templates/operator.yaml); all optional. */
+const OPERATOR_FLAGS = {
+  'xds-port': `port of Envoy's ADS (xDS) server (default ${XDS_DEFAULT_PORT})`,
+  'listener-port': "Envoy's public listener port in the xDS translation (default 8080)",
+  'trusted-proxy-hops': 'proxies in front of Envoy that append to X-Forwarded-For (default 0)',
+  'service-prefix': 'Services named <prefix>-gateway, <prefix>-grpc, … are the backends',
+  networks: 'a JSON file of the public hosts per network ({"mainnet": {"httpHosts": […], "grpcHosts": […]}})',
+} as const;
+
+/** `suigw operator --help`. */
+export function operatorUsage(): string {
+  const width = Math.max(...Object.keys(OPERATOR_FLAGS).map((flag) => flag.length)) + 2;
+  return [
+    'usage: suigw operator [options]   (in a pod: its service account; elsewhere the kubeconfig)',
+    '',
+    ...Object.entries(OPERATOR_FLAGS).map(([flag, about]) => `  --${flag.padEnd(width)}  ${about}`),
+  ].join('\n');
+}
+
 export function operatorOptions(argv: string[]): OperatorOptions {
   const { values } = parseArgs({
     args: argv,
     strict: true,
-    options: {
-      'xds-port': { type: 'string' },
-      'listener-port': { type: 'string' },
-      'trusted-proxy-hops': { type: 'string' },
-      'service-prefix': { type: 'string' },
-      networks: { type: 'string' },
-    },
+    options: Object.fromEntries(Object.keys(OPERATOR_FLAGS).map((flag) => [flag, { type: 'string' }])) as Record<keyof typeof OPERATOR_FLAGS, { type: 'string' }>,
   });
   return {
     xdsPort: integer('xds-port', values['xds-port'], XDS_DEFAULT_PORT, 65_535),
@@ -58,6 +70,10 @@ export function operatorOptions(argv: string[]): OperatorOptions {
  * kubeconfig (KUBECONFIG or ~/.kube/config), as kubectl does. Run `suigw migrate` first.
  */
 export async function runOperator(argv: string[] = []): Promise<void> {
+  if (argv.includes('--help') || argv.includes('-h')) {
+    console.log(operatorUsage());
+    return;
+  }
   let options: OperatorOptions;
   try {
     options = operatorOptions(argv);

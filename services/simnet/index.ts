@@ -187,6 +187,17 @@ function portFlag(argv: readonly string[], name: string): number | undefined {
 
 /** `simnet --grpc-port 9000 --http-port 9100 --seed dev --checkpoint-interval-ms 250 [--host 0.0.0.0] [--transactions-per-checkpoint 4]` */
 export async function runSimnetCli(argv: string[]): Promise<void> {
+  // Listening for SIGINT/SIGTERM before anything else: a supervisor that stops simnet as soon as
+  // it printed its addresses (or while it starts) gets a clean stop, not the default signal death.
+  const stopRequested = new Promise<void>((resolve) => {
+    const shutdown = () => {
+      process.off('SIGINT', shutdown);
+      process.off('SIGTERM', shutdown);
+      resolve();
+    };
+    process.on('SIGINT', shutdown);
+    process.on('SIGTERM', shutdown);
+  });
   const interval = flag(argv, '--checkpoint-interval-ms');
   const perCheckpoint = flag(argv, '--transactions-per-checkpoint');
   const simnet = await startSimnet({
@@ -201,14 +212,6 @@ export async function runSimnetCli(argv: string[]): Promise<void> {
   console.log(`  gRPC + gRPC-Web  ${simnet.grpcUrl}`);
   console.log(`  GraphQL          ${simnet.graphqlUrl}`);
   console.log(`  faucet           ${simnet.faucetUrl}/v2/gas`);
-  await new Promise<void>((resolve) => {
-    const shutdown = () => {
-      process.off('SIGINT', shutdown);
-      process.off('SIGTERM', shutdown);
-      resolve();
-    };
-    process.on('SIGINT', shutdown);
-    process.on('SIGTERM', shutdown);
-  });
+  await stopRequested;
   await simnet.stop();
 }

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
+import { outputUntilExit, watchUntilReady } from '../../support/child-output.js';
 
 const BIN = join(import.meta.dirname, '..', '..', '..', 'bin', 'suigw.js');
 
@@ -20,22 +21,12 @@ export interface RoleProcess {
 export async function startRole(role: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<RoleProcess> {
   const child = spawn(process.execPath, [BIN, role, ...args], { env: { ...process.env, LOG_LEVEL: 'info', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  let output = '';
-  const captured = await new Promise<string>((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      const match = ready.exec(output);
-      if (match) resolve(match[1] ?? match[0]);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    void exited.then(() => reject(new Error(`suigw ${role} exited (${child.exitCode}) before it was ready:\n${output}`)));
-  });
+  const watched = watchUntilReady(child, exited, ready, `suigw ${role}`);
   return {
-    ready: captured,
+    ready: await watched.ready,
     pid: child.pid!,
     exited,
-    output: () => output,
+    output: watched.output,
     async stop() {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       await exited;
@@ -46,10 +37,5 @@ export async function startRole(role: string, args: string[], env: Record<string
 /** Runs `suigw ROLE ARGS…` to its end. */
 export async function runRole(role: string, args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, role, ...args], { env: { ...process.env, LOG_LEVEL: 'warn', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-  child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-  const code = await new Promise<number | null>((resolve) => child.once('exit', (c) => resolve(c)));
-  return { code, stdout, stderr };
+  return outputUntilExit(child);
 }
