@@ -68,13 +68,13 @@ const GATEWAY_SURFACES: readonly Surface[] = ['rest', 'jsonrpc', 'graphql'];
 async function victimOf(stack: NoisyStack, surface: Surface, settings: BenchSettings, gatewayUrl: string): Promise<Victim> {
   switch (surface) {
     case 'grpc':
-      return grpcVictim(stack, settings.authConcurrency);
+      return grpcVictim(stack, { concurrency: settings.authConcurrency });
     case 'warp':
       return warpVictim(stack);
     case 'webhooks':
       return webhookVictim(stack);
     default:
-      return authMeVictim(stack, settings.authConcurrency, gatewayUrl);
+      return authMeVictim(stack, { concurrency: settings.authConcurrency }, gatewayUrl);
   }
 }
 
@@ -162,7 +162,7 @@ function report(surface: Surface, target: Target): SurfaceSummary {
   ]));
   console.log(`victim ${victim.rateUnit} attacked/alone: median ${median(ratios).toFixed(3)} (min ${Math.min(...ratios).toFixed(3)}, max ${Math.max(...ratios).toFixed(3)}); ` +
     `${victim.p99Unit} attacked/alone median ${median(p99Ratios).toFixed(2)}; goal ≥ 0.8`);
-  console.log(`attacker: held ${target.held.held}, ${target.requests} requests in the attacked windows, refused ${JSON.stringify(target.refusals)}${target.note ? `; ${target.note}` : ''}`);
+  console.log(`attacker: held ${target.held.held}, ${target.requests} requests in the attacked windows; not served (refusals and failures, summed over every start) ${JSON.stringify(target.refusals)}${target.note ? `; ${target.note}` : ''}`);
   return { surface, label: target.label, victim: victim.name, ratios, p99Ratios, held: target.held.held, refusals: target.refusals };
 }
 
@@ -178,7 +178,7 @@ export default async function benchNoisyNeighbour(): Promise<void> {
     await stack.stop();
   }
   console.log('\nsummary (victim rate attacked/alone per round; goal ≥ 0.8)');
-  printTable(['surface', 'gateway', 'victim', 'median', 'min..max', 'p99 ratio median', 'attacker held', 'attacker refusals'], summaries.map((s) => [
+  printTable(['surface', 'gateway', 'victim', 'median', 'min..max', 'p99 ratio median', 'attacker held', 'attacker not served'], summaries.map((s) => [
     s.surface, s.label, s.victim, median(s.ratios).toFixed(3), `${Math.min(...s.ratios).toFixed(3)}..${Math.max(...s.ratios).toFixed(3)}`,
     median(s.p99Ratios).toFixed(2), String(s.held), JSON.stringify(s.refusals),
   ]));

@@ -39,8 +39,12 @@ export async function startAttacker(stack: NoisyStack, surface: Surface, gateway
   };
 }
 
-/** `held 160; 1,234 requests; refused {"429 RATE_LIMITED":12}; note` */
+/**
+ * `held 160; 1234 requests; not served {"429 ORG_RATE_LIMITED":12}; note`: "not served" holds the
+ * plan's refusals and the limits' (what shows the attacker stayed within its own plan) and any
+ * other failure it met (an upstream timeout under its own load), by code.
+ */
 export function describeReport(report: AttackerReport): string {
-  const refused = Object.keys(report.refusals).length === 0 ? 'none refused' : `refused ${JSON.stringify(report.refusals)}`;
+  const refused = Object.keys(report.refusals).length === 0 ? 'all served' : `not served ${JSON.stringify(report.refusals)}`;
   return `held ${report.held}; ${report.requests} requests; ${refused}${report.note ? `; ${report.note}` : ''}`;
 }

@@ -1,6 +1,7 @@
 import { writeFile, mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { connect, constants } from 'node:http2';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -34,13 +35,20 @@ export interface Victim {
   close(): Promise<void>;
 }
 
-/** h2load on the gateway's `GET /mainnet/v1/auth/me` with the victim's key (BENCH_AUTH_CONCURRENCY HTTP/1.1 connections). */
-export function authMeVictim(stack: NoisyStack, connections: number, gatewayUrl = stack.gateway.ready.url): Victim {
+/** How hard an h2load victim pushes: as fast as answered, or a fixed rate per connection (the soak's steady load). */
+export interface VictimLoad {
+  /** HTTP/1.1 connections (auth/me), or concurrent calls on one h2c connection (gRPC). */
+  concurrency: number;
+  requestsPerSecond?: number;
+}
+
+/** h2load on the gateway's `GET /mainnet/v1/auth/me` with the victim's key (`concurrency` HTTP/1.1 connections). */
+export function authMeVictim(stack: NoisyStack, load: VictimLoad, gatewayUrl = stack.gateway.ready.url): Victim {
   return {
     name: 'auth/me (h2load)', rateUnit: 'rps', p99Unit: 'p99 ms',
     async measure(seconds, warmupSeconds) {
       const run = await h2load({ url: `${gatewayUrl}/mainnet/v1/auth/me`, http1: true, headers: { 'x-api-key': stack.victim.apiKey } },
-        { connections, streamsPerConnection: 1, durationSeconds: seconds, warmupSeconds });
+        { connections: load.concurrency, streamsPerConnection: 1, durationSeconds: seconds, warmupSeconds, requestsPerSecond: load.requestsPerSecond });
       return { rate: run.rps, p99Ms: run.p99 / 1000, failures: run.failures };
     },
     close: async () => undefined,
@@ -49,10 +57,10 @@ export function authMeVictim(stack: NoisyStack, connections: number, gatewayUrl 
 
 /**
  * h2load on the gRPC proxy: unary `GetObject` with the victim's key, one h2c connection with
- * `streams` concurrent calls (as bench/grpc.ts). A refusal is a grpc-status in a 200, which h2load
+ * `concurrency` concurrent calls (as bench/grpc.ts). A refusal is a grpc-status in a 200, which h2load
  * counts as a success; the victim's plan (50,000/s) does not refuse it.
  */
-export async function grpcVictim(stack: NoisyStack, streams: number): Promise<Victim> {
+export async function grpcVictim(stack: NoisyStack, load: VictimLoad): Promise<Victim> {
   const directory = await mkdtemp(join(tmpdir(), 'suigw-noisy-grpc-'));
   const message = GrpcTypes.GetObjectRequest.toBinary({ objectId: stack.objectIds[0]! });
   const frame = Buffer.alloc(5 + message.length);
@@ -64,10 +72,56 @@ export async function grpcVictim(stack: NoisyStack, streams: number): Promise<Vi
     name: 'gRPC GetObject (h2load)', rateUnit: 'rps', p99Unit: 'p99 ms',
     async measure(seconds, warmupSeconds) {
       const run = await h2load({ url: `${stack.grpcProxy!.ready.url}/sui.rpc.v2.LedgerService/GetObject`, http1: false, headers: { ...GRPC_HEADERS, 'x-api-key': stack.victim.apiKey }, bodyFile },
-        { connections: 1, streamsPerConnection: streams, durationSeconds: seconds, warmupSeconds });
+        { connections: 1, streamsPerConnection: load.concurrency, durationSeconds: seconds, warmupSeconds, requestsPerSecond: load.requestsPerSecond });
       return { rate: run.rps, p99Ms: run.p99 / 1000, failures: run.failures };
     },
     close: () => rm(directory, { recursive: true, force: true }),
+  };
+}
+
+/**
+ * The soak's gRPC victim: unary `GetObject` calls on the gRPC proxy at a fixed rate from this
+ * process (one h2c connection), each one's grpc-status read: a call that ends with any status but
+ * 0 (a refusal, an upstream timeout) is a failure, which h2load would count as a success (a
+ * gRPC error is an HTTP 200). Rate = calls answered OK per second; p99 = latency.
+ */
+export function grpcStatusVictim(stack: NoisyStack, requestsPerSecond: number): Victim {
+  const message = GrpcTypes.GetObjectRequest.toBinary({ objectId: stack.objectIds[0]! });
+  const frame = Buffer.alloc(5 + message.length);
+  frame.writeUInt32BE(message.length, 1);
+  frame.set(message, 5);
+  const session = connect(stack.grpcProxy!.ready.url);
+  session.on('error', () => undefined);
+  const call = () => new Promise<{ ok: boolean; ms: number }>((resolve) => {
+    const t0 = performance.now();
+    const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: '/sui.rpc.v2.LedgerService/GetObject', ...GRPC_HEADERS, 'x-api-key': stack.victim.apiKey });
+    let status: unknown;
+    const read = (headers: Record<string, unknown>) => (status ??= headers['grpc-status']);
+    stream.once('response', read);
+    stream.once('trailers', read);
+    stream.on('data', () => undefined);
+    stream.on('error', () => undefined);
+    stream.once('close', () => resolve({ ok: status === '0', ms: performance.now() - t0 }));
+    stream.end(frame);
+  });
+  return {
+    name: 'gRPC GetObject (status read)', rateUnit: 'rps', p99Unit: 'p99 ms',
+    async measure(seconds) {
+      const calls: Promise<{ ok: boolean; ms: number }>[] = [];
+      const t0 = performance.now();
+      for (let i = 0; performance.now() - t0 < seconds * 1000; i += 1) {
+        calls.push(call());
+        const wait = t0 + ((i + 1) * 1000) / requestsPerSecond - performance.now();
+        if (wait > 0) await sleep(wait);
+      }
+      const done = await Promise.all(calls);
+      const elapsed = (performance.now() - t0) / 1000;
+      const latencies = done.filter((c) => c.ok).map((c) => c.ms).sort((a, b) => a - b);
+      return { rate: latencies.length / elapsed, p99Ms: percentile(latencies, 99), failures: done.length - latencies.length };
+    },
+    async close() {
+      session.close();
+    },
   };
 }
 
