@@ -21,8 +21,6 @@
  * BENCH_WARP_COUNTS (1,100,1000), BENCH_STREAMS_NODE_FLAGS (e.g. `--cpu-prof
  * --cpu-prof-dir=/tmp/prof`, written when the streams process stops). `npm run bench -- warp`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { credentials } from '@grpc/grpc-js';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
@@ -38,10 +36,10 @@ import { printTable } from './lib/report.js';
 import { spread } from './lib/rounds.js';
 import { processCpuMicros, startServiceProcess } from './lib/service-process.js';
 import { cleanEnvironment } from './lib/stack.js';
+import { startStreamsRole, type StreamsRole } from './lib/streams-role.js';
 import { percentile } from './lib/stats.js';
 import type { SealedMessage, WarpSimnetReady } from './lib/warp-simnet-process.js';
 
-const BIN = join(import.meta.dirname, '..', 'bin', 'suigw.js');
 const ROUNDS = Number(process.env['BENCH_WARP_ROUNDS'] ?? 3);
 const ROUND_MS = Number(process.env['BENCH_WARP_ROUND_MS'] ?? 8_000);
 const SETTLE_MS = Number(process.env['BENCH_WARP_SETTLE_MS'] ?? 2_000);
@@ -65,39 +63,6 @@ interface RoundResult {
   simnetCpuPercent: number;
 }
 
-/** `suigw streams` itself (its SIGTERM handling, its production logger); resolves once it listens. */
-function startStreams(env: NodeJS.ProcessEnv, nodeFlags: string[]): Promise<{ child: ChildProcess; address: string; loggedBytes: () => number }> {
-  const child = spawn(process.execPath, [...nodeFlags, BIN, 'streams'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  let bytes = 0;
-  let ready = false;
-  return new Promise((resolve, reject) => {
-    const onData = (chunk: Buffer) => {
-      // Production logging stays on (info, JSON on stdout); only the start is kept to find the address.
-      bytes += chunk.length;
-      if (ready) return;
-      output += chunk.toString();
-      const match = /"address":"(http:\/\/[^"]+)".*"msg":"streams listening"/.exec(output);
-      if (!match) return;
-      ready = true;
-      output = '';
-      resolve({ child, address: match[1]!, loggedBytes: () => bytes });
-    };
-    child.stdout!.on('data', onData);
-    child.stderr!.on('data', (chunk: Buffer) => (ready ? process.stderr.write(chunk) : (output += chunk.toString())));
-    child.once('exit', (code) => {
-      if (!ready) reject(new Error(`streams exited (${code}):\n${output}`));
-    });
-  });
-}
-
-async function stopChild(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
 export default async function warpLag(): Promise<void> {
   const db = await createTestDatabase();
   const redis = await startRedis();
@@ -117,7 +82,7 @@ export default async function warpLag(): Promise<void> {
     const call = direct.subscriptionService.subscribeCheckpoints({ readMask: { paths: ['sequence_number'] } }, { abort: abort.signal });
     for await (const message of call.responses) referenceAt.set(String(message.checkpoint?.sequenceNumber), Date.now());
   })().catch(() => undefined);
-  let streams: Awaited<ReturnType<typeof startStreams>> | undefined;
+  let streams: StreamsRole | undefined;
   const rows: RoundResult[] = [];
   let refused = 0;
   try {
@@ -130,7 +95,7 @@ export default async function warpLag(): Promise<void> {
       id, organization_id: organization.id, network: 'mainnet', name: id, type: i === 0 ? 'coin' : 'object', created_at: new Date(),
       filters: JSON.stringify(i === 0 ? { coinTypes: [COIN_TYPES.SUI] } : { objectIds: [`0x${i.toString(16).padStart(64, 'f')}`] }),
     }))).execute();
-    streams = await startStreams({
+    streams = await startStreamsRole({
       ...cleanEnvironment(),
       LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', SUIGW_METRICS_PORT: 'off', SUIGW_SECRET: TEST_SECRET,
       DATABASE_URL: db.url, REDIS_URL: redis.url, SUIGW_NETWORKS: 'mainnet',
@@ -222,7 +187,7 @@ export default async function warpLag(): Promise<void> {
     console.log(`streams process logged ${streams.loggedBytes()} bytes at info; ${refused} connection attempts refused (503) and retried`);
   } finally {
     abort.abort();
-    if (streams) await stopChild(streams.child);
+    if (streams) await streams.stop();
     await simnet.stop();
     await redis.stop();
     await db.drop();

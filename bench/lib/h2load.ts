@@ -31,6 +31,8 @@ export interface LoadShape {
   warmupSeconds: number;
   /** Keep the per-request log: off for long memory runs, which need no percentiles. */
   latencies?: boolean;
+  /** Requests per second per connection (`--rps`): a fixed, open rate instead of as fast as answered (bench/soak.ts). */
+  requestsPerSecond?: number;
 }
 
 export interface LoadRun {
@@ -65,6 +67,7 @@ export async function h2load(target: LoadTarget, shape: LoadShape): Promise<Load
     '-D', String(shape.durationSeconds),
   ];
   if (shape.warmupSeconds > 0) args.push('--warm-up-time', String(shape.warmupSeconds));
+  if (shape.requestsPerSecond !== undefined) args.push('--rps', String(shape.requestsPerSecond));
   if (target.http1) args.push('--h1');
   if (target.bodyFile) args.push('-d', target.bodyFile);
   for (const [name, value] of Object.entries(target.headers ?? {})) args.push('-H', `${name}: ${value}`);

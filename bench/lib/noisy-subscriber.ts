@@ -1,43 +1,26 @@
 /**
- * The attacker of bench/noisy-neighbour.ts, in a process of its own: an organization of its own
- * (created in DATABASE_URL, the stack's database) whose WebSockets on the gateway's
- * `/v1/jsonrpc` hold the most JSON-RPC subscriptions the filter limits allow, each an event
- * filter of 100 distinct Move event types that never match (so nothing is ever charged for a
- * notification): the issue's attack.
+ * The JSON-RPC attacker of bench/noisy-neighbour.ts, in a process of its own: an organization on
+ * NOISY_TIER (default growth) whose WebSockets on the gateway's `/v1/jsonrpc` hold the most
+ * JSON-RPC subscriptions the filter limits allow, each an event filter of 100 distinct Move event
+ * types that never match (so nothing is ever charged for a notification): the issue's attack.
  *
  * `node bin/run-ts.js bench/lib/noisy-subscriber.ts` with GATEWAY_URL and DATABASE_URL;
- * NOISY_SOCKETS sockets (default 16: past the organization's 1 MiB of filters). Announces
- * `{organizationId}`; then SIGUSR1 subscribes
- * (opens the sockets, subscribes on each until the gateway refuses) and replies
- * `{subscriptions, refusals}`; SIGUSR2 closes every socket (keeping one small subscription with
- * NOISY_BASELINE=1, see `baseline`) and replies `{subscriptions}`.
+ * NOISY_SOCKETS sockets (default 16: past the organization's 1 MiB of filters). SIGUSR1 opens the
+ * sockets and subscribes on each until the gateway refuses (the refusals, by `data.code`, e.g.
+ * FILTER_LIMIT_EXCEEDED, are the limits saying no; a rate refusal is waited out and retried);
+ * SIGUSR2 closes every socket (keeping one small subscription with NOISY_BASELINE=1, see
+ * `baseline`). Protocol: bench/lib/attacker-process.ts.
  */
 import WebSocket from 'ws';
-import { systemClock } from '../../services/core/index.js';
-import { openDatabase } from '../../services/db/index.js';
-import { createKey, createOrganization } from '../../services/identity/index.js';
-import { exitWithParent, serveUntilStopped } from './service-process.js';
+import { createAttackerOrganization, Refusals, serveAttacker, type AttackerReport } from './attacker-process.js';
+import { exitWithParent } from './service-process.js';
 
 exitWithParent();
 
-export interface NoisyReady {
-  organizationId: string;
-}
-
-export interface NoisyReport {
-  subscriptions: number;
-  /** Refusals by code (`data.code`, e.g. FILTER_LIMIT_EXCEEDED, TOO_MANY_SUBSCRIPTIONS). */
-  refusals?: Record<string, number>;
-}
-
 const gatewayUrl = process.env['GATEWAY_URL']!;
 const socketCount = Number(process.env['NOISY_SOCKETS'] ?? 16);
-const database = await openDatabase({ url: process.env['DATABASE_URL']!, poolSize: 1 });
-const { organization, projects } = await createOrganization(database.db, systemClock, { name: 'Noisy', tier: 'enterprise' });
-const { apiKey } = await createKey(database, systemClock, { kind: 'operator' }, {
-  organizationId: organization.id, projectId: projects[0]!.id, name: 'noisy', scopes: ['data'], expiresInDays: 1,
-});
-await database.close();
+const attacker = await createAttackerOrganization(['data']);
+const wsUrl = `${gatewayUrl.replace(/^http/, 'ws')}/mainnet/v1/jsonrpc`;
 
 /** 100 distinct types no event has: the filter's most distinct values, every part evaluated per event by the old matcher. */
 const neverMatching = (socket: number, subscription: number) => ({
@@ -45,11 +28,16 @@ const neverMatching = (socket: number, subscription: number) => ({
 });
 
 let sockets: WebSocket[] = [];
+const refusals = new Refusals();
+let requests = 0;
 
-async function call(socket: WebSocket, id: number, method: string, params: unknown): Promise<{ result?: unknown; error?: { data?: { code?: string } } }> {
+type Answer = { result?: unknown; error?: { code?: number; data?: { code?: string } } };
+
+async function call(socket: WebSocket, id: number, method: string, params: unknown): Promise<Answer> {
+  requests += 1;
   return new Promise((resolve) => {
     const onMessage = (data: WebSocket.RawData) => {
-      const frame = JSON.parse(data.toString()) as { id?: number; result?: unknown; error?: { data?: { code?: string } } };
+      const frame = JSON.parse(data.toString()) as Answer & { id?: number };
       if (frame.id !== id) return;
       socket.off('message', onMessage);
       resolve(frame);
@@ -59,36 +47,52 @@ async function call(socket: WebSocket, id: number, method: string, params: unkno
   });
 }
 
-async function subscribe(): Promise<NoisyReport> {
-  const refusals: Record<string, number> = {};
-  let subscriptions = 0;
-  const wsUrl = `${gatewayUrl.replace(/^http/, 'ws')}/mainnet/v1/jsonrpc`;
-  for (let s = 0; s < socketCount; s += 1) {
-    const socket = new WebSocket(wsUrl, { headers: { 'x-api-key': apiKey } });
-    await new Promise<void>((resolve, reject) => {
-      socket.once('open', () => resolve());
+/** A socket; an upgrade refused for the plan's rate (429) is counted, waited out and asked again. */
+async function open(): Promise<WebSocket> {
+  for (;;) {
+    const socket = new WebSocket(wsUrl, { headers: { 'x-api-key': attacker.apiKey } });
+    const status = await new Promise<number>((resolve, reject) => {
+      socket.once('open', () => resolve(101));
+      socket.once('unexpected-response', (_request, response) => resolve(response.statusCode ?? 0));
       socket.once('error', reject);
     });
-    sockets.push(socket);
-    // Until the gateway says no: the subscriptions per socket, the socket's or the organization's filter limits.
-    for (let i = 0; i < 1_000; i += 1) {
-      const answer = await call(socket, i + 1, 'suix_subscribeEvent', [neverMatching(s, i)]);
-      if (answer.result !== undefined) {
-        subscriptions += 1;
-        continue;
-      }
-      const code = answer.error?.data?.code ?? 'unknown';
-      refusals[code] = (refusals[code] ?? 0) + 1;
-      break;
+    if (status === 101) {
+      sockets.push(socket);
+      return socket;
     }
+    socket.terminate();
+    refusals.add(`upgrade ${status}`);
+    if (status !== 429) throw new Error(`the gateway answered the upgrade ${status}`);
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
   }
-  return { subscriptions, refusals };
 }
 
-function closeAll(): NoisyReport {
+async function subscribe(): Promise<AttackerReport> {
+  requests = 0;
+  let subscriptions = 0;
+  for (let s = 0; s < socketCount; s += 1) {
+    const socket = await open();
+    // Until the gateway says no: the subscriptions per socket, the socket's or the organization's filter limits.
+    for (let i = 0, id = 1; i < 1_000; id += 1) {
+      const answer = await call(socket, id, 'suix_subscribeEvent', [neverMatching(s, i)]);
+      if (answer.result !== undefined) {
+        subscriptions += 1;
+        i += 1;
+        continue;
+      }
+      const code = answer.error?.data?.code ?? String(answer.error?.code ?? 'unknown');
+      refusals.add(code);
+      // The plan's rate: wait a second and ask again; any other refusal is a limit, the socket is full.
+      if (!/RATE|LIMITED/.test(code) || /FILTER|SUBSCRIPTIONS/.test(code)) break;
+      await new Promise((resolve) => setTimeout(resolve, 1_000));
+    }
+  }
+  return { held: subscriptions, requests, refusals: { ...refusals.counts } };
+}
+
+function closeAll(): void {
   for (const socket of sockets) socket.terminate();
   sockets = [];
-  return { subscriptions: 0 };
 }
 
 /**
@@ -96,30 +100,12 @@ function closeAll(): NoisyReport {
  * checkpoint feed (opened by the first subscription of the process) runs in both conditions and
  * the ratio measures what the attacker's filters cost, not what any subscriber costs.
  */
-async function baseline(): Promise<NoisyReport> {
+async function baseline(): Promise<AttackerReport> {
   closeAll();
-  if (process.env['NOISY_BASELINE'] !== '1') return { subscriptions: 0 };
-  const socket = new WebSocket(`${gatewayUrl.replace(/^http/, 'ws')}/mainnet/v1/jsonrpc`, { headers: { 'x-api-key': apiKey } });
-  await new Promise<void>((resolve, reject) => {
-    socket.once('open', () => resolve());
-    socket.once('error', reject);
-  });
-  sockets.push(socket);
-  const answer = await call(socket, 1, 'suix_subscribeEvent', [{ Sender: '0x0' }]);
-  return { subscriptions: answer.result === undefined ? 0 : 1 };
+  const report = { requests, refusals: refusals.take() };
+  if (process.env['NOISY_BASELINE'] !== '1') return { held: 0, ...report };
+  const answer = await call(await open(), 1, 'suix_subscribeEvent', [{ Sender: '0x0' }]);
+  return { held: answer.result === undefined ? 0 : 1, ...report };
 }
 
-const reply = (report: NoisyReport) => (process.send ? process.send(report) : console.log(JSON.stringify(report)));
-process.on('SIGUSR1', () => void subscribe().then(reply, (error: unknown) => {
-  console.error('noisy-subscriber:', error);
-  reply({ subscriptions: -1 });
-}));
-process.on('SIGUSR2', () => void baseline().then(reply, (error: unknown) => {
-  console.error('noisy-subscriber:', error);
-  reply({ subscriptions: -1 });
-}));
-
-const ready: NoisyReady = { organizationId: organization.id };
-serveUntilStopped(ready, async () => {
-  closeAll();
-});
+serveAttacker('noisy-subscriber', attacker, { start: subscribe, stop: baseline });

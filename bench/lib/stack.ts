@@ -50,6 +50,8 @@ export interface BenchStack {
 export interface StackOptions {
   /** Start each gateway with `--expose-gc` (bench/memory.ts). */
   exposeGc?: boolean;
+  /** Settings added to every gateway's environment (bench/lib/noisy-stack.ts: its secret, the webhook URL policy). */
+  gatewayEnv?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -171,7 +173,7 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
           script: 'bench/lib/gateway-server.ts',
           root,
           nodeFlags: [...(options.exposeGc ? ['--expose-gc'] : []), ...gatewayNodeFlags()],
-          env: subjectEnvironment(tenant!, simnet.ready, variant, settings, transport),
+          env: { ...subjectEnvironment(tenant!, simnet.ready, variant, settings, transport), ...options.gatewayEnv },
           // pino writes the log to stdout: a file, as a container runtime would keep it.
           stdout: fd,
         });

@@ -1,0 +1,60 @@
+/**
+ * The REST attacker of bench/noisy-neighbour.ts, a process of its own: an organization on
+ * NOISY_TIER (default growth) sending its heaviest allowed REST call, `POST /v1/objects/batch`
+ * with the most ids the route takes (50: the first coins of simnet's richest account, padded with
+ * ids no object has, each still one upstream lookup), at the plan's organization rate
+ * (NOISY_RPS, default the plan's `orgRps`), up to 64 requests in flight. Every non-200 answer is
+ * a refusal, counted by status and code.
+ *
+ * `node bin/run-ts.js bench/lib/noisy-rest.ts` with GATEWAY_URL, DATABASE_URL and OBJECT_IDS
+ * (comma-separated ids that exist). Protocol: bench/lib/attacker-process.ts.
+ */
+import { createAttackerOrganization, atRate, Refusals, serveAttacker, type AttackerReport } from './attacker-process.js';
+import { exitWithParent } from './service-process.js';
+
+exitWithParent();
+
+/** objects.batch.ts: `ids` is 1 to 50 long. */
+const BATCH_MAX = 50;
+
+const gatewayUrl = process.env['GATEWAY_URL']!;
+const attacker = await createAttackerOrganization(['data']);
+const rate = Number(process.env['NOISY_RPS'] ?? attacker.plan.orgRps);
+const known = (process.env['OBJECT_IDS'] ?? '').split(',').filter(Boolean);
+const ids = Array.from({ length: BATCH_MAX }, (_, i) => known[i] ?? `0x${(0xbad000 + i).toString(16).padStart(64, '0')}`);
+const body = JSON.stringify({ ids });
+
+const refusals = new Refusals();
+let requests = 0;
+let running: { abort: AbortController; done: Promise<void> } | undefined;
+
+async function send(): Promise<void> {
+  requests += 1;
+  try {
+    const response = await fetch(`${gatewayUrl}/mainnet/v1/objects/batch`, {
+      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': attacker.apiKey }, body,
+    });
+    const text = await response.text();
+    if (response.status !== 200) refusals.add(`${response.status} ${(/"code":"(\w+)"/.exec(text) ?? [])[1] ?? ''}`.trim());
+  } catch (error) {
+    refusals.add(`network ${(error as Error).message}`);
+  }
+}
+
+serveAttacker('noisy-rest', attacker, {
+  async start(): Promise<AttackerReport> {
+    requests = 0;
+    refusals.take();
+    const abort = new AbortController();
+    running = { abort, done: atRate(rate, 64, abort.signal, send) };
+    return { held: 0, requests: 0, refusals: {}, note: `${rate}/s × objects/batch of ${BATCH_MAX}` };
+  },
+  async stop(): Promise<AttackerReport> {
+    if (running) {
+      running.abort.abort();
+      await running.done;
+      running = undefined;
+    }
+    return { held: 0, requests, refusals: refusals.take() };
+  },
+});
