@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NPM_INSTALL_STAMP := node_modules/.install-stamp
 
-.PHONY: dev test install node-version services chromium podman typecheck lint unit bench build image clean e2e-kind
+.PHONY: dev test install node-version services chromium podman h2load typecheck lint unit bench build image clean e2e-kind
 
 # First of all: a Node.js too old for the project says so, before npm or a test fails obscurely.
 node-version:
@@ -41,7 +41,11 @@ unit: install services chromium podman
 
 test: node-version typecheck lint unit
 
-bench: install
+# The benchmarks' load generator, nghttp2's h2load (installed when missing).
+h2load:
+	@scripts/ensure-h2load.sh
+
+bench: install services h2load
 	npm run bench
 
 # The production build: TypeScript compiled to dist/, every role runs with plain `node`
