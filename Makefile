@@ -25,13 +25,18 @@ services:
 chromium:
 	@scripts/ensure-chromium.sh
 
+# The alert-rule and Prometheus tests run Debian's prometheus and promtool (installed when missing).
+.PHONY: prometheus
+prometheus:
+	@scripts/ensure-prometheus.sh
+
 typecheck: install
 	npx tsc --noEmit -p tsconfig.json
 
 lint: install
 	npx eslint .
 
-unit: install services chromium
+unit: install services chromium prometheus
 	npx vitest run
 
 test: node-version typecheck lint unit
