@@ -4,11 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { OperatorMetrics } from '../../operator/index.js';
-import { XdsMetrics } from '../../operator/xds/xds-metrics.js';
-import { createLogger, Metrics, systemClock } from '../../services/core/index.js';
-import type { Database } from '../../services/db/index.js';
-import { WebhookMetrics } from '../../services/webhooks/delivery/webhook-metrics.js';
+import { exportedSeries } from '../support/exported-metrics.js';
 
 /**
  * The chart's alerting rules through Debian's `promtool` (scripts/ensure-prometheus.sh installs
@@ -39,16 +35,6 @@ async function rules(): Promise<Rule[]> {
   return file.groups.flatMap((group) => group.rules);
 }
 
-/** Every series name the roles register: the services' Metrics, the operator's xDS and reconcile instruments, webhook delivery's. */
-function exportedNames(): Set<string> {
-  const registry = new Metrics().registry;
-  new XdsMetrics(registry);
-  new OperatorMetrics(registry);
-  // Only the names are read: nothing is collected, so no database is needed.
-  new WebhookMetrics({ registry, database: undefined as unknown as Database, clock: systemClock, logger: createLogger('silent') });
-  return new Set(registry.getMetricsAsArray().map((metric) => metric.name));
-}
-
 describe('the alerting rules', () => {
   it('pass promtool check rules', async () => {
     const { code, output } = await promtool(['check', 'rules', RULES]);
@@ -72,7 +58,7 @@ describe('the alerting rules', () => {
   });
 
   it('query only series the roles export', async () => {
-    const exported = exportedNames();
+    const exported = exportedSeries();
     for (const { alert, expr } of await rules()) {
       const names = [...expr.matchAll(/\b(suigw_[a-z0-9_]+)\b/g)].map((m) => m[1]!.replace(/_bucket$/, ''));
       expect(names.length, alert).toBeGreaterThan(0);

@@ -1,7 +1,7 @@
 import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
-import { createLogger } from '../../services/core/index.js';
+import { createLogger, type Metrics } from '../../services/core/index.js';
 import { createKey, type Scope } from '../../services/identity/index.js';
 import type { Metering } from '../../services/metering/index.js';
 import { createGrpcProxy, type GrpcProxy } from '../../services/grpc/proxy/index.js';
@@ -35,7 +35,7 @@ export interface GrpcProxyE2E {
  * (or of `upstreamUrl`, e.g. a fake upstream for failure tests).
  */
 export async function startGrpcProxyE2E(
-  options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions> } = {},
+  options: { tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>; metrics?: Metrics } = {},
 ): Promise<GrpcProxyE2E> {
   const simnet = options.upstreamUrl ? undefined : await startTestSimnet();
   const grpcUrl = options.upstreamUrl ?? simnet!.grpcUrl;
@@ -46,7 +46,9 @@ export async function startGrpcProxyE2E(
   const logger = createLogger('silent');
   const opened = await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
   const metering = opened.metering!;
-  const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet' });
+  const proxy = createGrpcProxy({
+    pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', ...(options.metrics ? { metrics: options.metrics } : {}),
+  });
   const address = await proxy.listen(0, '127.0.0.1');
   const host = `127.0.0.1:${address.port}`;
   return {
