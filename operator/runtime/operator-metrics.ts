@@ -1,7 +1,6 @@
 import { Counter, type Registry } from 'prom-client';
 
-export const RECONCILE_RESULTS = ['ok', 'error'] as const;
-export type ReconcileResult = (typeof RECONCILE_RESULTS)[number];
+const RECONCILE_RESULTS = ['ok', 'error'] as const;
 
 /** The reconcile loop's instruments, on the process's registry (beside XdsMetrics). */
 export class OperatorMetrics {

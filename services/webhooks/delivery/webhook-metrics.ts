@@ -29,8 +29,6 @@ export interface WebhookMetricsOptions {
  */
 export class WebhookMetrics {
   readonly attempts: Counter<'result'>;
-  readonly due: Gauge;
-  readonly oldestDue: Gauge;
   readonly #o: WebhookMetricsOptions;
 
   constructor(options: WebhookMetricsOptions) {
@@ -51,7 +49,8 @@ export class WebhookMetrics {
       });
       return backlog;
     };
-    const due = new Gauge({
+    // The backlog gauges are read by the registry only (their collect), never set elsewhere.
+    new Gauge({
       name: 'suigw_webhook_deliveries_due',
       help: 'Webhook deliveries due now and not yet delivered (paused webhooks left out).',
       registers,
@@ -60,7 +59,7 @@ export class WebhookMetrics {
         if (value) this.set(value.due);
       },
     });
-    const oldestDue = new Gauge({
+    new Gauge({
       name: 'suigw_webhook_oldest_due_seconds',
       help: 'How long the oldest due webhook delivery has been waiting for its attempt (0: none due).',
       registers,
@@ -69,8 +68,6 @@ export class WebhookMetrics {
         if (value) this.set(value.oldestDueSeconds);
       },
     });
-    this.due = due;
-    this.oldestDue = oldestDue;
   }
 
   async #readBacklog(): Promise<{ due: number; oldestDueSeconds: number } | undefined> {
