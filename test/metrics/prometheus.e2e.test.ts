@@ -1,4 +1,5 @@
-import { credentials } from '@grpc/grpc-js';
+import * as grpc from '@grpc/grpc-js';
+import * as xds from '@grpc/grpc-js-xds';
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
@@ -7,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openAddressSocket } from '../journeys/support/sdk-flows.js';
 import { dashboardQueries } from '../support/dashboard-queries.js';
 import { startDev, type DevProcess } from '../support/dev-process.js';
+import { startOperatorProcess, type OperatorProcess } from '../support/operator-process.js';
 import { freePort } from '../support/processes.js';
 import { startPrometheus, type PrometheusServer, type VectorSample } from '../support/prometheus-server.js';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
@@ -15,11 +17,15 @@ type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- re
 
 /**
  * A real Prometheus (Debian's, scripts/ensure-prometheus.sh) scrapes `suigw dev`, started as
- * users start it, every second. After traffic of every kind (REST, JSON-RPC, GraphQL, native
- * gRPC, a Warp WebSocket, a webhook answered 500 then 200, a 429, testnet's circuit opened
- * against an upstream that refuses connections), every panel query of the shipped dashboard
- * returns data through Prometheus's HTTP API. Everything is awaited by polling: no fixed wait.
+ * users start it, and `suigw operator` (which dev does not run; against the Kubernetes API-server
+ * double) every second. After traffic of every kind (REST, JSON-RPC, GraphQL, native gRPC, a Warp
+ * WebSocket, a webhook answered 500 then 200, a 429, testnet's circuit opened against an
+ * upstream that refuses connections, a proxyless xDS client subscribing to the operator), every
+ * panel query of the shipped dashboard returns data through Prometheus's HTTP API. Everything is
+ * awaited by polling: no fixed wait.
  */
+const GRPC_HOST = 'mainnet.grpc.test';
+xds.register();
 
 /** Grafana's built-in variables, as Grafana would fill them for this scrape interval and window. */
 const GRAFANA_VARIABLES: Record<string, string> = { __rate_interval: '5m', __interval: '5s', __range: '5m' };
@@ -45,6 +51,7 @@ async function eventuallyWithData(prometheus: PrometheusServer, expr: string, ti
 
 describe('a real Prometheus scraping suigw dev', () => {
   let dev: DevProcess;
+  let operator: OperatorProcess;
   let prometheus: PrometheusServer;
   let key: string;
   let base: string;
@@ -53,15 +60,19 @@ describe('a real Prometheus scraping suigw dev', () => {
     // testnet gets an upstream that refuses every connection: its circuit can be opened.
     const deadPort = await freePort();
     const dead = `http://127.0.0.1:${deadPort}`;
-    dev = await startDev({ env: { SUI_TESTNET_GRPC_URL: dead, SUI_TESTNET_GRAPHQL_URL: `${dead}/graphql` } });
+    [dev, operator] = await Promise.all([
+      startDev({ env: { SUI_TESTNET_GRPC_URL: dead, SUI_TESTNET_GRAPHQL_URL: `${dead}/graphql` } }),
+      startOperatorProcess({ env: { SUIGW_MAINNET_HOST: GRPC_HOST } }),
+    ]);
     key = dev.state.adminKey;
     base = dev.state.networks['mainnet']!.baseUrl;
-    prometheus = await startPrometheus([dev.state.metricsUrl!]);
+    prometheus = await startPrometheus([dev.state.metricsUrl!, operator.metricsUrl]);
     // Traffic starts after the first scrape, so every counter moves between two samples (rate() sees it).
-    await eventuallyWithData(prometheus, 'up == 1');
+    await eventuallyWithData(prometheus, 'count(up == 1) == 2');
   }, 240_000);
   afterAll(async () => {
     await prometheus?.stop();
+    await operator?.stop();
     await dev?.stop();
   });
 
@@ -86,10 +97,10 @@ describe('a real Prometheus scraping suigw dev', () => {
     expect(graphql.body.data.chainIdentifier).toMatch(/^[1-9A-HJ-NP-Za-km-z]{43,44}$/);
 
     // Native gRPC through the network's gRPC proxy.
-    const grpc = new SuiGrpcClient({ network: 'mainnet', transport: new GrpcTransport({
-      host: new URL(dev.state.networks['mainnet']!.grpcUrl!).host, channelCredentials: credentials.createInsecure(), meta: { 'x-api-key': key },
+    const sui = new SuiGrpcClient({ network: 'mainnet', transport: new GrpcTransport({
+      host: new URL(dev.state.networks['mainnet']!.grpcUrl!).host, channelCredentials: grpc.credentials.createInsecure(), meta: { 'x-api-key': key },
     }) });
-    expect((await grpc.core.getChainIdentifier()).chainIdentifier).toBe(graphql.body.data.chainIdentifier);
+    expect((await sui.core.getChainIdentifier()).chainIdentifier).toBe(graphql.body.data.chainIdentifier);
 
     // A Warp WebSocket and a webhook on one address; its receiver answers 500 first (a retry), then 200.
     const recipient = Ed25519Keypair.generate().toSuiAddress();
@@ -125,6 +136,18 @@ describe('a real Prometheus scraping suigw dev', () => {
       await call('GET', `${testnet}/v1/chain`, { key: testnetKey.body.data.apiKey });
       return (await fetch(dev.state.metricsUrl!).then((r) => r.text())).includes('suigw_upstream_breaker_state{network="testnet",group="grpc"} 2');
     }, { timeout: 120_000, interval: 0 }).toBe(true);
+
+    // A proxyless gRPC client subscribes to the operator's ADS for the network's gRPC host and ACKs what it gets.
+    const bootstrap = {
+      xds_servers: [{ server_uri: `127.0.0.1:${operator.xdsPort}`, channel_creds: [{ type: 'insecure' }], server_features: ['xds_v3'] }],
+      node: { id: 'prometheus-test', locality: {} },
+    };
+    const xdsClient = new grpc.Client(`xds:///${GRPC_HOST}`, grpc.credentials.createInsecure(), {
+      'grpc.TEST_ONLY_DO_NOT_USE_IN_PROD.xds_bootstrap_config': JSON.stringify(bootstrap),
+    });
+    xdsClient.getChannel().getConnectivityState(true);
+    await eventuallyWithData(prometheus, 'sum(suigw_xds_acks_total{type="listener"}) > 0');
+    xdsClient.close();
 
     // What the traffic was, as Prometheus saw it.
     await expect.poll(async () => (await prometheus.query('sum by (protocol) (suigw_requests_total{protocol=~"rest|jsonrpc|graphql|grpc"})'))
