@@ -3,7 +3,7 @@
 SHELL := /bin/bash
 NPM_INSTALL_STAMP := node_modules/.install-stamp
 
-.PHONY: dev test install node-version services chromium podman h2load typecheck lint unit bench build image clean e2e-kind
+.PHONY: dev test install node-version services chromium podman prometheus h2load typecheck lint unit bench build image clean e2e-kind
 
 # First of all: a Node.js too old for the project says so, before npm or a test fails obscurely.
 node-version:
@@ -30,13 +30,17 @@ chromium:
 podman:
 	@scripts/ensure-podman.sh
 
+# The alert-rule and Prometheus tests run Debian's prometheus and promtool (installed when missing).
+prometheus:
+	@scripts/ensure-prometheus.sh
+
 typecheck: install
 	npx tsc --noEmit -p tsconfig.json
 
 lint: install
 	npx eslint .
 
-unit: install services chromium podman
+unit: install services chromium podman prometheus
 	npx vitest run
 
 test: node-version typecheck lint unit

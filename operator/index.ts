@@ -1,5 +1,6 @@
 export type * from './ir.js';
 export { Operator, type OperatorOptions } from './runtime/operator.js';
+export { OperatorMetrics } from './runtime/operator-metrics.js';
 export { LeaseElector, DEFAULT_LEASE, type LeaseSettings } from './runtime/leader.js';
 export { translate } from './translate/translate.js';
 export type * from './translate/types.js';

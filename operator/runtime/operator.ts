@@ -23,6 +23,7 @@ import { loadDatabaseView } from './database-view.js';
 import { CUSTOM_TYPES, Informer, OWNED_TYPES } from './informers.js';
 import { containsFields, KubeWriter, sameJson } from './kube-writer.js';
 import { LeaseElector, type LeaseSettings } from './leader.js';
+import type { OperatorMetrics } from './operator-metrics.js';
 import { systemTimers, type Timers } from './timers.js';
 
 export interface OperatorOptions {
@@ -37,6 +38,8 @@ export interface OperatorOptions {
   resyncMs?: number;
   quietMs?: number;
   maxMs?: number;
+  /** Counts rebuilds by result (`suigw_operator_reconciles_total`). */
+  metrics?: OperatorMetrics;
 }
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- objects from the informer caches are open JSON. */
@@ -132,27 +135,34 @@ export class Operator {
       return;
     }
     try {
-      const cluster = this.#clusterState();
-      const organizations = cluster.resources
-        .filter((r) => r.kind === 'Project' || r.kind === 'OnchainPlan')
-        .map((r) => (r.spec as Json | undefined)?.['organizationId'])
-        .filter((id): id is string => typeof id === 'string');
-      const database = await loadDatabaseView(this.options.database, organizations);
-      const now = new Date(this.options.clock.now()).toISOString();
-      const translation = translate({ settings: { ...this.options.settings, now }, cluster, database });
-      if (translation.ir.version !== this.#latest?.version) {
-        this.#latest = translation.ir;
-        for (const listener of this.#listeners) listener(translation.ir);
-      }
-      if (!this.#elector.isLeader) return;
-      const failures = await this.#runActions(translation.actions);
-      await this.#applyWorkloads(translation.workloads);
-      await this.#writeStatuses(cluster, translation.statuses, failures, now);
-      if (translation.actions.length > 0) this.#debouncer.notify();
+      await this.#reconcile();
+      this.options.metrics?.reconciles.inc({ result: 'ok' });
     } catch (error) {
+      this.options.metrics?.reconciles.inc({ result: 'error' });
       this.options.logger.error({ err: error instanceof Error ? error.message : String(error) }, 'rebuild failed; retrying');
       this.#timers.setTimeout(() => this.#debouncer.notify(), 1_000);
     }
+  }
+
+  /** Translates the caches and the database; the leader also writes rows, workloads and statuses. */
+  async #reconcile(): Promise<void> {
+    const cluster = this.#clusterState();
+    const organizations = cluster.resources
+      .filter((r) => r.kind === 'Project' || r.kind === 'OnchainPlan')
+      .map((r) => (r.spec as Json | undefined)?.['organizationId'])
+      .filter((id): id is string => typeof id === 'string');
+    const database = await loadDatabaseView(this.options.database, organizations);
+    const now = new Date(this.options.clock.now()).toISOString();
+    const translation = translate({ settings: { ...this.options.settings, now }, cluster, database });
+    if (translation.ir.version !== this.#latest?.version) {
+      this.#latest = translation.ir;
+      for (const listener of this.#listeners) listener(translation.ir);
+    }
+    if (!this.#elector.isLeader) return;
+    const failures = await this.#runActions(translation.actions);
+    await this.#applyWorkloads(translation.workloads);
+    await this.#writeStatuses(cluster, translation.statuses, failures, now);
+    if (translation.actions.length > 0) this.#debouncer.notify();
   }
 
   #clusterState(): ClusterState {

@@ -1,4 +1,5 @@
 import { Counter, Gauge, type Registry } from 'prom-client';
+import { RESOURCE_KINDS } from './type-urls.js';
 
 /** The ADS server's instruments, on the process's registry (services/core/metrics.ts keeps the rest). */
 export class XdsMetrics {
@@ -25,5 +26,7 @@ export class XdsMetrics {
       labelNames: ['version'],
       registers,
     });
+    // Every resource kind's series exist at 0 from the start: a rate of NACKs is 0, not absent, until the first.
+    for (const type of RESOURCE_KINDS) for (const counter of [this.responses, this.acks, this.nacks]) counter.inc({ type }, 0);
   }
 }

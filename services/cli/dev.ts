@@ -122,15 +122,15 @@ export async function runDev(argv: string[]): Promise<void> {
   // One pipeline (key cache, limiter, ledger, meter) for the HTTP gateway and the gRPC proxies of this process.
   const pipeline = await openPipeline({ ...runtime, metrics });
   // Warp streams and webhooks in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
-  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true });
+  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true, registry: metrics.registry });
   const warp = await startWarpRuntime({
-    redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true, consumers: [webhooks.consumer],
+    redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true, consumers: [webhooks.consumer], metrics,
   });
   const billing = billingParts({ ...runtime, config: upstreamSetup.config, upstreams, identityChanged: (change) => pipeline.authenticator.invalidate(change) });
   const billingScheduler = startBillingScheduler({ pass: billing.pass, lock: billing.lock, intervalMs: 60_000, logger: runtime.logger });
   const app = await buildGatewayApp({ ...runtime, upstreams, metrics, pipeline, warp, billing });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
-  const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams });
+  const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams, metrics });
   onShutdown(async () => {
     for (const { proxy } of grpcProxies.values()) await proxy.close();
     await billingScheduler.stop();

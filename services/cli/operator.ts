@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { bindPort, Metrics } from '../core/index.js';
 import { AdsServer } from '../../operator/xds/index.js';
 import { startMetricsServer } from '../http/index.js';
-import { DEFAULT_LEASE, Operator, operatorSettings, type NetworkHosts } from '../../operator/index.js';
+import { DEFAULT_LEASE, Operator, OperatorMetrics, operatorSettings, type NetworkHosts } from '../../operator/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 
 /** Envoy's ADS port of every operator replica (the chart's `operator.xdsPort`). */
@@ -96,6 +96,7 @@ export async function runOperator(argv: string[] = []): Promise<void> {
       ...(options.networks ? { networks: options.networks } : {}),
     }),
     lease: { ...DEFAULT_LEASE, namespace: config.operator.namespace, identity: config.operator.identity ?? hostname() },
+    metrics: new OperatorMetrics(metrics.registry),
   });
   const ads = new AdsServer({
     logger: runtime.logger,

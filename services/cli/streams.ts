@@ -22,12 +22,13 @@ export async function runStreams(): Promise<void> {
   const upstreams = upstreamSetFromConfig(config);
   const metrics = new Metrics();
   // Webhooks ride on the same ingest: matched with the streams, attempted from PostgreSQL by every process.
-  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true });
+  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true, registry: metrics.registry });
   const warp = await startWarpRuntime({
     redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams,
     // Every process ingests: the log appends each checkpoint to a stream once, so replicas need no election.
     ingest: true,
     consumers: [webhooks.consumer],
+    metrics,
   });
   const app = await buildStreamsApp({ ...runtime, metrics, warp });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;

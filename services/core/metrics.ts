@@ -7,7 +7,7 @@ import { SeriesCounter, SeriesHistogram } from './series-metrics.js';
  * the instruments they need handed in; nothing reads a global registry.
  *
  * Labels are bounded: routes are the route *patterns* (`/v1/accounts/:address`), never raw
- * URLs; organizations appear only on the credit counter, which is what a bill is made of.
+ * URLs; organizations appear only on the credit instruments (what a bill is made of).
  */
 export class Metrics {
   readonly registry = new Registry();
@@ -59,6 +59,37 @@ export class Metrics {
     name: 'suigw_credits_consumed_total',
     help: 'Credits charged, by organization and plan.',
     labelNames: ['organization', 'plan'] as const,
+    registers: [this.registry],
+  });
+
+  /**
+   * What this process last saw left of each organization's credits this period (plan credits plus
+   * prepaid), set whenever a request of the organization is charged. Processes see each other's
+   * charges after a usage flush, so the lowest value across processes is the closest.
+   */
+  readonly creditsRemaining = new Gauge({
+    name: 'suigw_credits_remaining',
+    help: 'Credits an organization has left this period (plan plus prepaid), as of its last charged request on this process.',
+    labelNames: ['organization'] as const,
+    registers: [this.registry],
+  });
+
+  /** Checkpoints the Warp ingest matched and appended, per network: flat means the ingest stalled. */
+  readonly warpCheckpointsIngested = new Counter({
+    name: 'suigw_warp_checkpoints_ingested_total',
+    help: 'Checkpoints matched against the Warp streams and webhooks and appended, per network.',
+    labelNames: ['network'] as const,
+    registers: [this.registry],
+  });
+
+  /**
+   * How far the ingest trails the chain: at each ingested checkpoint, the time since it was sealed
+   * (the checkpoint's own timestamp; simnet's are synthetic, so in `suigw dev` this says nothing).
+   */
+  readonly warpIngestLag = new Gauge({
+    name: 'suigw_warp_ingest_lag_seconds',
+    help: 'Seconds between a checkpoint being sealed and the Warp ingest appending it, per network (the latest checkpoint).',
+    labelNames: ['network'] as const,
     registers: [this.registry],
   });
 

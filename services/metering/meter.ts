@@ -60,12 +60,12 @@ export interface MeterDeps {
   limiter: RateLimiter;
   ledger: CreditLedger;
   usage: UsageRecorder;
-  /** Credits charged per organization and plan, 429s per kind. */
+  /** Credits charged per organization and plan, credits left per organization, 429s per kind. */
   instruments?: MeterInstruments;
 }
 
 /** The Prometheus instruments the meter records on (services/core/metrics.ts). */
-export type MeterInstruments = Pick<Metrics, 'creditsConsumed' | 'rateLimitRejections'>;
+export type MeterInstruments = Pick<Metrics, 'creditsConsumed' | 'creditsRemaining' | 'rateLimitRejections'>;
 
 const REJECTION_KIND: Record<NonNullable<MeterTicket['refusal']>, RateLimitKind> = {
   'key-cap': 'key_or_ip',
@@ -252,6 +252,7 @@ export class Meter {
       const charged = (outcome.kind === 'answered' ? perUnit * ticket.units : perUnit) + ticket.extended;
       ticket.credit = this.#deps.ledger.adjust(ticket.request.principal.organization.id, charged - ticket.reserved - ticket.extended) ?? ticket.credit;
       if (!isFree(ticket.request.cost)) this.#record(ticket, ticket.request.route, charged);
+      this.#deps.instruments?.creditsRemaining.set({ organization: ticket.request.principal.organization.id }, ticket.credit.remaining);
     }
     return headersOf(ticket);
   }

@@ -22,7 +22,7 @@ export interface MeteringDeps {
   clock: Clock;
   logger: Logger;
   /** Credits, 429s and the Redis limiter's fail-open decisions are recorded here when given. */
-  metrics?: Pick<Metrics, 'creditsConsumed' | 'rateLimitRejections' | 'limiterFailures'>;
+  metrics?: Pick<Metrics, 'creditsConsumed' | 'creditsRemaining' | 'rateLimitRejections' | 'limiterFailures'>;
 }
 
 /** The metering of one gateway process: Redis limiter when `REDIS_URL` is set, in-memory otherwise. */

@@ -1,4 +1,4 @@
-import type { Clock, Logger } from '../core/index.js';
+import type { Clock, Logger, Metrics } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import { MemoryStreamLease, RedisStreamLease, type StreamLease } from './delivery/stream-lease.js';
@@ -27,6 +27,8 @@ export interface WarpRuntimeOptions {
   /** Matched in the same pass as the streams (webhooks); handed to every ingest. */
   consumers?: readonly MatchConsumer[];
   keyPrefix?: string;
+  /** The ingests report their progress here (suigw_warp_checkpoints_ingested_total, suigw_warp_ingest_lag_seconds). */
+  metrics?: Pick<Metrics, 'warpCheckpointsIngested' | 'warpIngestLag'>;
 }
 
 /** The log, the lease and the ingests of one process (`suigw streams`, or `suigw dev` in-process). */
@@ -40,7 +42,7 @@ export async function startWarpRuntime(options: WarpRuntimeOptions): Promise<War
   if (options.ingest) {
     for (const [network, upstream] of options.upstreams) {
       const ingest = new CheckpointIngest({ network, upstream, database: options.database, log, clock, logger: logger.child({ module: 'warp-ingest', network }),
-        ...(options.consumers ? { consumers: options.consumers } : {}) });
+        ...(options.consumers ? { consumers: options.consumers } : {}), ...(options.metrics ? { instruments: options.metrics } : {}) });
       await ingest.start();
       ingests.push(ingest);
     }

@@ -16,7 +16,7 @@ const TESTDATA = new URL('./testdata/', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const CASES: Record<string, string[]> = {
   default: [],
-  production: ['-f', 'test/helm/testdata/production.values.yaml', '--api-versions', 'monitoring.coreos.com/v1/ServiceMonitor'],
+  production: ['-f', 'test/helm/testdata/production.values.yaml', '--api-versions', 'monitoring.coreos.com/v1/ServiceMonitor', '--api-versions', 'monitoring.coreos.com/v1/PrometheusRule'],
 };
 const ROLES = ['authz', 'gateway', 'grpc', 'ratelimit', 'streams'];
 
@@ -178,6 +178,15 @@ describe('charts/suigw with the real helm binary', () => {
     expect(dashboard.metadata.labels!.grafana_dashboard).toBe('1');
     expect(rendered.default!.filter((o) => o.kind === 'ServiceMonitor')).toEqual([]);
     expect(rendered.production!.filter((o) => o.kind === 'ServiceMonitor').map((o) => o.metadata.name)).toEqual(['suigw', 'suigw-envoy']);
+  });
+
+  it('ships the alerting rules file as a PrometheusRule where prometheus-operator exists, runbooks where the values say', () => {
+    expect(rendered.default!.filter((o) => o.kind === 'PrometheusRule')).toEqual([]);
+    const rule = find(rendered.production!, 'PrometheusRule', 'suigw')!;
+    const file = fs.readFileSync(path.join(CHART_DIR, 'rules/suigw.rules.yaml'), 'utf8')
+      .replaceAll('https://github.com/suigw/suigw/blob/main/docs/operations.md', 'https://runbooks.acme.dev/suigw');
+    expect((rule as unknown as { spec: unknown }).spec).toEqual({ groups: (parse(file) as { groups: unknown[] }).groups });
+    expect(rule.metadata.labels!.release).toBe('kube-prometheus-stack');
   });
 
   it("documents every value of values.yaml in the chart's README", () => {

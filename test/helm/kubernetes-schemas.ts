@@ -10,6 +10,7 @@ import { ConfigMap } from 'kubernetes-models/v1/ConfigMap';
 import { Secret } from 'kubernetes-models/v1/Secret';
 import { Service } from 'kubernetes-models/v1/Service';
 import { ServiceAccount } from 'kubernetes-models/v1/ServiceAccount';
+import { PrometheusRule } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/PrometheusRule';
 import { ServiceMonitor } from '@kubernetes-models/prometheus-operator/monitoring.coreos.com/v1/ServiceMonitor';
 
 /** Kubernetes' (and prometheus-operator's) OpenAPI schemas, compiled by kubernetes-models, by apiVersion/kind. */
@@ -27,6 +28,7 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'rbac.authorization.k8s.io/v1/RoleBinding': RoleBinding,
   'apiextensions.k8s.io/v1/CustomResourceDefinition': CustomResourceDefinition,
   'monitoring.coreos.com/v1/ServiceMonitor': ServiceMonitor,
+  'monitoring.coreos.com/v1/PrometheusRule': PrometheusRule,
 };
 
 export interface KubeObject {

@@ -1,23 +1,14 @@
-import { readFile } from 'node:fs/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics } from '../../services/core/metrics.js';
-import { startMetricsServer, type MetricsServer } from '../../services/http/index.js';
-import { startRestE2E, type RestE2E } from '../support/rest-e2e.js';
+import { describe, expect, it } from 'vitest';
+import { dashboardQueries } from '../support/dashboard-queries.js';
+import { exportedSeries } from '../support/exported-metrics.js';
 
 /**
- * The Grafana dashboard shipped in charts/ queries only series the service really exports, with
- * labels those series really have: a renamed metric or label fails here, not on a blank panel.
+ * The Grafana dashboard shipped in charts/ queries only series the roles really export, with
+ * labels those series really have: a renamed metric or label fails here, at once, not on a blank
+ * panel. That each panel has data after real traffic is test/metrics/prometheus.e2e.test.ts.
  */
-const DASHBOARD = new URL('../../charts/suigw/dashboards/suigw.json', import.meta.url);
 const HISTOGRAM_SUFFIX = /_(bucket|sum|count)$/;
-const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'histogram_quantile', 'topk', 'max', 'le', 'without']);
-
-interface Panel { title: string; targets?: { expr: string }[] }
-
-async function queries(): Promise<{ panel: string; expr: string }[]> {
-  const dashboard = JSON.parse(await readFile(DASHBOARD, 'utf8')) as { panels: Panel[] };
-  return dashboard.panels.flatMap((panel) => (panel.targets ?? []).map((target) => ({ panel: panel.title, expr: target.expr })));
-}
+const PROMQL_WORDS = new Set(['sum', 'by', 'rate', 'increase', 'histogram_quantile', 'topk', 'bottomk', 'max', 'min', 'le', 'without']);
 
 function metricNames(expr: string): string[] {
   return [...expr.matchAll(/\b((?:suigw|nodejs|process)_[a-z0-9_]+)\b/g)].map((m) => m[1]!);
@@ -30,14 +21,9 @@ function labelsUsed(expr: string): string[] {
 }
 
 describe('the Grafana dashboard', () => {
-  it('queries only series that the service exports, with their labels', async () => {
-    const metrics = new Metrics();
-    const exported = new Map<string, readonly string[]>();
-    for (const metric of await metrics.registry.getMetricsAsJSON()) {
-      const instrument = metrics.registry.getSingleMetric(metric.name) as unknown as { labelNames?: readonly string[] } | undefined;
-      exported.set(metric.name, instrument?.labelNames ?? []);
-    }
-    const all = await queries();
+  it('queries only series that the roles export, with their labels', async () => {
+    const exported = exportedSeries();
+    const all = await dashboardQueries();
     expect(all.length).toBeGreaterThan(8);
     for (const { panel, expr } of all) {
       const names = metricNames(expr);
@@ -52,38 +38,10 @@ describe('the Grafana dashboard', () => {
     }
   });
 
-  describe('against a live gateway after traffic', () => {
-    const metrics = new Metrics();
-    let e2e: RestE2E;
-    let server: MetricsServer;
-    let scrape: string;
-
-    beforeAll(async () => {
-      e2e = await startRestE2E({ extra: { metrics } });
-      server = await startMetricsServer(metrics, { host: '127.0.0.1', port: 0 });
-      const { app, adminKey } = e2e.gateway;
-      expect((await app.inject({ url: '/mainnet/v1/chain', headers: { 'x-api-key': adminKey } })).statusCode).toBe(200);
-      expect((await app.inject({ url: '/mainnet/v1/keys', headers: { 'x-api-key': adminKey } })).statusCode).toBe(200);
-      const response = await fetch(server.url);
-      expect(response.status).toBe(200);
-      scrape = await response.text();
-    }, 60_000);
-    afterAll(async () => {
-      await server.close();
-      await e2e.stop();
-    });
-
-    it('the scrape has a sample of every series the dashboard queries', async () => {
-      const sampled = new Set(scrape.split('\n').filter((line) => line !== '' && !line.startsWith('#')).map((line) => line.split(/[{ ]/)[0]!));
-      for (const { panel, expr } of await queries()) {
-        for (const name of metricNames(expr)) expect(sampled.has(name), `${panel}: ${name} is not in the scrape`).toBe(true);
-      }
-    });
-  });
-
-  it('shows credits and rate limits', async () => {
-    const exprs = (await queries()).map((q) => q.expr).join('\n');
-    expect(exprs).toContain('suigw_credits_consumed_total');
-    expect(exprs).toContain('suigw_rate_limit_rejections_total');
+  it('shows credits, rate limits, the Warp ingest and webhook delivery', async () => {
+    const exprs = (await dashboardQueries()).map((q) => q.expr).join('\n');
+    for (const name of ['suigw_credits_consumed_total', 'suigw_credits_remaining', 'suigw_rate_limit_rejections_total', 'suigw_warp_checkpoints_ingested_total', 'suigw_webhook_attempts_total', 'suigw_webhook_oldest_due_seconds']) {
+      expect(exprs).toContain(name);
+    }
   });
 });

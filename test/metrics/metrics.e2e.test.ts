@@ -11,6 +11,8 @@ describe('metrics after known traffic through the gateway', () => {
   const metrics = new Metrics();
   let e2e: RestE2E;
   let exposition: string;
+  /** What the gateway told the organization it has left, on its last charged request (the 429). */
+  let creditRemainingHeader: string | undefined;
 
   beforeAll(async () => {
     e2e = await startRestE2E({ extra: { metrics } });
@@ -24,7 +26,9 @@ describe('metrics after known traffic through the gateway', () => {
     expect(created.statusCode, created.body).toBe(201);
     const cappedKey = (created.json() as { data: { apiKey: string } }).data.apiKey;
     expect((await inject('GET', '/mainnet/v1/chain', cappedKey)).statusCode).toBe(200);
-    expect((await inject('GET', '/mainnet/v1/chain', cappedKey)).statusCode).toBe(429);
+    const refused = await inject('GET', '/mainnet/v1/chain', cappedKey);
+    expect(refused.statusCode).toBe(429);
+    creditRemainingHeader = refused.headers['x-svc-credit-remaining'] as string | undefined;
     expect((await inject('GET', '/mainnet/v1/no-such-route', adminKey)).statusCode).toBe(404);
     exposition = await metrics.registry.metrics();
   }, 60_000);
@@ -46,7 +50,7 @@ describe('metrics after known traffic through the gateway', () => {
     );
   });
 
-  it('charges credits to the organization and its plan, and counts the 429 by kind (the others at 0)', () => {
+  it('charges credits to the organization and its plan, shows what it has left, and counts the 429 by kind (the others at 0)', () => {
     expect(samples('suigw_credits_consumed_total')).toEqual([
       `suigw_credits_consumed_total{organization="${e2e.gateway.organizationId}",plan="team"} 2`,
     ]);
@@ -55,6 +59,10 @@ describe('metrics after known traffic through the gateway', () => {
       'suigw_rate_limit_rejections_total{kind="organization"} 0',
       'suigw_rate_limit_rejections_total{kind="quota"} 0',
       'suigw_rate_limit_rejections_total{kind="proofs"} 0',
+    ]);
+    expect(creditRemainingHeader).toMatch(/^[0-9]+$/);
+    expect(samples('suigw_credits_remaining')).toEqual([
+      `suigw_credits_remaining{organization="${e2e.gateway.organizationId}"} ${creditRemainingHeader}`,
     ]);
     expect(samples('suigw_limiter_store_failures_total')).toEqual(['suigw_limiter_store_failures_total{backend="redis",decision="allowed"} 0']);
   });

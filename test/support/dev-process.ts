@@ -32,12 +32,14 @@ export interface DevProcess {
 /**
  * `suigw dev` as `make dev` starts it (`node bin/suigw.js dev`, after make's install check), with
  * its shipped settings except where several test files must not collide: its own data directory
- * and ports picked by the system (`PORT=0`), and no upstream URLs from the environment.
+ * and ports picked by the system (`PORT=0`), and no upstream URLs from the environment
+ * (`env` may set some: a test's own upstream for a network).
  */
-export async function startDev(): Promise<DevProcess> {
+export async function startDev(options: { env?: Record<string, string> } = {}): Promise<DevProcess> {
   const dir = await mkdtemp(join(tmpdir(), 'suigw-journey-'));
   const env: Record<string, string | undefined> = { ...process.env, SUIGW_DATA_DIR: dir, PORT: '0', SUIGW_METRICS_PORT: '0', SUIGW_GRPC_PORT: '0', LOG_LEVEL: 'warn' };
   for (const key of Object.keys(env)) if (/^(DATABASE_URL|REDIS_URL|SUI_(MAINNET|TESTNET|DEVNET)_)/.test(key)) delete env[key];
+  Object.assign(env, options.env);
   const child = spawn(process.execPath, ['bin/suigw.js', 'dev'], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'inherit'] });
   let state: DevState;
   try {

@@ -1,7 +1,7 @@
 import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
-import { createLogger } from '../../services/core/index.js';
+import { createLogger, type Metrics } from '../../services/core/index.js';
 import { createKey, type Scope } from '../../services/identity/index.js';
 import type { Metering } from '../../services/metering/index.js';
 import { createGrpcProxy, type GrpcProxy } from '../../services/grpc/proxy/index.js';
@@ -36,7 +36,7 @@ export interface GrpcProxyE2E {
  */
 export async function startGrpcProxyE2E(
   options: {
-    tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>;
+    tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>; metrics?: Metrics;
     /** The proxy and the HTTP gateway share one pipeline (one limiter, ledger and usage recorder), as in `suigw dev`. */
     sharedPipeline?: boolean;
   } = {},
@@ -51,7 +51,9 @@ export async function startGrpcProxyE2E(
   const shared = gateway.pipeline;
   const opened = shared ?? await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
   const metering = opened.metering!;
-  const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet' });
+  const proxy = createGrpcProxy({
+    pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', ...(options.metrics ? { metrics: options.metrics } : {}),
+  });
   const address = await proxy.listen(0, '127.0.0.1');
   const host = `127.0.0.1:${address.port}`;
   return {

@@ -1,4 +1,5 @@
 import http2 from 'node:http2';
+import { performance } from 'node:perf_hooks';
 import { ApiError, GrpcStatus, type Network } from '../../core/index.js';
 import { readApiKey, type Principal } from '../../identity/index.js';
 import type { MeterTicket } from '../../metering/index.js';
@@ -8,6 +9,7 @@ import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, parseGrpcTimeout, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
 import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-call.js';
 import { metricOperationOf } from './metric-operation.js';
+import { recordCall, type CallInstruments } from './call-metrics.js';
 
 /** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
 export interface CallOrigin {
@@ -19,6 +21,8 @@ export interface CallOrigin {
 export interface ProxyCallDeps {
   pipeline: RequestPipeline;
   upstreams: UpstreamSet;
+  /** Each finished call is counted with the HTTP requests (protocol `grpc`). */
+  metrics?: CallInstruments;
 }
 
 /**
@@ -55,6 +59,10 @@ export async function proxyCall(
     return;
   }
   const { pipeline } = deps;
+  const startedAt = performance.now();
+  const finished = (code: number) => {
+    if (deps.metrics) recordCall(deps.metrics, path, code, startedAt);
+  };
   let principal: Principal;
   let ticket: MeterTicket | undefined;
   try {
@@ -68,12 +76,14 @@ export async function proxyCall(
     if (admission.error) {
       const refused = statusOfApiError(admission.error);
       answerTrailersOnly(stream, refused, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(refused.code) }));
+      finished(refused.code);
       return;
     }
-    await new ForwardedCall(stream, headers, path, upstream, principal, ticket, pipeline).run();
+    await new ForwardedCall(stream, headers, path, upstream, principal, ticket, pipeline, finished).run();
   } catch (error) {
     const status = statusOf(error);
     answerTrailersOnly(stream, status, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(status.code) }));
+    finished(status.code);
   }
 }
 
@@ -95,13 +105,18 @@ class ForwardedCall implements CallerLink {
   readonly #principal: Principal;
   readonly #ticket: MeterTicket | undefined;
   readonly #pipeline: RequestPipeline;
+  /** Counts the call in the request metrics (proxyCall's). */
+  readonly #onEnd: (grpcCode: number) => void;
   #call: OpenedCall | undefined;
   #messages = 0;
   #finished = false;
   #deadline: NodeJS.Timeout | undefined;
   cancelAttempt: (() => void) | undefined;
 
-  constructor(client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal, ticket: MeterTicket | undefined, pipeline: RequestPipeline) {
+  constructor(
+    client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal,
+    ticket: MeterTicket | undefined, pipeline: RequestPipeline, finished: (grpcCode: number) => void,
+  ) {
     this.#client = client;
     this.#headers = headers;
     this.#path = path;
@@ -109,6 +124,7 @@ class ForwardedCall implements CallerLink {
     this.#principal = principal;
     this.#ticket = ticket;
     this.#pipeline = pipeline;
+    this.#onEnd = finished;
   }
 
   get gone(): boolean {
@@ -218,6 +234,7 @@ class ForwardedCall implements CallerLink {
     // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
     const charged = this.#messages > 0 ? 200 : chargeStatusOf(status.code);
     const metering = this.#pipeline.settle(this.#ticket, { kind: 'answered', status: charged });
+    this.#onEnd(status.code);
     const client = this.#client;
     if (client.destroyed || client.closed) return;
     const trailers = { ...upstreamTrailers, ...metering, ...trailerFields(status) };

@@ -55,7 +55,8 @@ export function valueToJson(value: ProtoValue | undefined): unknown {
   }
 }
 
-function timestampMs(checkpoint: GrpcTypes.Checkpoint): number | null {
+/** When the checkpoint was sealed (its summary's timestamp), in ms; null when the read mask left it out. */
+export function timestampMs(checkpoint: GrpcTypes.Checkpoint): number | null {
   const stamp = checkpoint.summary?.timestamp;
   if (!stamp) return null;
   return Number(stamp.seconds) * 1000 + Math.floor(stamp.nanos / 1_000_000);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock, createLogger } from '../../core/index.js';
+import { ManualClock, Metrics, createLogger } from '../../core/index.js';
 import { createOrganization } from '../../identity/index.js';
 import { CATALOG, COIN_TYPES, startSimnet, type RunningSimnet } from '../../simnet/index.js';
 import { SuiUpstream, defaultUpstreamPolicy } from '../../upstream/index.js';
@@ -122,5 +122,23 @@ describe('CheckpointIngest (simnet)', () => {
     expect(expected.length).toBeGreaterThan(0);
     const got = (await drain(stream.id)).map((e) => e.data as { digest: string; address: string });
     expect(got.map((d) => `${d.digest}/${d.address}`)).toEqual(expected);
+  });
+
+  it('counts each ingested checkpoint and reports how long after its seal it was appended', async () => {
+    const metrics = new Metrics({ defaultMetrics: false });
+    const seen: bigint[] = [];
+    const ingest = new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log, clock, logger: createLogger('silent'), instruments: metrics, onCheckpoint: (seq) => seen.push(seq) });
+    await ingest.start();
+    await expect.poll(async () => {
+      await simnet.produceCheckpoint();
+      return seen.length;
+    }, { timeout: 10_000 }).toBeGreaterThan(0);
+    const sealed = simnet.ledger.latestCheckpoint();
+    await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(sealed.sequenceNumber);
+    await ingest.stop();
+    const lines = (await metrics.registry.metrics()).split('\n');
+    expect(lines).toContain(`suigw_warp_checkpoints_ingested_total{network="mainnet"} ${seen.length}`);
+    // The manual clock stands still: the lag is exactly its time less the checkpoint's seal time.
+    expect(lines).toContain(`suigw_warp_ingest_lag_seconds{network="mainnet"} ${(clock.now() - Number(sealed.timestampMs)) / 1_000}`);
   });
 });

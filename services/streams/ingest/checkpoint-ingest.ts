@@ -1,12 +1,12 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { sql } from 'kysely';
-import type { Clock, Logger, Network } from '../../core/index.js';
+import type { Clock, Logger, Metrics, Network } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Upstream } from '../../upstream/index.js';
 import { listNetworkStreams, streamsDb } from '../definitions/store.js';
 import { definitionVersion } from '../definitions/versions.js';
 import type { AppendedEvent, StreamLog } from '../log/stream-log.js';
-import { CHECKPOINT_READ_MASK, checkpointTransactions } from './chain-activity.js';
+import { CHECKPOINT_READ_MASK, checkpointTransactions, timestampMs } from './chain-activity.js';
 import type { MatchConsumer, MatchTarget } from './match-consumer.js';
 import { StreamMatcher } from './matcher.js';
 
@@ -27,6 +27,8 @@ export interface CheckpointIngestOptions {
   reconnectMs?: number;
   /** Consumers matched in the same pass as the streams (webhooks). */
   consumers?: readonly MatchConsumer[];
+  /** Where the ingest says how far it got (`suigw_warp_checkpoints_ingested_total`, `suigw_warp_ingest_lag_seconds`). */
+  instruments?: Pick<Metrics, 'warpCheckpointsIngested' | 'warpIngestLag'>;
   /** Called after each checkpoint was matched and appended (benchmarks and tests follow progress). */
   onCheckpoint?: (sequence: bigint, matched: number) => void;
 }
@@ -178,7 +180,16 @@ export class CheckpointIngest {
       ...[...handOver].map(([consumer, matches]) => consumer.accept(this.#options.network, sequence, matches)),
     ]);
     await this.#persist(sequence);
+    this.#report(checkpoint);
     this.#options.onCheckpoint?.(sequence, matched);
+  }
+
+  #report(checkpoint: GrpcTypes.Checkpoint): void {
+    const { instruments, network, clock } = this.#options;
+    if (!instruments) return;
+    instruments.warpCheckpointsIngested.inc({ network });
+    const sealedAt = timestampMs(checkpoint);
+    if (sealedAt !== null) instruments.warpIngestLag.set({ network }, (clock.now() - sealedAt) / 1_000);
   }
 
   async #persist(sequence: bigint): Promise<void> {

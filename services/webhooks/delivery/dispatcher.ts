@@ -6,6 +6,7 @@ import { claimDueDeliveries, recordAttempt, releaseClaims, type AttemptOutcome, 
 import { DELIVERY_FAIRNESS, DeliverySlots, type DeliveryFairness } from './delivery-slots.js';
 import type { EndpointClient } from './endpoint-client.js';
 import { webhookHeaders } from './signature.js';
+import { attemptResult, type WebhookMetrics } from './webhook-metrics.js';
 
 /** Free slots that make a claim worth its query while attempts are in flight. */
 const CLAIM_AT_FREE_SLOTS = 4;
@@ -22,6 +23,8 @@ export interface WebhookDispatcherOptions {
   pollMs?: number;
   /** How long a claimed delivery is held before another process may take it (longer than an attempt). */
   claimMs?: number;
+  /** Counts attempts by result (`suigw_webhook_attempts_total`). */
+  metrics?: Pick<WebhookMetrics, 'attempts'>;
 }
 
 /**
@@ -160,6 +163,7 @@ export class WebhookDispatcher {
     const headers = webhookHeaders(delivery.id, Math.floor(now / 1_000), delivery.body, secrets);
     const outcome = await client.post(delivery.url, headers, delivery.body, () => clock.now());
     const status = await recordAttempt(database, delivery, clock.now(), outcome);
+    this.#o.metrics?.attempts.inc({ result: attemptResult(status) });
     if (status === 'failed') this.#o.logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, responseStatus: outcome.status }, 'webhook delivery failed for good');
     return { status, outcome };
   }
