@@ -72,6 +72,8 @@ export class Metrics {
     help: 'Credits an organization has left this period (plan plus prepaid), as of its last charged request on this process.',
     labelNames: ['organization'] as const,
     registers: [this.registry],
+    // Across a role's workers (services/cli/workers.ts) the lowest is the closest, as across processes.
+    aggregator: 'min',
   });
 
   /** Checkpoints the Warp ingest matched and appended, per network: flat means the ingest stalled. */
@@ -91,6 +93,7 @@ export class Metrics {
     help: 'Seconds between a checkpoint being sealed and the Warp ingest appending it, per network (the latest checkpoint).',
     labelNames: ['network'] as const,
     registers: [this.registry],
+    aggregator: 'max',
   });
 
   /** kind: key_or_ip (per-key/per-IP cap), organization (plan rate), quota (monthly credits), proofs. */
