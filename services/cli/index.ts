@@ -1,34 +1,26 @@
-import { runAdmin } from './admin.js';
-import { runBilling } from './billing.js';
-import { runDev } from './dev.js';
-import { runAuthz, runRateLimit } from './envoy-services.js';
-import { runGateway } from './gateway.js';
-import { runGrpc } from './grpc.js';
-import { runMigrate } from './migrate.js';
-import { runStreams } from './streams.js';
 import cluster from 'node:cluster';
 import { createLogger, PortInUseError } from '../core/index.js';
 import { readConfig } from './runtime.js';
 import { isWorkerRole, runRolePrimary, workerCount, WorkersRefused } from './workers.js';
 
+// Every role's module is loaded when that role runs, never before: a role (and `--help`) pays only
+// for its own dependencies (docs/benchmarks.md, start-up per role).
 const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
-  dev: { about: 'every role in one process, embedded database, seeded admin key', run: runDev },
-  gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', run: runGateway },
-  migrate: { about: 'apply database migrations and exit', run: runMigrate },
-  admin: { about: 'operator tasks: create-org, grant', run: runAdmin },
+  dev: { about: 'every role in one process, embedded database, seeded admin key', run: async (argv) => (await import('./dev.js')).runDev(argv) },
+  gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', run: async () => (await import('./gateway.js')).runGateway() },
+  migrate: { about: 'apply database migrations and exit', run: async () => (await import('./migrate.js')).runMigrate() },
+  admin: { about: 'operator tasks: create-org, grant', run: async (argv) => (await import('./admin.js')).runAdmin(argv) },
   simnet: {
     about: 'a deterministic simulated Sui network: v2 gRPC + gRPC-Web, GraphQL, faucet (tests, offline dev)',
-    // Loaded on demand: the production roles never load the simulated network.
     run: async (argv) => (await import('../simnet/index.js')).runSimnetCli(argv),
   },
-  grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services, one port (SUIGW_GRPC_PORT), network by host', run: runGrpc },
-  authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', run: runAuthz },
-  ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: runRateLimit },
-  streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: runStreams },
-  billing: { about: 'one pass over due on-chain charges, retries, reminders and emails, then exit (exit codes: docs/billing.md)', run: runBilling },
+  grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services, one port (SUIGW_GRPC_PORT), network by host', run: async () => (await import('./grpc.js')).runGrpc() },
+  authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', run: async (argv) => (await import('./envoy-services.js')).runAuthz(argv) },
+  ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: async (argv) => (await import('./envoy-services.js')).runRateLimit(argv) },
+  streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: async () => (await import('./streams.js')).runStreams() },
+  billing: { about: 'one pass over due on-chain charges, retries, reminders and emails, then exit (exit codes: docs/billing.md)', run: async () => (await import('./billing.js')).runBilling() },
   operator: {
     about: 'Kubernetes operator: suigw.io custom resources → keys, projects, stream workers, billing CronJobs; serves Envoy over ADS (--xds-port, default 18000)',
-    // Loaded on demand: only this role needs the Kubernetes client.
     run: async (argv) => (await import('./operator.js')).runOperator(argv),
   },
 };
