@@ -82,18 +82,49 @@ export interface ClaimOptions {
 }
 
 /**
+ * The ids a claim takes: each live webhook's oldest due deliveries, at most `perEndpoint` (index
+ * webhook_deliveries_due_per_webhook), so the work of a claim grows with the number of live
+ * webhooks, never with anyone's backlog; then organizations in turn, at most `perOrganization`.
+ */
+export function dueDeliveryIds(options: ClaimOptions) {
+  const now = new Date(options.now);
+  const excluded = (column: string, ids: readonly string[]) => (ids.length === 0 ? sql`` : sql`AND ${sql.ref(column)} NOT IN (${sql.join([...ids])})`);
+  const perEndpoint = options.perEndpoint ?? options.limit;
+  const perOrganization = options.perOrganization ?? options.limit;
+  return sql<{ id: string }>`
+      SELECT ranked.id FROM (
+        SELECT d.id, d.next_attempt_at, d.created_seq,
+          row_number() OVER (PARTITION BY h.organization_id ORDER BY d.next_attempt_at, d.created_seq) AS in_organization
+        FROM webhooks AS h
+        CROSS JOIN LATERAL (
+          SELECT e.id, e.next_attempt_at, e.created_seq FROM webhook_deliveries AS e
+          WHERE e.webhook_id = h.id AND e.status = 'pending' AND e.next_attempt_at <= ${now}
+            AND (e.claimed_until IS NULL OR e.claimed_until <= ${now})
+          ORDER BY e.next_attempt_at, e.created_seq
+          LIMIT ${perEndpoint}
+        ) AS d
+        WHERE h.enabled AND h.deleted_at IS NULL
+          ${excluded('h.id', [...options.paused, ...(options.skipWebhooks ?? [])])}
+          ${excluded('h.organization_id', options.skipOrganizations ?? [])}
+      ) AS ranked
+      WHERE ranked.in_organization <= ${perOrganization}
+      ORDER BY ranked.in_organization, ranked.next_attempt_at, ranked.created_seq
+      LIMIT ${options.limit}
+  `;
+}
+
+/**
  * Takes up to `limit` due deliveries of enabled webhooks not in `paused` for one attempt: each
  * is held until `claimUntil`, so another process does not attempt it at the same time (a
  * process that dies holding one frees it when the hold ends). The claim is fair: at most
  * `perEndpoint` per webhook and `perOrganization` per organization, organizations taken in
  * turn (each one's oldest first), so a tenant with a large backlog fills no claim alone.
- * The hold is re-checked on the row itself, so two processes never take the same delivery.
+ * The hold is re-checked on the row itself, so two processes never take the same delivery. A
+ * claim reads at most `perEndpoint` rows per live webhook (one index probe each), whatever any
+ * webhook's backlog: a tenant whose receiver never answers slows nobody else's claims.
  */
 export async function claimDueDeliveries(database: Database, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const now = new Date(options.now);
-  const excluded = (column: string, ids: readonly string[]) => (ids.length === 0 ? sql`` : sql`AND ${sql.ref(column)} NOT IN (${sql.join([...ids])})`);
-  const perEndpoint = options.perEndpoint ?? options.limit;
-  const perOrganization = options.perOrganization ?? options.limit;
   const result = await sql<{
     id: string; webhook_id: string; organization_id: string; url: string; body: string; attempts: number;
     secret_sealed: string; previous_secret_sealed: string | null; previous_secret_expires_at: Date | string | null;
@@ -101,20 +132,7 @@ export async function claimDueDeliveries(database: Database, options: ClaimOptio
     UPDATE webhook_deliveries AS t SET claimed_until = ${new Date(options.claimUntil)}
     FROM webhooks AS w
     WHERE w.id = t.webhook_id AND (t.claimed_until IS NULL OR t.claimed_until <= ${now}) AND t.status = 'pending' AND t.id IN (
-      SELECT ranked.id FROM (
-        SELECT d.id, d.next_attempt_at, d.created_seq,
-          row_number() OVER (PARTITION BY d.webhook_id ORDER BY d.next_attempt_at, d.created_seq) AS in_endpoint,
-          row_number() OVER (PARTITION BY h.organization_id ORDER BY d.next_attempt_at, d.created_seq) AS in_organization
-        FROM webhook_deliveries AS d JOIN webhooks AS h ON h.id = d.webhook_id
-        WHERE d.status = 'pending' AND d.next_attempt_at <= ${now}
-          AND (d.claimed_until IS NULL OR d.claimed_until <= ${now})
-          AND h.enabled AND h.deleted_at IS NULL
-          ${excluded('d.webhook_id', [...options.paused, ...(options.skipWebhooks ?? [])])}
-          ${excluded('h.organization_id', options.skipOrganizations ?? [])}
-      ) AS ranked
-      WHERE ranked.in_endpoint <= ${perEndpoint} AND ranked.in_organization <= ${perOrganization}
-      ORDER BY ranked.in_organization, ranked.next_attempt_at, ranked.created_seq
-      LIMIT ${options.limit}
+      ${dueDeliveryIds(options)}
     )
     RETURNING t.id, t.webhook_id, w.organization_id, w.url, t.body, t.attempts, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
   `.execute(database.db);
