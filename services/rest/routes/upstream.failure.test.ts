@@ -36,13 +36,11 @@ describe.each(['h2', 'grpc-js'] as const)('%s upstream transport', (grpcTranspor
       expect(response.json().data).toMatchObject({ objectId: `0x${'5'.repeat(64)}`, version: '1' });
     });
 
-    it('slow upstream → 504 UPSTREAM_TIMEOUT, no later than the deadline', async () => {
+    it('slow upstream → 504 UPSTREAM_TIMEOUT (the deadline ends it)', async () => {
       fake.state.behaviour = 'slow';
-      const started = Date.now();
       const response = await get(gateway, OBJECT);
       expect(response.statusCode).toBe(504);
       expect(response.json()).toMatchObject({ code: 'UPSTREAM_TIMEOUT' });
-      expect(Date.now() - started).toBeLessThan(policy.deadlineMs + 1_000);
     });
 
     it('erroring upstream → 502 UPSTREAM_BAD_RESPONSE', async () => {
@@ -103,26 +101,24 @@ describe.each(['h2', 'grpc-js'] as const)('%s upstream transport', (grpcTranspor
   });
 
   describe('REST over a stopped upstream', () => {
-    it('→ 503 UPSTREAM_UNAVAILABLE within the deadline, then fails fast once the breaker opens; no sockets left', async () => {
+    it('→ 503 UPSTREAM_UNAVAILABLE, then fails fast once the breaker opens (no upstream attempt); no sockets left', async () => {
       const fake = await startFakeUpstream();
       await fake.stop();
       const upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy: { ...policy, breakerFailureThreshold: 3 } });
       const gateway = await createTestApp({ extra: { upstreams: new Map([['mainnet', upstream]]) } });
-      const started = Date.now();
       const first = await get(gateway, OBJECT);
       expect(first.statusCode).toBe(503);
       expect(first.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE' });
-      expect(Date.now() - started).toBeLessThan(policy.deadlineMs + 1_000);
-      const fastStart = Date.now();
+      // Failing fast is the breaker's answer (its message), not a timing: no timings in tests.
       const again = await get(gateway, OBJECT);
       expect(again.json()).toMatchObject({ code: 'UPSTREAM_UNAVAILABLE', message: expect.stringMatching(/circuit open/) });
       expect(again.headers['retry-after']).toMatch(/^\d+$/);
-      expect(Date.now() - fastStart).toBeLessThan(250);
 
       await gateway.close();
       await upstream.close();
-      await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap')).toEqual([]);
+      // A closed socket leaves the handle list on a later turn of the loop; on a loaded machine
+      // that can take a while: poll (the deadline only bounds a leak).
+      await expect.poll(() => process.getActiveResourcesInfo().filter((r) => r === 'TCPSocketWrap'), { timeout: 10_000, interval: 50 }).toEqual([]);
     });
   });
 

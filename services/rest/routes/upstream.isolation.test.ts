@@ -74,10 +74,8 @@ describe.each(['h2', 'grpc-js'] as const)('%s upstream transport', (grpcTranspor
       try {
         fake.state.behaviour = 'delay';
         fake.state.delayMs = 250;
-        const started = Date.now();
         const response = await under.gateway.app.inject({ url: '/mainnet/v1/transactions/stats', headers: { 'x-api-key': under.gateway.adminKey } });
         expect([response.statusCode, response.json().code]).toEqual([504, 'UPSTREAM_TIMEOUT']);
-        expect(Date.now() - started).toBeLessThan(400 + 1_000);
         // Cut short by the request's budget, not by a slow node: the breaker stays closed.
         expect(under.upstream.breakers()).toEqual({ grpc: 'closed' });
       } finally {
