@@ -74,8 +74,8 @@ const MAX_RESTARTS_PER_MINUTE = 5;
  */
 export async function runRolePrimary(role: WorkerRole, count: number, config: Pick<Config, 'metrics'>, logger: Logger): Promise<void> {
   let stopping = false;
-  let listening = 0;
   let othersForked = false;
+  /** The workers that listened (a replacement joins when it listens). */
   const ready = new Set<number>();
   const restarts: number[] = [];
   const fork = () => cluster.fork({ SUIGW_WORKER_OF: role });
@@ -85,30 +85,34 @@ export async function runRolePrimary(role: WorkerRole, count: number, config: Pi
     ? await startMetricsServer({ exposition: async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }) }, config.metrics)
     : undefined;
 
-  const exitAll = async (code: number) => {
+  /** SIGTERM to every worker, then exit: `code`, or by how they stopped when it is undefined. */
+  const stopAll = async (code?: number) => {
     stopping = true;
-    for (const worker of Object.values(cluster.workers ?? {})) worker?.process.kill('SIGTERM');
-    await Promise.all(Object.values(cluster.workers ?? {}).map((worker) => worker && new Promise((resolve) => worker.once('exit', resolve))));
+    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
+    const clean = await Promise.all(workers.map((worker) => new Promise<boolean>((resolve) => {
+      // A worker still starting has nothing to lose: the signal's default action is a clean stop.
+      worker.once('exit', (exitCode, signal) => resolve(exitCode === 0 || (signal === 'SIGTERM' && !ready.has(worker.id))));
+      worker.process.kill('SIGTERM');
+    })));
     await metricsServer?.close();
-    process.exit(code);
+    process.exit(code ?? (clean.every(Boolean) ? 0 : 1));
   };
 
   cluster.on('listening', (worker: Worker) => {
     if (ready.has(worker.id)) return;
     ready.add(worker.id);
-    listening += 1;
     // The first worker alone finds a port in use or a bad setting (one line, not one per worker).
     if (!othersForked) {
       othersForked = true;
       for (let index = 1; index < count; index += 1) fork();
     }
-    if (listening === count) logger.info({ role, workers: count, metricsUrl: metricsServer?.url }, `${role}: ${count} workers listening`);
+    if (ready.size === count) logger.info({ role, workers: count, metricsUrl: metricsServer?.url }, `${role}: ${count} workers listening`);
   });
   cluster.on('exit', (worker: Worker, code: number | null, signal: string | null) => {
     if (stopping) return;
-    if (!ready.has(worker.id)) {
+    if (!ready.delete(worker.id)) {
       // Before it listened: the worker printed why (one line); the role stops with its code.
-      void exitAll(code === 2 ? 2 : 1);
+      void stopAll(code === 2 ? 2 : 1);
       return;
     }
     const now = Date.now();
@@ -116,36 +120,20 @@ export async function runRolePrimary(role: WorkerRole, count: number, config: Pi
     while (restarts.length > 0 && restarts[0]! < now - 60_000) restarts.shift();
     if (restarts.length > MAX_RESTARTS_PER_MINUTE) {
       logger.error({ role, restarts: restarts.length }, `${role}: workers keep crashing; stopping`);
-      void exitAll(1);
+      void stopAll(1);
       return;
     }
     logger.error({ role, pid: worker.process.pid, code, signal }, `${role}: a worker stopped; starting another`);
-    listening -= 1;
-    ready.delete(worker.id);
     fork();
   });
 
-  let exitCodes = 0;
-  const stop = (signal: NodeJS.Signals) => {
+  const onSignal = (signal: NodeJS.Signals) => {
     if (stopping) return;
-    stopping = true;
     console.error(`\n${signal}: stopping ${count} workers…`);
-    const workers = Object.values(cluster.workers ?? {}).filter((worker): worker is Worker => worker !== undefined);
-    void Promise.all(workers.map((worker) => new Promise<void>((resolve) => {
-      worker.once('exit', (code, signal) => {
-        // A worker still starting has nothing to lose: the signal's default action is a clean stop.
-        const clean = code === 0 || (signal === 'SIGTERM' && !ready.has(worker.id));
-        if (!clean) exitCodes += 1;
-        resolve();
-      });
-      worker.process.kill('SIGTERM');
-    }))).then(async () => {
-      await metricsServer?.close();
-      process.exit(exitCodes === 0 ? 0 : 1);
-    });
+    void stopAll();
   };
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
+  process.once('SIGTERM', onSignal);
+  process.once('SIGINT', onSignal);
 
   fork();
 }
