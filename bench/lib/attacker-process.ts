@@ -107,3 +107,41 @@ export function serveAttacker(name: string, ready: AttackerReady, attack: Attack
     await attack.stop();
   });
 }
+
+/**
+ * An attacker that sends one HTTP request `rate` times a second (at most 64 in flight) while it
+ * attacks: `request(n)` makes the n-th (1-based); every non-200 answer is a refusal, counted by
+ * status and code, and so is a request that did not reach the gateway.
+ */
+export function serveHttpRateAttacker(name: string, attacker: AttackerReady, options: { rate: number; note: string; request(n: number): Promise<Response> }): void {
+  const refusals = new Refusals();
+  let requests = 0;
+  let running: { abort: AbortController; done: Promise<void> } | undefined;
+  const send = async () => {
+    requests += 1;
+    try {
+      const response = await options.request(requests);
+      const text = await response.text();
+      if (response.status !== 200) refusals.add(`${response.status} ${(/"code":"(\w+)"/.exec(text) ?? [])[1] ?? ''}`.trim());
+    } catch (error) {
+      refusals.add(`network ${(error as Error).message}`);
+    }
+  };
+  serveAttacker(name, attacker, {
+    async start(): Promise<AttackerReport> {
+      requests = 0;
+      refusals.take();
+      const abort = new AbortController();
+      running = { abort, done: atRate(options.rate, 64, abort.signal, send) };
+      return { held: 0, requests: 0, refusals: {}, note: options.note };
+    },
+    async stop(): Promise<AttackerReport> {
+      if (running) {
+        running.abort.abort();
+        await running.done;
+        running = undefined;
+      }
+      return { held: 0, requests, refusals: refusals.take() };
+    },
+  });
+}

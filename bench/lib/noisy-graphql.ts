@@ -12,7 +12,7 @@
  * bench/lib/attacker-process.ts.
  */
 import { sha256 } from '../../services/graphql/index.js';
-import { createAttackerOrganization, atRate, Refusals, serveAttacker, type AttackerReport } from './attacker-process.js';
+import { createAttackerOrganization, serveHttpRateAttacker } from './attacker-process.js';
 import { assertAtLimits, limitQuery } from './graphql-limit-queries.js';
 import { exitWithParent } from './service-process.js';
 
@@ -23,41 +23,15 @@ const attacker = await createAttackerOrganization(['data']);
 const rate = Number(process.env['NOISY_RPS'] ?? attacker.plan.orgRps);
 const shape = assertAtLimits();
 
-const refusals = new Refusals();
-let requests = 0;
-let running: { abort: AbortController; done: Promise<void> } | undefined;
-
-async function send(): Promise<void> {
-  requests += 1;
-  const overLimit = requests % 2 === 0;
-  const query = limitQuery(requests, { overLimit });
-  try {
-    const response = await fetch(`${gatewayUrl}/mainnet/v1/graphql`, {
+serveHttpRateAttacker('noisy-graphql', attacker, {
+  rate,
+  note: `${rate}/s, half at the limits (${JSON.stringify(shape)}), half one alias over`,
+  request(n) {
+    const query = limitQuery(n, { overLimit: n % 2 === 0 });
+    return fetch(`${gatewayUrl}/mainnet/v1/graphql`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', 'x-api-key': attacker.apiKey },
       body: JSON.stringify({ query, extensions: { persistedQuery: { version: 1, sha256Hash: sha256(query) } } }),
     });
-    const text = await response.text();
-    if (response.status !== 200) refusals.add(`${response.status} ${(/"code":"(\w+)"/.exec(text) ?? [])[1] ?? ''}`.trim());
-  } catch (error) {
-    refusals.add(`network ${(error as Error).message}`);
-  }
-}
-
-serveAttacker('noisy-graphql', attacker, {
-  async start(): Promise<AttackerReport> {
-    requests = 0;
-    refusals.take();
-    const abort = new AbortController();
-    running = { abort, done: atRate(rate, 64, abort.signal, send) };
-    return { held: 0, requests: 0, refusals: {}, note: `${rate}/s, half at the limits (${JSON.stringify(shape)}), half one alias over` };
-  },
-  async stop(): Promise<AttackerReport> {
-    if (running) {
-      running.abort.abort();
-      await running.done;
-      running = undefined;
-    }
-    return { held: 0, requests, refusals: refusals.take() };
   },
 });

@@ -9,7 +9,7 @@
  * `node bin/run-ts.js bench/lib/noisy-rest.ts` with GATEWAY_URL, DATABASE_URL and OBJECT_IDS
  * (comma-separated ids that exist). Protocol: bench/lib/attacker-process.ts.
  */
-import { createAttackerOrganization, atRate, Refusals, serveAttacker, type AttackerReport } from './attacker-process.js';
+import { createAttackerOrganization, serveHttpRateAttacker } from './attacker-process.js';
 import { exitWithParent } from './service-process.js';
 
 exitWithParent();
@@ -24,37 +24,10 @@ const known = (process.env['OBJECT_IDS'] ?? '').split(',').filter(Boolean);
 const ids = Array.from({ length: BATCH_MAX }, (_, i) => known[i] ?? `0x${(0xbad000 + i).toString(16).padStart(64, '0')}`);
 const body = JSON.stringify({ ids });
 
-const refusals = new Refusals();
-let requests = 0;
-let running: { abort: AbortController; done: Promise<void> } | undefined;
-
-async function send(): Promise<void> {
-  requests += 1;
-  try {
-    const response = await fetch(`${gatewayUrl}/mainnet/v1/objects/batch`, {
-      method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': attacker.apiKey }, body,
-    });
-    const text = await response.text();
-    if (response.status !== 200) refusals.add(`${response.status} ${(/"code":"(\w+)"/.exec(text) ?? [])[1] ?? ''}`.trim());
-  } catch (error) {
-    refusals.add(`network ${(error as Error).message}`);
-  }
-}
-
-serveAttacker('noisy-rest', attacker, {
-  async start(): Promise<AttackerReport> {
-    requests = 0;
-    refusals.take();
-    const abort = new AbortController();
-    running = { abort, done: atRate(rate, 64, abort.signal, send) };
-    return { held: 0, requests: 0, refusals: {}, note: `${rate}/s × objects/batch of ${BATCH_MAX}` };
-  },
-  async stop(): Promise<AttackerReport> {
-    if (running) {
-      running.abort.abort();
-      await running.done;
-      running = undefined;
-    }
-    return { held: 0, requests, refusals: refusals.take() };
-  },
+serveHttpRateAttacker('noisy-rest', attacker, {
+  rate,
+  note: `${rate}/s × objects/batch of ${BATCH_MAX}`,
+  request: () => fetch(`${gatewayUrl}/mainnet/v1/objects/batch`, {
+    method: 'POST', headers: { 'content-type': 'application/json', 'x-api-key': attacker.apiKey }, body,
+  }),
 });
