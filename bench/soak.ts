@@ -76,6 +76,9 @@ export default async function benchSoak(): Promise<void> {
     printTable(['measure', 'rate', 'p99', 'errors'], victims.map((victim, i) => [
       victim.name, `${results[i]!.rate.toFixed(1)} ${victim.rateUnit}`, `${results[i]!.p99Ms.toFixed(1)} (${victim.p99Unit})`, String(results[i]!.failures),
     ]));
+    victims.forEach((victim, i) => {
+      for (const [kind, count] of Object.entries(results[i]!.failureKinds ?? {})) console.log(`${victim.name} failed ${count}×: ${kind}`);
+    });
     const errors = results.reduce((sum, r) => sum + r.failures, 0);
     console.log('\nmemory (MB per minute: least-squares slope over each half of the samples)');
     const row = (name: string, samples: Sample[]) => {

@@ -23,6 +23,8 @@ export interface VictimWindow {
   rate: number;
   p99Ms: number;
   failures: number;
+  /** Failures by what ended them (a gRPC status and message), where the victim can tell. */
+  failureKinds?: Record<string, number>;
 }
 
 export interface Victim {
@@ -92,22 +94,30 @@ export function grpcStatusVictim(stack: NoisyStack, requestsPerSecond: number): 
   frame.set(message, 5);
   const session = connect(stack.grpcProxy!.ready.url);
   session.on('error', () => undefined);
-  const call = () => new Promise<{ ok: boolean; ms: number }>((resolve) => {
+  const call = () => new Promise<{ ok: boolean; ms: number; kind: string }>((resolve) => {
     const t0 = performance.now();
     const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: '/sui.rpc.v2.LedgerService/GetObject', ...GRPC_HEADERS, 'x-api-key': stack.victim.apiKey });
     let status: unknown;
-    const read = (headers: Record<string, unknown>) => (status ??= headers['grpc-status']);
+    let message: unknown;
+    let streamError = '';
+    const read = (headers: Record<string, unknown>) => {
+      status ??= headers['grpc-status'];
+      message ??= headers['grpc-message'];
+    };
     stream.once('response', read);
     stream.once('trailers', read);
     stream.on('data', () => undefined);
-    stream.on('error', () => undefined);
-    stream.once('close', () => resolve({ ok: status === '0', ms: performance.now() - t0 }));
+    stream.on('error', (error: Error) => { streamError = error.message; });
+    stream.once('close', () => resolve({
+      ok: status === '0', ms: performance.now() - t0,
+      kind: status === undefined ? `no status: ${streamError || 'stream closed'}` : `grpc-status ${String(status)}: ${decodeURIComponent(String(message ?? ''))}`,
+    }));
     stream.end(frame);
   });
   return {
     name: 'gRPC GetObject (status read)', rateUnit: 'rps', p99Unit: 'p99 ms',
     async measure(seconds) {
-      const calls: Promise<{ ok: boolean; ms: number }>[] = [];
+      const calls: Promise<{ ok: boolean; ms: number; kind: string }>[] = [];
       const t0 = performance.now();
       for (let i = 0; performance.now() - t0 < seconds * 1000; i += 1) {
         calls.push(call());
@@ -117,7 +127,9 @@ export function grpcStatusVictim(stack: NoisyStack, requestsPerSecond: number): 
       const done = await Promise.all(calls);
       const elapsed = (performance.now() - t0) / 1000;
       const latencies = done.filter((c) => c.ok).map((c) => c.ms).sort((a, b) => a - b);
-      return { rate: latencies.length / elapsed, p99Ms: percentile(latencies, 99), failures: done.length - latencies.length };
+      const failureKinds: Record<string, number> = {};
+      for (const failed of done.filter((c) => !c.ok)) failureKinds[failed.kind] = (failureKinds[failed.kind] ?? 0) + 1;
+      return { rate: latencies.length / elapsed, p99Ms: percentile(latencies, 99), failures: done.length - latencies.length, failureKinds };
     },
     async close() {
       session.close();
