@@ -87,8 +87,6 @@ export const ENV_SCHEMA = z.object({
   SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SUIGW_UPSTREAM_PROBE_INTERVAL_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SUIGW_UPSTREAM_GRPC_TRANSPORT: z.enum(['h2', 'grpc-js']).default('h2'),
-  SUIGW_UPSTREAM_MAX_CONCURRENT_CALLS: z.coerce.number().int().min(1).max(10_000).default(32),
-  SUIGW_UPSTREAM_ADAPTIVE_CONCURRENCY: booleanSetting(true),
   SUIGW_CURSOR_MAX_AGE_SECONDS: z.coerce.number().int().min(60).max(7 * 86_400).default(3_600),
   SUIGW_VERIFIED_COIN_TYPES: z.string().default('').transform((value) => value.split(',').map((t) => t.trim()).filter(Boolean)),
   SUIGW_PRICES: z.string().default('{}').transform((value, ctx) => {
@@ -364,8 +362,6 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       breakerCooldownMs: v.SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS,
       probeIntervalMs: v.SUIGW_UPSTREAM_PROBE_INTERVAL_MS,
       grpcTransport: v.SUIGW_UPSTREAM_GRPC_TRANSPORT,
-      maxConcurrentCalls: v.SUIGW_UPSTREAM_MAX_CONCURRENT_CALLS,
-      adaptiveConcurrency: v.SUIGW_UPSTREAM_ADAPTIVE_CONCURRENCY,
     }),
     rest: Object.freeze({
       cursorMaxAgeSeconds: v.SUIGW_CURSOR_MAX_AGE_SECONDS,
@@ -462,8 +458,6 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_UPSTREAM_RETRIES: 'Extra attempts of idempotent reads on UNAVAILABLE or a timeout, with full-jitter backoff (default 2).',
   SUIGW_UPSTREAM_BREAKER_THRESHOLD: 'Consecutive upstream transport failures (UNAVAILABLE, timeouts, connect errors, HTTP 502/503/504) that open a breaker group (default 5); node answers such as INVALID_ARGUMENT or INTERNAL never count.',
   SUIGW_UPSTREAM_BREAKER_COOLDOWN_MS: 'How long an open circuit fails fast before one probe call (default 10000 ms).',
-  SUIGW_UPSTREAM_MAX_CONCURRENT_CALLS: 'Calls one process keeps in flight to a network\'s node at most (default 32); more wait in a queue that takes organizations in turn (docs/architecture.md, upstream concurrency).',
-  SUIGW_UPSTREAM_ADAPTIVE_CONCURRENCY: 'Whether the calls in flight to a node adapt to its latency, between 4 and `SUIGW_UPSTREAM_MAX_CONCURRENT_CALLS`, so that a node slowed by one organization\'s load queues the excess in our fair queue rather than its own (default `true`; docs/architecture.md, upstream concurrency).',
   SUIGW_UPSTREAM_GRPC_TRANSPORT: 'What carries the gateway\'s own gRPC calls to the node: `h2` (node:http2 on the connection the gRPC proxy uses) or `grpc-js` (default `h2`); both fail alike (docs/architecture.md, upstream transport).',
   SUIGW_UPSTREAM_PROBE_INTERVAL_MS: 'How often each upstream is probed in the background for /health (default 10000 ms); /health itself never calls an upstream.',
   SUIGW_CURSOR_MAX_AGE_SECONDS: 'Lifetime of REST pagination cursors (default 3600 s); older ones are 400 INVALID_CURSOR.',

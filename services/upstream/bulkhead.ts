@@ -2,8 +2,8 @@ import { UpstreamError } from './errors.js';
 import { isCancelled, listenForCancel, type CallCancel } from './request-cancellation.js';
 
 export interface BulkheadOptions {
-  /** Calls in flight to one upstream at a time: a fixed count, or a limit that moves (AdaptiveLimit). */
-  maxConcurrent: number | { readonly current: number };
+  /** Calls in flight to one upstream at a time. */
+  maxConcurrent: number;
   /** Calls waiting for a slot; one more is refused at once. */
   maxQueued: number;
 }
@@ -33,28 +33,13 @@ export class Bulkhead {
   get running(): number { return this.#running; }
   get queued(): number { return this.#queued; }
 
-  #limit(): number {
-    const { maxConcurrent } = this.#options;
-    return typeof maxConcurrent === 'number' ? maxConcurrent : maxConcurrent.current;
-  }
-
-  /** Lets waiters in up to the limit: called when a moving limit has grown. */
-  admit(): void {
-    while (this.#running < this.#limit()) {
-      const next = this.#next();
-      if (!next) return;
-      this.#running += 1;
-      next.grant();
-    }
-  }
-
   /**
    * A slot, released by calling the returned function once. Rejects with `'full'` when the
    * queue is full, `'timeout'` when `waitMs` passes first, `'cancelled'` when `cancel` fires.
    */
   acquire(waitMs: number, cancel?: CallCancel, tenant = ''): Promise<() => void> {
     if (isCancelled(cancel)) return Promise.reject(new BulkheadRefusal('cancelled'));
-    if (this.#running < this.#limit()) {
+    if (this.#running < this.#options.maxConcurrent) {
       this.#running += 1;
       return Promise.resolve(this.#releaser());
     }
@@ -104,9 +89,8 @@ export class Bulkhead {
     return () => {
       if (released) return;
       released = true;
-      // The slot passes straight to the next waiter, so `running` stays the same; unless the
-      // limit has shrunk below what runs, then the slot is given up.
-      const next = this.#running <= this.#limit() ? this.#next() : undefined;
+      const next = this.#next();
+      // The slot passes straight to the next waiter, so `running` stays the same.
       if (next) next.grant();
       else this.#running -= 1;
     };

@@ -1,7 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
-import { AdaptiveLimit, defaultAdaptiveLimit } from './adaptive-limit.js';
 import { Bulkhead, refusalError } from './bulkhead.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
 import { fromGrpcError, UpstreamError } from './errors.js';
@@ -53,7 +52,6 @@ export class SuiUpstream implements Upstream {
   readonly #env: RetryEnv;
   readonly #breakers = new Map<string, CircuitBreaker>();
   readonly #bulkhead: Bulkhead;
-  readonly #limit: AdaptiveLimit | undefined;
   #instruments: UpstreamInstruments | undefined;
   readonly #attemptLabels = new Map<string, { counted: Record<string, string>; timed: Record<string, string> }>();
   /** The breaker state last written to the gauge per group: it is written again only when it changes. */
@@ -68,11 +66,7 @@ export class SuiUpstream implements Upstream {
     this.#raw = new RawGrpcChannel(options.endpoints.grpcUrl, { keepalive: { intervalMs: 30_000, timeoutMs: 10_000 } });
     this.#grpcJs = options.policy.grpcTransport === 'grpc-js' ? createGrpcTransport(options.endpoints.grpcUrl) : undefined;
     this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#grpcJs ?? new Http2GrpcTransport(this.#raw) });
-    const { maxConcurrentCalls, adaptiveConcurrency, maxQueuedCalls } = options.policy;
-    this.#limit = adaptiveConcurrency && maxConcurrentCalls > defaultAdaptiveLimit.min
-      ? new AdaptiveLimit({ ...defaultAdaptiveLimit, max: maxConcurrentCalls, now: this.#env.now })
-      : undefined;
-    this.#bulkhead = new Bulkhead({ maxConcurrent: this.#limit ?? maxConcurrentCalls, maxQueued: maxQueuedCalls });
+    this.#bulkhead = new Bulkhead({ maxConcurrent: options.policy.maxConcurrentCalls, maxQueued: options.policy.maxQueuedCalls });
   }
 
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
@@ -197,7 +191,6 @@ export class SuiUpstream implements Upstream {
           const result = await attempt(timeoutMs, signal);
           breaker.recordSuccess();
           this.#recordAttempt(api, operation, 'ok', attemptStarted, group, breaker);
-          this.#learn(operation, options, attemptStarted);
           return result;
         } catch (error) {
           let mapped = error instanceof UpstreamError ? error : new UpstreamError('bad_response', name, operation, String(error), { cause: error });
@@ -211,8 +204,6 @@ export class SuiUpstream implements Upstream {
           if (mapped.isTransportFailure) breaker.recordFailure();
           else if (!mapped.local && mapped.kind !== 'cancelled') breaker.recordSuccess();
           else breaker.release();
-          if (mapped.kind === 'timeout' && !mapped.local) this.#limit?.timedOut();
-          else if (!mapped.local && !mapped.isTransportFailure) this.#learn(operation, options, attemptStarted);
           this.#recordAttempt(api, operation, mapped.kind, attemptStarted, group, breaker);
           throw mapped;
         }
@@ -220,13 +211,6 @@ export class SuiUpstream implements Upstream {
     } finally {
       release();
     }
-  }
-
-  /** An answer's latency teaches the adaptive limit; a grown limit lets waiting calls in. */
-  #learn(operation: string, options: CallOptions, attemptStarted: number): void {
-    if (!this.#limit || options.longLived) return;
-    this.#limit.answered(operation, performance.now() - attemptStarted);
-    this.#bulkhead.admit();
   }
 
   #recordAttempt(api: 'grpc' | 'graphql', method: string, outcome: string, startedAt: number, group: string, breaker: CircuitBreaker): void {

@@ -25,10 +25,8 @@ export interface UpstreamPolicy {
   breakerFailureThreshold: number;
   breakerCooldownMs: number;
   healthTimeoutMs: number;
-  /** Upstream calls in flight at once, per upstream (bulkhead); the ceiling of the adaptive limit. */
+  /** Upstream calls in flight at once, per upstream (bulkhead). */
   maxConcurrentCalls: number;
-  /** Whether the calls in flight adapt to the node's latency (AdaptiveLimit), up to `maxConcurrentCalls`. */
-  adaptiveConcurrency: boolean;
   /** Calls waiting for a slot; past it the caller gets 503 UPSTREAM_UNAVAILABLE at once. */
   maxQueuedCalls: number;
   /** Upstream calls one request runs at once (its fan-out: stats, batches, name lists). */
@@ -49,7 +47,6 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   breakerCooldownMs: 10_000,
   healthTimeoutMs: 1_000,
   maxConcurrentCalls: 32,
-  adaptiveConcurrency: true,
   maxQueuedCalls: 1_024,
   requestFanOut: 8,
   grpcTransport: 'h2',
@@ -68,11 +65,6 @@ export interface CallOptions {
   tenant?: string | undefined;
   /** The circuit breaker this call counts toward (default: its protocol, `grpc` or `graphql`). */
   group?: string;
-  /**
-   * A stream whose first answer may come long after it opens (a subscription): how long it
-   * waited says nothing of the node's load, so the adaptive limit does not learn from it.
-   */
-  longLived?: boolean;
   /** Reads a status this method uses in its own way (see StatusClassifier). */
   classify?: StatusClassifier;
 }

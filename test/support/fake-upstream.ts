@@ -6,14 +6,12 @@ import { RpcError, type ServerCallContext } from '@protobuf-ts/runtime-rpc';
 import { GrpcTypes } from '@mysten/sui/grpc';
 
 /**
- * `slow` hangs for `slowMs`; `delay` answers after `delayMs`; `queue` serves one gRPC call at a
- * time, `delayMs` each, first come first served (a node at its capacity: latency grows with the
- * calls waiting); the status behaviours fail every
+ * `slow` hangs for `slowMs`; `delay` answers after `delayMs`; the status behaviours fail every
  * gRPC call with that status (`error` is INTERNAL); `graphql_error_beside_data` answers GraphQL
  * with data and an error next to it; `http_503` fails GraphQL with HTTP 503.
  */
 export type FakeBehaviour =
-  | 'ok' | 'slow' | 'delay' | 'queue' | 'error' | 'not_found'
+  | 'ok' | 'slow' | 'delay' | 'error' | 'not_found'
   | 'unavailable' | 'invalid_argument' | 'out_of_range' | 'unimplemented' | 'unknown' | 'resource_exhausted' | 'aborted'
   | 'graphql_error_beside_data' | 'http_503';
 
@@ -46,8 +44,6 @@ export async function startFakeUpstream() {
     const timer = setTimeout(() => { remove(); resolve(); }, ms);
     const remove = context.onCancel(() => { state.cancelled += 1; countOf(context.method.name).cancelled += 1; clearTimeout(timer); resolve(); });
   });
-  /** Where the `queue` behaviour's next call starts: when the one before it is done. */
-  let queueTail: Promise<void> = Promise.resolve();
   const answer = async <T>(value: T, context: ServerCallContext): Promise<T> => {
     state.calls += 1;
     countOf(context.method.name).calls += 1;
@@ -56,11 +52,6 @@ export async function startFakeUpstream() {
     try {
       if (state.behaviour === 'slow') await wait(state.slowMs, context);
       if (state.behaviour === 'delay') await wait(state.delayMs, context);
-      if (state.behaviour === 'queue') {
-        const served = queueTail.then(() => new Promise<void>((resolve) => setTimeout(resolve, state.delayMs)));
-        queueTail = served;
-        await served;
-      }
       const status = STATUS[state.behaviour];
       if (status) throw new RpcError(status === 'INTERNAL' ? 'boom' : `fake ${status}`, status);
       return value;

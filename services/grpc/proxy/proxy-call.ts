@@ -8,7 +8,7 @@ import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, parseGrpcTimeout, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
 import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-call.js';
-import { isStreamingPath, metricOperationOf } from './metric-operation.js';
+import { metricOperationOf } from './metric-operation.js';
 import { recordCall, type CallInstruments } from './call-metrics.js';
 
 /** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
@@ -153,7 +153,6 @@ class ForwardedCall implements CallerLink {
       this.#call = await this.#upstream.rawGrpc(metricOperationOf(this.#path), (channel, timeoutMs) =>
         openUpstreamCall(channel, name, this.#path, forwardedHeaders(headers, this.#path, channel.authority), client, timeoutMs, this), {
         tenant: this.#principal.organization.id,
-        longLived: isStreamingPath(this.#path),
         ...(deadlineMs === undefined ? {} : { deadlineMs }),
       });
     } catch (error) {
