@@ -20,7 +20,7 @@ describe.each(transports)('SuiUpstream (%s transport) against a misbehaving upst
   afterAll(async () => { await fake.stop(); });
   beforeEach(async () => {
     await upstream?.close();
-    fake.state.behaviour = 'ok'; fake.state.calls = 0; fake.state.cancelled = 0; fake.state.maxInFlight = 0;
+    fake.state.behaviour = 'ok'; fake.state.calls = 0; fake.state.cancelled = 0; fake.state.maxInFlight = 0; fake.state.slowMethods.clear();
     upstream = new SuiUpstream({ network: 'testnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy });
   });
   afterAll(async () => { await upstream.close(); });
@@ -72,6 +72,23 @@ describe.each(transports)('SuiUpstream (%s transport) against a misbehaving upst
     expect(error.message).toMatch(/circuit open/);
     expect(error.retryAfterMs).toBeGreaterThan(0);
     expect(fake.state.calls).toBe(calls);
+  });
+
+  it('timeouts while the node answers other calls do not open the breaker (busy, not down); once it answers nothing they do', async () => {
+    fake.state.slowMethods.add('GetObject');
+    const getObject = () => upstream.call('GetObject', (o) => upstream.grpc.ledgerService.getObject({ objectId: '0x2' }, o).response)
+      .then(() => 'ok', (e: UpstreamError) => e.kind);
+    // A burst: more than the breaker's threshold time out in a row, while the node answers
+    // another call (a success, then no other answer until the timeouts).
+    const burst = Promise.all(Array.from({ length: 2 * policy.breakerFailureThreshold }, getObject));
+    await getInfo();
+    const busy = await burst;
+    expect(busy).toEqual(Array(2 * policy.breakerFailureThreshold).fill('timeout'));
+    expect(upstream.breakers()).toEqual({ grpc: 'closed' });
+    const silent: string[] = [];
+    for (let i = 0; i < policy.breakerFailureThreshold; i += 1) silent.push(await getObject());
+    expect(silent).toEqual(Array(policy.breakerFailureThreshold).fill('timeout'));
+    expect(upstream.breakers()).toEqual({ grpc: 'open' });
   });
 
   it.each(['invalid_argument', 'out_of_range', 'unimplemented', 'unknown', 'error', 'resource_exhausted', 'aborted'] as const)(

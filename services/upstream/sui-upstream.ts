@@ -51,6 +51,8 @@ export class SuiUpstream implements Upstream {
   readonly #policy: UpstreamPolicy;
   readonly #env: RetryEnv;
   readonly #breakers = new Map<string, CircuitBreaker>();
+  /** Per breaker group, when (performance.now()) the node last answered a call, whatever the answer. */
+  readonly #lastAnswerAt = new Map<string, number>();
   readonly #bulkhead: Bulkhead;
   #instruments: UpstreamInstruments | undefined;
   readonly #attemptLabels = new Map<string, { counted: Record<string, string>; timed: Record<string, string> }>();
@@ -189,6 +191,7 @@ export class SuiUpstream implements Upstream {
         const attemptStarted = performance.now();
         try {
           const result = await attempt(timeoutMs, signal);
+          this.#lastAnswerAt.set(group, performance.now());
           breaker.recordSuccess();
           this.#recordAttempt(api, operation, 'ok', attemptStarted, group, breaker);
           return result;
@@ -201,7 +204,14 @@ export class SuiUpstream implements Upstream {
           if (mapped.kind === 'timeout' && !mapped.local && (timeoutMs < this.#policy.attemptTimeoutMs / 2 || starved)) {
             mapped = new UpstreamError('timeout', name, operation, mapped.message, { cause: mapped.cause, local: true });
           }
-          if (mapped.isTransportFailure) breaker.recordFailure();
+          // A node that answered other calls while this one waited is up, only busy (perhaps
+          // with one tenant's heavy load): the call still times out, but opening the breaker
+          // would refuse every tenant's calls for the cooldown. The breaker is for a node that
+          // answers nothing.
+          const answeredMeanwhile = (this.#lastAnswerAt.get(group) ?? -Infinity) > attemptStarted;
+          if (!mapped.isTransportFailure && !mapped.local && mapped.kind !== 'cancelled') this.#lastAnswerAt.set(group, performance.now());
+          if (mapped.isTransportFailure && !(mapped.kind === 'timeout' && answeredMeanwhile)) breaker.recordFailure();
+          else if (mapped.isTransportFailure) breaker.release();
           else if (!mapped.local && mapped.kind !== 'cancelled') breaker.recordSuccess();
           else breaker.release();
           this.#recordAttempt(api, operation, mapped.kind, attemptStarted, group, breaker);

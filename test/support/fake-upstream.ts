@@ -27,7 +27,11 @@ const STATUS: Partial<Record<FakeBehaviour, string>> = {
  */
 export async function startFakeUpstream() {
   /** `cancelled` counts calls the client cancelled (gRPC cancel or a dropped GraphQL request) before the answer. */
-  const state = { behaviour: 'ok' as FakeBehaviour, calls: 0, cancelled: 0, inFlight: 0, maxInFlight: 0, slowMs: 10_000, delayMs: 100 };
+  const state = {
+    behaviour: 'ok' as FakeBehaviour, calls: 0, cancelled: 0, inFlight: 0, maxInFlight: 0, slowMs: 10_000, delayMs: 100,
+    /** gRPC methods (e.g. `GetObject`) that hang for `slowMs` whatever the behaviour: a node slow on some calls, answering others. */
+    slowMethods: new Set<string>(),
+  };
   /** Every GraphQL body received, in order (a test tells its own queries from the health probes'). */
   const graphqlBodies: string[] = [];
   /**
@@ -50,7 +54,7 @@ export async function startFakeUpstream() {
     state.inFlight += 1;
     state.maxInFlight = Math.max(state.maxInFlight, state.inFlight);
     try {
-      if (state.behaviour === 'slow') await wait(state.slowMs, context);
+      if (state.behaviour === 'slow' || state.slowMethods.has(context.method.name)) await wait(state.slowMs, context);
       if (state.behaviour === 'delay') await wait(state.delayMs, context);
       const status = STATUS[state.behaviour];
       if (status) throw new RpcError(status === 'INTERNAL' ? 'boom' : `fake ${status}`, status);
