@@ -19,7 +19,7 @@ import { pathToFileURL } from 'node:url';
 import { createBenchTenant } from './lib/bench-tenant.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, spread, type Subject } from './lib/rounds.js';
-import { processCpuMicros, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
+import { entryArguments, processCpuMicros, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { describeSettings, readSettings } from './lib/settings.js';
 import { subjectEnvironment } from './lib/stack.js';
 import { freePort } from '../test/support/processes.js';
@@ -38,7 +38,7 @@ const childrenOf = (pid: number): number[] => {
 /** `suigw gateway` with `workers` processes; its CPU is the whole tree's. */
 async function startGatewayRole(workers: number, env: NodeJS.ProcessEnv): Promise<ServiceProcess<{ url: string }>> {
   const port = await freePort();
-  const child: ChildProcess = spawn(process.execPath, ['bin/suigw.js', 'gateway'], {
+  const child: ChildProcess = spawn(process.execPath, [...entryArguments('services/cli/suigw.ts'), 'gateway'], {
     cwd: ROOT, env: { ...env, PORT: String(port), SUIGW_METRICS_PORT: 'off', SUIGW_WORKERS: String(workers) }, stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

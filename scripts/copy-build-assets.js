@@ -5,6 +5,7 @@ import { cpSync, readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 
 const SOURCE_ROOTS = ['services', 'operator'];
+const OUT = process.argv[2] ?? 'dist';
 // Read at run time; everything else that is not TypeScript (READMEs, notes) is documentation.
 const ASSET_EXTENSIONS = new Set(['.json', '.sql', '.proto']);
 // Test inputs never ship.
@@ -17,7 +18,7 @@ function copyAssets(dir) {
     if (entry.isDirectory()) {
       if (!TEST_ONLY_DIRS.has(entry.name)) copied += copyAssets(path);
     } else if (ASSET_EXTENSIONS.has(extname(entry.name))) {
-      cpSync(path, join('dist', path));
+      cpSync(path, join(OUT, path));
       copied += 1;
     }
   }
@@ -25,4 +26,4 @@ function copyAssets(dir) {
 }
 
 const total = SOURCE_ROOTS.reduce((sum, root) => sum + copyAssets(root), 0);
-console.log(`copied ${total} run-time assets into dist/`);
+console.log(`copied ${total} run-time assets into ${OUT}/`);

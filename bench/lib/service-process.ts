@@ -1,10 +1,38 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The repository root: scripts are named from there, whatever the caller's directory. */
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** Checkouts whose subjects this benchmark run has compiled already. */
+const built = new Set<string>();
+
+/**
+ * The compiled subjects of a checkout, as production runs them (tsc, then plain node: no tsx
+ * transform at load time, none of its per-closure `__name` calls at run time): built once per
+ * benchmark run into `.bench-build/` (tsconfig.bench.json, incremental). Undefined, so the
+ * subjects run from source through tsx, with BENCH_FROM_SOURCE=1 or for a checkout without
+ * tsconfig.bench.json (an A/B run's older version).
+ */
+export function benchBuild(root = ROOT): string | undefined {
+  if (process.env['BENCH_FROM_SOURCE'] === '1' || !existsSync(join(root, 'tsconfig.bench.json'))) return undefined;
+  if (!built.has(root)) {
+    console.log(`compiling the benchmark subjects of ${root} (tsc -p tsconfig.bench.json → .bench-build/)…`);
+    execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.bench.json'], { cwd: root, stdio: 'inherit' });
+    execFileSync(process.execPath, ['scripts/copy-build-assets.js', '.bench-build'], { cwd: root, stdio: 'ignore' });
+    built.add(root);
+  }
+  return join(root, '.bench-build');
+}
+
+/** node's arguments that run a TypeScript entry file of a checkout (its path from the root): compiled, or through tsx. */
+export function entryArguments(script: string, root = ROOT): string[] {
+  const build = benchBuild(root);
+  return build ? [join(build, script.replace(/\.ts$/, '.js'))] : [join(root, 'bin', 'run-ts.js'), join(root, script)];
+}
 
 /**
  * A server of a benchmark (simnet, the gateway, the bare baseline) in a Node process of its
@@ -29,7 +57,7 @@ export interface ServiceProcess<Ready> {
 
 export interface ServiceProcessOptions {
   name: string;
-  /** A TypeScript entry file relative to the repository root, run through bin/run-ts.js. */
+  /** A TypeScript entry file relative to the repository root, run compiled or through tsx (entryArguments). */
   script: string;
   /** The checkout to run it from (an A/B run's other version); this repository by default. */
   root?: string;
@@ -124,7 +152,7 @@ async function stopChild(child: ChildProcess): Promise<void> {
 }
 
 export async function startServiceProcess<Ready>(options: ServiceProcessOptions): Promise<ServiceProcess<Ready>> {
-  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), 'bin/run-ts.js', options.script], {
+  const child = spawn(process.execPath, [...(options.nodeFlags ?? []), ...entryArguments(options.script, options.root ?? ROOT)], {
     cwd: options.root ?? ROOT,
     env: options.env,
     stdio: ['ignore', options.stdout, 'inherit', 'ipc'],

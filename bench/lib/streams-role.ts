@@ -1,7 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { join } from 'node:path';
-
-const BIN = join(import.meta.dirname, '..', '..', 'bin', 'suigw.js');
+import { entryArguments } from './service-process.js';
 
 /** A running `suigw streams` (bench/warp-lag.ts, the noisy-neighbour stack). */
 export interface StreamsRole {
@@ -18,7 +16,7 @@ export interface StreamsRole {
  * delivery); resolves once it listens. Its log is counted, not kept, once it started.
  */
 export function startStreamsRole(env: NodeJS.ProcessEnv, nodeFlags: string[] = []): Promise<StreamsRole> {
-  const child = spawn(process.execPath, [...nodeFlags, BIN, 'streams'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [...nodeFlags, ...entryArguments('services/cli/suigw.ts'), 'streams'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let output = '';
   let bytes = 0;
   let ready = false;
