@@ -3,7 +3,7 @@ import tseslint from 'typescript-eslint';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', '.suigw/**', 'dist/**', '**/generated/**', 'coverage/**'] },
+  { ignores: ['node_modules/**', '.suigw/**', 'dist/**', '.bench-build/**', '**/generated/**', 'coverage/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   { languageOptions: { globals: { ...globals.node } } },
