@@ -36,7 +36,7 @@ export const CACHED_READ_KINDS = Object.keys(CACHED_READS) as CachedReadKind[];
 export interface ReadCacheLimits {
   /** Entries kept per network. */
   maxEntries: number;
-  /** Bytes kept per network: the UTF-8 JSON size of the values (the heap holds a few times more). */
+  /** Bytes kept per network: the UTF-8 JSON size of the values (the heap holds somewhat more: docs/jsonrpc.md). */
   maxBytes: number;
   /** How long a mutable read is served before it is fetched again; 0 keeps none. */
   mutableTtlMs: number;
