@@ -1,6 +1,7 @@
 /**
  * One account's balance three ways (issue 9), at concurrency 1 and 16 (BENCH_CONCURRENCY
- * overrides), in interleaved rounds:
+ * overrides), in interleaved rounds against the same gateway process (issue 23's target:
+ * JSON-RPC / REST ≥ 0.85 at concurrency 16, printed beside the ratio):
  * - JSON-RPC: `POST /mainnet/v1/jsonrpc` with `suix_getBalance` (the body posted by h2load from a
  *   file), which the gateway translates to gRPC `StateService.GetBalance` plus `ListOwnedObjects`
  *   (for `coinObjectCount`);
@@ -22,6 +23,8 @@ import { describeSettings, readSettings } from './lib/settings.js';
 import { startBenchStack, type BenchStack } from './lib/stack.js';
 
 const GET_BALANCE_PATH = '/sui.rpc.v2.StateService/GetBalance';
+/** Issue 23: JSON-RPC suix_getBalance at this share of REST balance's throughput. */
+const TARGET = { ratio: 0.85, concurrency: 16 };
 const SUI = '0x2::sui::SUI';
 const overHttp1 = (concurrency: number) => ({ connections: concurrency, streamsPerConnection: 1 });
 const overOneHttp2Connection = (concurrency: number) => ({ connections: 1, streamsPerConnection: concurrency });
@@ -109,11 +112,16 @@ export default async function benchProtocols(): Promise<void> {
       printSubjects(results);
       console.log('');
       const [direct, rest, jsonRpc] = results as [typeof results[number], typeof results[number], typeof results[number]];
+      const jsonRpcOverRest = compare('JSON-RPC / REST', jsonRpc, rest);
       printComparisons([
-        compare('JSON-RPC / REST', jsonRpc, rest),
+        jsonRpcOverRest,
         compare('JSON-RPC / direct', jsonRpc, direct),
         compare('REST / direct', rest, direct),
       ]);
+      if (concurrency === TARGET.concurrency) {
+        const { median, min, max } = jsonRpcOverRest.throughput;
+        console.log(`target (issue 23): JSON-RPC / REST ≥ ${TARGET.ratio} at c=${TARGET.concurrency}: median ${median.toFixed(3)} (${min.toFixed(3)}..${max.toFixed(3)}), ${median >= TARGET.ratio ? 'met' : 'not met'}`);
+      }
       warnOnFailures(results);
     }
   } finally {

@@ -81,6 +81,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       usageCapability({ database, clock, usage: metering.usage }),
       jsonRpcCapability({ methods: SERVED_JSONRPC_METHODS, upstreams, pipeline, logger,
         cursorSecret: restConfig.cursorSecret, cursorMaxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now(),
+        cache: config.jsonrpc.cache, metrics,
       }),
       // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
       jsonRpcWebSocketCapability({ upstreams, pipeline, feeds: jsonRpcFeeds }),

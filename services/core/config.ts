@@ -99,6 +99,10 @@ export const ENV_SCHEMA = z.object({
   }),
   SUIGW_PRICE_FEED_URL: optionalUrl,
   SUIGW_REST_STATS_CHECKPOINTS: z.coerce.number().int().min(1).max(200).default(20),
+  // JSON-RPC's kept upstream reads, per network (services/jsonrpc/read-cache.ts).
+  SUIGW_JSONRPC_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
+  SUIGW_JSONRPC_CACHE_MAX_BYTES: z.coerce.number().int().min(1024).max(4 * 1024 ** 3).default(32 * 1024 ** 2),
+  SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   // HTTP edges: every phase of a connection is bounded, and load is shed before the loop drowns.
   SUIGW_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SUIGW_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -228,6 +232,10 @@ export interface Config {
     prices: Record<string, number>;
     priceFeedUrl: string | undefined;
     statsCheckpoints: number;
+  };
+  /** The JSON-RPC gateway: its cache of upstream reads, per network (docs/jsonrpc.md, Caches). */
+  jsonrpc: {
+    cache: Readonly<{ maxEntries: number; maxBytes: number; mutableTtlMs: number }>;
   };
   /** Timeouts of each phase of an HTTP connection (Node's server settings). */
   http: {
@@ -370,6 +378,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       priceFeedUrl: v.SUIGW_PRICE_FEED_URL,
       statsCheckpoints: v.SUIGW_REST_STATS_CHECKPOINTS,
     }),
+    jsonrpc: Object.freeze({
+      cache: Object.freeze({
+        maxEntries: v.SUIGW_JSONRPC_CACHE_MAX_ENTRIES,
+        maxBytes: v.SUIGW_JSONRPC_CACHE_MAX_BYTES,
+        mutableTtlMs: v.SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS,
+      }),
+    }),
     http: Object.freeze({
       // Node refuses a headers timeout above the whole-request timeout.
       headersTimeoutMs: Math.min(v.SUIGW_HTTP_HEADERS_TIMEOUT_MS, v.SUIGW_HTTP_REQUEST_TIMEOUT_MS),
@@ -465,6 +480,9 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_PRICES: 'Fixed USD prices per coin type, JSON {"<coinType>": usd} (e.g. stablecoins at 1).',
   SUIGW_PRICE_FEED_URL: 'A JSON price feed {"prices": {"<coinType>": usd}} for mainnet, read at most once a minute.',
   SUIGW_REST_STATS_CHECKPOINTS: 'Latest checkpoints counted by /transactions/stats (default 20).',
+  SUIGW_JSONRPC_CACHE_MAX_ENTRIES: 'JSON-RPC read cache: entries kept per network (default 10000; docs/jsonrpc.md, Caches).',
+  SUIGW_JSONRPC_CACHE_MAX_BYTES: 'JSON-RPC read cache: bytes of JSON kept per network (default 33554432, 32 MiB); the least recently used go first.',
+  SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS: 'JSON-RPC read cache: how long a read that can change (coin metadata, system packages) is served before it is fetched again (default 60000 ms; 0 keeps none).',
   SUIGW_HTTP_HEADERS_TIMEOUT_MS: 'Time a client has to send its request headers (default 10000 ms, at most the request timeout); past it: 408 and the connection closes.',
   SUIGW_HTTP_REQUEST_TIMEOUT_MS: 'Time a client has to send its whole request, body included (default 30000 ms); past it: 408 and the connection closes.',
   SUIGW_HTTP_IDLE_TIMEOUT_MS: 'A connection with no bytes in either direction for this long is closed (default 120000 ms).',

@@ -119,6 +119,28 @@ export class Metrics {
     this.registry,
   );
 
+  /** JSON-RPC's kept upstream reads (services/jsonrpc/read-cache.ts): a hit costs no upstream call. */
+  readonly jsonRpcCacheLookups = new SeriesCounter(
+    'suigw_jsonrpc_cache_lookups_total',
+    'JSON-RPC read cache lookups by network, kind of read (checkpoint, transaction, move-package, ...) and result: hit or miss.',
+    ['network', 'kind', 'result'],
+    this.registry,
+  );
+
+  readonly jsonRpcCacheBytes = new Gauge({
+    name: 'suigw_jsonrpc_cache_bytes',
+    help: 'Bytes (UTF-8 JSON size of the values) the JSON-RPC read cache holds per network, as of its last store.',
+    labelNames: ['network'] as const,
+    registers: [this.registry],
+  });
+
+  readonly jsonRpcCacheEntries = new Gauge({
+    name: 'suigw_jsonrpc_cache_entries',
+    help: 'Entries the JSON-RPC read cache holds per network, as of its last store.',
+    labelNames: ['network'] as const,
+    registers: [this.registry],
+  });
+
   constructor(options: { defaultMetrics?: boolean } = {}) {
     // Process metrics (CPU, memory, GC, event-loop lag as nodejs_eventloop_lag_*).
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });

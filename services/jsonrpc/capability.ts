@@ -7,6 +7,7 @@ import { NetworkCursors } from './cursors.js';
 import { JsonRpcDispatcher } from './dispatcher.js';
 import type { JsonRpcContext, JsonRpcMethod } from './method.js';
 import { JsonRpcAnswerDoc, JsonRpcBodyDoc } from './openapi-schemas.js';
+import { ReadCaches, type ReadCacheInstruments, type ReadCacheLimits } from './read-cache.js';
 
 export interface JsonRpcCapabilityOptions {
   methods: readonly JsonRpcMethod[];
@@ -16,6 +17,10 @@ export interface JsonRpcCapabilityOptions {
   /** HMAC secret of the methods' cursors (derived from SUIGW_SECRET). */
   cursorSecret: string;
   cursorMaxAgeSeconds: number;
+  /** Bounds and TTL of the per-network cache of upstream reads (docs/jsonrpc.md, Caches). */
+  cache: ReadCacheLimits;
+  /** Where the cache counts its hits, misses and size. */
+  metrics?: ReadCacheInstruments;
   /** The one clock (ms since the epoch). */
   now: () => number;
   maxBatchSize?: number;
@@ -35,6 +40,7 @@ const CALL_COST = 1;
 export function jsonRpcCapability(options: JsonRpcCapabilityOptions): Capability {
   const dispatcher = new JsonRpcDispatcher({ methods: options.methods, maxBatchSize: options.maxBatchSize, logger: options.logger });
   const codec = new CursorCodec({ secret: options.cursorSecret, maxAgeSeconds: options.cursorMaxAgeSeconds, now: options.now });
+  const caches = new ReadCaches({ limits: options.cache, now: options.now, ...(options.metrics ? { instruments: options.metrics } : {}) });
 
   const handle = async (request: FastifyRequest, reply: FastifyReply) => {
     const parsed = dispatcher.parse(request.body as Buffer | undefined);
@@ -52,6 +58,7 @@ export function jsonRpcCapability(options: JsonRpcCapabilityOptions): Capability
       // Authenticated before the handler runs (auth: {scope: 'data'}).
       principal: request.principal!,
       cursors: new NetworkCursors(codec, request.network),
+      cache: caches.of(request.network),
       now: options.now,
     });
     const result = await dispatcher.run(parsed, contextOf);

@@ -1,6 +1,7 @@
 import type { Network } from '../core/index.js';
 import type { Principal } from '../identity/index.js';
 import type { Upstream } from '../upstream/index.js';
+import type { ReadCache } from './read-cache.js';
 
 /**
  * The contract between the JSON-RPC gateway (parsing, params, batches, errors, transports) and
@@ -49,6 +50,8 @@ export interface JsonRpcContext {
   upstream: Upstream;
   principal: Principal;
   cursors: JsonRpcCursors;
+  /** The network's kept upstream reads (read-cache.ts): only what cannot change, or a short TTL where it can. */
+  cache: ReadCache;
   /** The one clock (ms since the epoch). */
   now(): number;
 }

@@ -6,11 +6,13 @@ import { mask, read, u64 } from './upstream-reads.js';
 
 export const getChainIdentifier: JsonRpcMethod = {
   name: 'sui_getChainIdentifier',
-  translatesTo: 'gRPC LedgerService.GetServiceInfo (chain_id)',
+  translatesTo: 'gRPC LedgerService.GetServiceInfo (chain_id), once per network (cached)',
   async handle(_params, context) {
-    const info = await read(context, 'GetServiceInfo', (options) => context.upstream.grpc.ledgerService.getServiceInfo({}, options));
-    // The legacy identifier is the first four bytes of the genesis checkpoint digest, in hex.
-    return toHex(fromBase58(info.chainId ?? '').slice(0, 4));
+    return context.cache.read('chain-identifier', '', async () => {
+      const info = await read(context, 'GetServiceInfo', (options) => context.upstream.grpc.ledgerService.getServiceInfo({}, options));
+      // The legacy identifier is the first four bytes of the genesis checkpoint digest, in hex.
+      return toHex(fromBase58(info.chainId ?? '').slice(0, 4));
+    }, { keep: (identifier) => identifier !== '' });
   },
 };
 

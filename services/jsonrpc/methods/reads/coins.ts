@@ -41,24 +41,51 @@ function toCoin(object: GrpcTypes.Object) {
   };
 }
 
-/** How many `Coin<coinType>` objects `address` owns (the legacy `coinObjectCount`). */
-async function countCoins(context: JsonRpcContext, address: string, coinType: string): Promise<number> {
-  let count = 0;
+/** Every page of the owner's coins of `objectType` (`0x2::coin::Coin<T>`, or `0x2::coin::Coin` for every T), `field` read. */
+async function eachCoinPage(context: JsonRpcContext, address: string, objectType: string, field: string, visit: (coins: GrpcTypes.Object[]) => void): Promise<void> {
   let pageToken: Uint8Array | undefined;
   do {
     const page = await read(context, 'ListOwnedObjects', (options) => context.upstream.grpc.stateService.listOwnedObjects({
-      owner: address, objectType: `0x2::coin::Coin<${coinType}>`, pageSize: COUNT_PAGE, ...(pageToken ? { pageToken } : {}), ...mask('object_id'),
+      owner: address, objectType, pageSize: COUNT_PAGE, ...(pageToken ? { pageToken } : {}), ...mask(field),
     }, options));
-    count += page.objects.length;
+    visit(page.objects);
     pageToken = page.nextPageToken;
   } while (pageToken !== undefined && pageToken.length > 0);
+}
+
+/** How many `Coin<coinType>` objects `address` owns (the legacy `coinObjectCount`). */
+async function countCoins(context: JsonRpcContext, address: string, coinType: string): Promise<number> {
+  let count = 0;
+  await eachCoinPage(context, address, `0x2::coin::Coin<${coinType}>`, 'object_id', (coins) => { count += coins.length; });
   return count;
 }
 
-async function toLegacyBalance(context: JsonRpcContext, address: string, balance: GrpcTypes.Balance | undefined, coinType: string, coinObjectCount?: Promise<number>) {
+/** How many coins of each type `address` owns, keyed by the inner type as v2 writes it. */
+async function countCoinsByType(context: JsonRpcContext, address: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  await eachCoinPage(context, address, '0x2::coin::Coin', 'object_type', (coins) => {
+    for (const coin of coins) {
+      const type = innerType(coin.objectType);
+      if (type !== '') counts.set(type, (counts.get(type) ?? 0) + 1);
+    }
+  });
+  return counts;
+}
+
+/** The counts keyed by normalized coin type (each distinct type normalized once). */
+function byNormalizedType(counts: ReadonlyMap<string, number>): Map<string, number> {
+  const normalized = new Map<string, number>();
+  for (const [type, count] of counts) {
+    const key = normalizeStructTag(type);
+    normalized.set(key, (normalized.get(key) ?? 0) + count);
+  }
+  return normalized;
+}
+
+function toLegacyBalance(balance: GrpcTypes.Balance | undefined, coinType: string, coinObjectCount: number) {
   return {
     coinType,
-    coinObjectCount: await (coinObjectCount ?? countCoins(context, address, coinType)),
+    coinObjectCount,
     totalBalance: u64(balance?.balance),
     lockedBalance: {},
     fundsInAddressBalance: u64(balance?.addressBalance),
@@ -67,7 +94,7 @@ async function toLegacyBalance(context: JsonRpcContext, address: string, balance
 
 export const getBalance: JsonRpcMethod = {
   name: 'suix_getBalance',
-  translatesTo: 'gRPC StateService.GetBalance + ListOwnedObjects (Coin<T>, for coinObjectCount)',
+  translatesTo: 'gRPC StateService.GetBalance + ListOwnedObjects (Coin<T>, for coinObjectCount: v2 has no coin count)',
   unfilled: ['lockedBalance: always {} (time-locked balances no longer exist)'],
   async handle(params, context) {
     const address = owner(params.owner);
@@ -76,26 +103,38 @@ export const getBalance: JsonRpcMethod = {
     const counting = countCoins(context, address, coinType);
     counting.catch(() => undefined);
     const response = await read(context, 'GetBalance', (options) => context.upstream.grpc.stateService.getBalance({ owner: address, coinType }, options));
-    return toLegacyBalance(context, address, response.balance, coinType, counting);
+    return toLegacyBalance(response.balance, coinType, await counting);
   },
 };
 
+async function listBalances(context: JsonRpcContext, address: string): Promise<GrpcTypes.Balance[]> {
+  const balances: GrpcTypes.Balance[] = [];
+  let pageToken: Uint8Array | undefined;
+  do {
+    const page = await read(context, 'ListBalances', (options) => context.upstream.grpc.stateService.listBalances({
+      owner: address, pageSize: COUNT_PAGE, ...(pageToken ? { pageToken } : {}),
+    }, options));
+    balances.push(...page.balances);
+    pageToken = page.nextPageToken;
+  } while (pageToken !== undefined && pageToken.length > 0);
+  return balances;
+}
+
 export const getAllBalances: JsonRpcMethod = {
   name: 'suix_getAllBalances',
-  translatesTo: 'gRPC StateService.ListBalances (all pages) + ListOwnedObjects per coin type (coinObjectCount)',
+  translatesTo: 'gRPC StateService.ListBalances (all pages) + ListOwnedObjects of every Coin<T> (all pages; coinObjectCount per type), in parallel',
   unfilled: ['lockedBalance: always {}'],
   async handle(params, context) {
     const address = owner(params.owner);
-    const balances: GrpcTypes.Balance[] = [];
-    let pageToken: Uint8Array | undefined;
-    do {
-      const page = await read(context, 'ListBalances', (options) => context.upstream.grpc.stateService.listBalances({
-        owner: address, pageSize: COUNT_PAGE, ...(pageToken ? { pageToken } : {}),
-      }, options));
-      balances.push(...page.balances);
-      pageToken = page.nextPageToken;
-    } while (pageToken !== undefined && pageToken.length > 0);
-    return Promise.all(balances.map((balance) => toLegacyBalance(context, address, balance, normalizeStructTag(balance.coinType ?? SUI))));
+    // One listing of every coin counts all types at once: no call per coin type.
+    const counting = countCoinsByType(context, address);
+    counting.catch(() => undefined);
+    const balances = await listBalances(context, address);
+    const counts = byNormalizedType(await counting);
+    return balances.map((balance) => {
+      const coinType = normalizeStructTag(balance.coinType ?? SUI);
+      return toLegacyBalance(balance, coinType, counts.get(coinType) ?? 0);
+    });
   },
 };
 
@@ -137,21 +176,23 @@ export const getAllCoins: JsonRpcMethod = {
 
 export const getCoinMetadata: JsonRpcMethod = {
   name: 'suix_getCoinMetadata',
-  translatesTo: 'gRPC StateService.GetCoinInfo (metadata)',
+  translatesTo: 'gRPC StateService.GetCoinInfo (metadata; cached for SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS)',
   async handle(params, context) {
     const coinType = coinTypeOf(params.coin_type);
-    const info = await readOptional(context, 'GetCoinInfo', (options) => context.upstream.grpc.stateService.getCoinInfo({ coinType }, options));
-    const metadata = info?.metadata;
-    // A node answers null for a coin type without metadata.
-    if (!metadata) return null;
-    return {
-      id: metadata.id ?? null,
-      decimals: metadata.decimals ?? 0,
-      name: metadata.name ?? '',
-      symbol: metadata.symbol ?? '',
-      description: metadata.description ?? '',
-      iconUrl: metadata.iconUrl ?? null,
-    };
+    return context.cache.read('coin-metadata', coinType, async () => {
+      const info = await readOptional(context, 'GetCoinInfo', (options) => context.upstream.grpc.stateService.getCoinInfo({ coinType }, options));
+      const metadata = info?.metadata;
+      // A node answers null for a coin type without metadata.
+      if (!metadata) return null;
+      return {
+        id: metadata.id ?? null,
+        decimals: metadata.decimals ?? 0,
+        name: metadata.name ?? '',
+        symbol: metadata.symbol ?? '',
+        description: metadata.description ?? '',
+        iconUrl: metadata.iconUrl ?? null,
+      };
+    });
   },
 };
 

@@ -2,6 +2,7 @@ import { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
 import { invalidParams } from '../../params.js';
+import type { Freshness } from '../../read-cache.js';
 import { read } from './upstream-reads.js';
 
 /** Normalized Move modules, structs and functions (gRPC MovePackageService). */
@@ -94,83 +95,95 @@ function packageId(value: unknown): string {
   return normalizeSuiAddress(String(value));
 }
 
-async function getPackage(context: JsonRpcContext, id: string): Promise<GrpcTypes.Package> {
-  const response = await read(context, 'GetPackage', (rpc) => context.upstream.grpc.movePackageService.getPackage({ packageId: id }, rpc));
-  if (!response.package) throw invalidParams(`package ${id} not found`, { code: 'NOT_FOUND' });
-  return response.package;
+/** Sui's system packages (`SYSTEM_PACKAGE_ADDRESSES` in sui-types): upgraded in place at epoch changes, so their contents can change. */
+const SYSTEM_PACKAGES = new Set(['0x1', '0x2', '0x3', '0xb', '0xdee9'].map((id) => normalizeSuiAddress(id)));
+
+function freshnessOf(id: string): Freshness {
+  return SYSTEM_PACKAGES.has(id) ? 'mutable' : 'immutable';
 }
 
-async function getModule(context: JsonRpcContext, id: string, name: string): Promise<GrpcTypes.Module> {
-  const pkg = await getPackage(context, id);
-  const module = pkg.modules.find((entry) => entry.name === name);
-  if (!module) throw invalidParams(`module ${id}::${name} not found`, { code: 'NOT_FOUND' });
-  return module;
+type NormalizedModule = ReturnType<typeof normalizedModule>;
+
+/** Every module of the package, normalized, by name (cached: a package id's contents never change). */
+async function normalizedPackage(context: JsonRpcContext, id: string): Promise<Record<string, NormalizedModule>> {
+  return context.cache.read('move-package', id, async () => {
+    const response = await read(context, 'GetPackage', (rpc) => context.upstream.grpc.movePackageService.getPackage({ packageId: id }, rpc));
+    if (!response.package) throw invalidParams(`package ${id} not found`, { code: 'NOT_FOUND' });
+    return Object.fromEntries(response.package.modules.map((module) => [module.name ?? '', normalizedModule(id, module)]));
+  }, { freshness: freshnessOf(id) });
 }
 
-async function getFunction(context: JsonRpcContext, id: string, module: string, name: string): Promise<GrpcTypes.FunctionDescriptor> {
-  const response = await read(context, 'GetFunction', (rpc) => context.upstream.grpc.movePackageService.getFunction({ packageId: id, moduleName: module, name }, rpc));
-  if (!response.function) throw invalidParams(`function ${id}::${module}::${name} not found`, { code: 'NOT_FOUND' });
-  return response.function;
+type NormalizedFunction = ReturnType<typeof normalizedFunction>;
+
+async function normalizedFunctionAt(context: JsonRpcContext, id: string, module: string, name: string): Promise<NormalizedFunction> {
+  return context.cache.read('move-function', `${id}::${module}::${name}`, async () => {
+    const response = await read(context, 'GetFunction', (rpc) => context.upstream.grpc.movePackageService.getFunction({ packageId: id, moduleName: module, name }, rpc));
+    if (!response.function) throw invalidParams(`function ${id}::${module}::${name} not found`, { code: 'NOT_FOUND' });
+    return normalizedFunction(response.function);
+  }, { freshness: freshnessOf(id) });
 }
 
 const FRIENDS = 'friends: [] and fileFormatVersion: 6 (v2 descriptors carry neither)';
 
 export const getNormalizedMoveModulesByPackage: JsonRpcMethod = {
   name: 'sui_getNormalizedMoveModulesByPackage',
-  translatesTo: 'gRPC MovePackageService.GetPackage',
+  translatesTo: 'gRPC MovePackageService.GetPackage (cached)',
   unfilled: [FRIENDS],
   async handle(params, context) {
-    const id = packageId(params.package);
-    const pkg = await getPackage(context, id);
-    return Object.fromEntries(pkg.modules.map((module) => [module.name ?? '', normalizedModule(id, module)]));
+    return normalizedPackage(context, packageId(params.package));
   },
 };
 
 export const getNormalizedMoveModule: JsonRpcMethod = {
   name: 'sui_getNormalizedMoveModule',
-  translatesTo: 'gRPC MovePackageService.GetPackage (one module)',
+  translatesTo: 'gRPC MovePackageService.GetPackage (one module; the package is cached)',
   unfilled: [FRIENDS],
   async handle(params, context) {
     const id = packageId(params.package);
-    return normalizedModule(id, await getModule(context, id, String(params.module_name)));
+    const name = String(params.module_name);
+    const modules = await normalizedPackage(context, id);
+    if (!Object.hasOwn(modules, name)) throw invalidParams(`module ${id}::${name} not found`, { code: 'NOT_FOUND' });
+    return modules[name];
   },
 };
 
 export const getNormalizedMoveStruct: JsonRpcMethod = {
   name: 'sui_getNormalizedMoveStruct',
-  translatesTo: 'gRPC MovePackageService.GetDatatype',
+  translatesTo: 'gRPC MovePackageService.GetDatatype (cached)',
   async handle(params, context) {
     const id = packageId(params.package);
-    const response = await read(context, 'GetDatatype', (rpc) => context.upstream.grpc.movePackageService.getDatatype({
-      packageId: id, moduleName: String(params.module_name), name: String(params.struct_name),
-    }, rpc));
-    const datatype = response.datatype;
-    if (!datatype || datatype.kind === GrpcTypes.DatatypeDescriptor_DatatypeKind.ENUM) {
-      throw invalidParams(`struct ${id}::${String(params.module_name)}::${String(params.struct_name)} not found`, { code: 'NOT_FOUND' });
-    }
-    return normalizedStruct(datatype);
+    const [module, name] = [String(params.module_name), String(params.struct_name)];
+    const struct = await context.cache.read('move-struct', `${id}::${module}::${name}`, async () => {
+      const response = await read(context, 'GetDatatype', (rpc) => context.upstream.grpc.movePackageService.getDatatype({ packageId: id, moduleName: module, name }, rpc));
+      const datatype = response.datatype;
+      return datatype && datatype.kind !== GrpcTypes.DatatypeDescriptor_DatatypeKind.ENUM ? normalizedStruct(datatype) : null;
+    }, { freshness: freshnessOf(id), keep: (found) => found !== null });
+    if (!struct) throw invalidParams(`struct ${id}::${module}::${name} not found`, { code: 'NOT_FOUND' });
+    return struct;
   },
 };
 
 export const getNormalizedMoveFunction: JsonRpcMethod = {
   name: 'sui_getNormalizedMoveFunction',
-  translatesTo: 'gRPC MovePackageService.GetFunction',
+  translatesTo: 'gRPC MovePackageService.GetFunction (cached)',
   async handle(params, context) {
-    return normalizedFunction(await getFunction(context, packageId(params.package), String(params.module_name), String(params.function_name)));
+    return normalizedFunctionAt(context, packageId(params.package), String(params.module_name), String(params.function_name));
   },
 };
 
 export const getMoveFunctionArgTypes: JsonRpcMethod = {
   name: 'sui_getMoveFunctionArgTypes',
-  translatesTo: 'gRPC MovePackageService.GetFunction',
+  translatesTo: 'gRPC MovePackageService.GetFunction (shares sui_getNormalizedMoveFunction\'s cache)',
   async handle(params, context) {
-    const fn = await getFunction(context, packageId(params.package), String(params.module), String(params.function));
+    const fn = await normalizedFunctionAt(context, packageId(params.package), String(params.module), String(params.function));
     return fn.parameters.map((parameter) => {
       // References are objects, so are datatypes by value; everything else (type parameters included) is pure, as on a node.
-      const isObject = parameter.body?.type === T.DATATYPE;
-      if (parameter.reference === GrpcTypes.OpenSignature_Reference.IMMUTABLE) return { Object: 'ByImmutableReference' };
-      if (parameter.reference === GrpcTypes.OpenSignature_Reference.MUTABLE) return { Object: 'ByMutableReference' };
-      return isObject ? { Object: 'ByValue' } : 'Pure';
+      if (typeof parameter === 'object' && parameter !== null) {
+        if ('Reference' in parameter) return { Object: 'ByImmutableReference' };
+        if ('MutableReference' in parameter) return { Object: 'ByMutableReference' };
+        if ('Struct' in parameter) return { Object: 'ByValue' };
+      }
+      return 'Pure';
     });
   },
 };

@@ -59,15 +59,16 @@ function version(value: unknown): bigint {
   return u64Param(value, 'version');
 }
 
+type LegacyObject = ReturnType<typeof legacyObjectData>;
+
 /**
  * The legacy ObjectRead of a past version: v2 tells "this version exists" from "it does not";
- * when it does not, the latest version says which of the legacy statuses applies.
+ * when it does not, the latest version (undefined: no such object) says which of the legacy
+ * statuses applies.
  */
-async function pastObject(context: JsonRpcContext, id: string, asked: bigint, found: ReturnType<typeof legacyObjectData> | undefined) {
+function pastObject(id: string, asked: bigint, found: LegacyObject | undefined, latestVersion: bigint | undefined) {
   if (found) return { status: 'VersionFound', details: found };
-  const latest = await getObject(context, id, {});
-  if (!latest) return { status: 'ObjectNotExists', details: id };
-  const latestVersion = latest.version ?? 0n;
+  if (latestVersion === undefined) return { status: 'ObjectNotExists', details: id };
   if (asked > latestVersion) {
     return { status: 'VersionTooHigh', details: { object_id: id, asked_version: asked.toString(), latest_version: latestVersion.toString() } };
   }
@@ -83,22 +84,28 @@ export const tryGetPastObject: JsonRpcMethod = {
     const asked = version(params.version);
     const options = objectOptions(params.options);
     const object = await getObject(context, id, options, asked);
-    return pastObject(context, id, asked, object ? legacyObjectData(object, options) : undefined);
+    if (object) return pastObject(id, asked, legacyObjectData(object, options), undefined);
+    const latest = await getObject(context, id, {});
+    return pastObject(id, asked, undefined, latest ? latest.version ?? 0n : undefined);
   },
 };
 
 export const tryMultiGetPastObjects: JsonRpcMethod = {
   name: 'sui_tryMultiGetPastObjects',
-  translatesTo: 'gRPC LedgerService.BatchGetObjects (object_id, version pairs)',
+  translatesTo: 'gRPC LedgerService.BatchGetObjects (object_id, version pairs); one more BatchGetObjects of the latest versions when some are missing',
   unfilled: ['as sui_tryGetPastObject'],
   async handle(params, context) {
     const asked = (params.past_objects as { objectId: string; version: string | number }[]).map((entry) => ({ objectId: objectId(entry.objectId), version: version(entry.version) }));
     if (asked.length > MAX_MULTI_GET) throw invalidParams(`at most ${MAX_MULTI_GET} objects per call, got ${asked.length}`);
     const options = objectOptions(params.options);
     const objects = await batchGetObjects(context, asked, options);
-    return Promise.all(asked.map((entry, index) => {
+    // Every missing version's latest one in one more call, not one call each.
+    const missing = [...new Set(asked.filter((_, index) => !objects[index]).map((entry) => entry.objectId))];
+    const latest = missing.length === 0 ? [] : await batchGetObjects(context, missing.map((id) => ({ objectId: id })), {});
+    const latestVersions = new Map(missing.map((id, index) => [id, latest[index] ? latest[index].version ?? 0n : undefined]));
+    return asked.map((entry, index) => {
       const object = objects[index];
-      return pastObject(context, entry.objectId, entry.version, object ? legacyObjectData(object, options) : undefined);
-    }));
+      return pastObject(entry.objectId, entry.version, object ? legacyObjectData(object, options) : undefined, latestVersions.get(entry.objectId));
+    });
   },
 };

@@ -4,21 +4,25 @@ import { eventQuery } from './filters.js';
 import { pageLimit, queryOptions, readPage } from './ledger-pages.js';
 import { timestampMs, type Json } from './legacy-values.js';
 import { renderEvent } from './render-response.js';
-import { getExecuted } from './transaction-reads.js';
+import { getExecuted, isFinal } from './transaction-reads.js';
 
 /** sui_getEvents, suix_queryEvents. */
 
 const EVENT_READ_MASK = ['package_id', 'module', 'sender', 'event_type', 'contents', 'json', 'checkpoint', 'transaction_digest', 'event_index'];
-const TX_EVENTS_MASK = ['digest', 'timestamp', 'events.events.package_id', 'events.events.module', 'events.events.sender', 'events.events.event_type', 'events.events.contents', 'events.events.json'];
+const TX_EVENTS_MASK = ['digest', 'checkpoint', 'timestamp', 'events.events.package_id', 'events.events.module', 'events.events.sender', 'events.events.event_type', 'events.events.contents', 'events.events.json'];
 
 const getEvents: JsonRpcMethod = {
   name: 'sui_getEvents',
-  translatesTo: 'gRPC LedgerService.GetTransaction (events, timestamp)',
+  translatesTo: 'gRPC LedgerService.GetTransaction (events, timestamp; cached once in a checkpoint)',
   async handle(params, context) {
     const digest = String(params.transaction_digest);
+    const kept = context.cache.get<Json[]>('transaction-events', digest);
+    if (kept !== undefined) return kept;
     const tx = await getExecuted(context, digest, TX_EVENTS_MASK);
     const timestamp = timestampMs(tx.timestamp);
-    return (tx.events?.events ?? []).map((event, i) => renderEvent(event, digest, i, timestamp));
+    const events = (tx.events?.events ?? []).map((event, i) => renderEvent(event, digest, i, timestamp));
+    if (isFinal(tx)) context.cache.set('transaction-events', digest, events);
+    return events;
   },
 };
 

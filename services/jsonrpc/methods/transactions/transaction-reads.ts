@@ -3,6 +3,7 @@ import { isUpstreamError } from '../../../upstream/index.js';
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { transactionQuery } from './filters.js';
 import { pageLimit, queryOptions, readPage, MAX_PAGE } from './ledger-pages.js';
+import type { Json } from './legacy-values.js';
 import { readMaskFor, renderTransactionResponse, type ResponseOptions } from './render-response.js';
 
 /** sui_getTransactionBlock, sui_multiGetTransactionBlocks, suix_queryTransactionBlocks. */
@@ -31,9 +32,21 @@ export async function getExecuted(context: JsonRpcContext, digest: string, readM
 
 const options = (params: Readonly<Record<string, unknown>>): ResponseOptions => (params.options ?? {}) as ResponseOptions;
 
+const OPTION_FLAGS = ['showInput', 'showRawInput', 'showEffects', 'showEvents', 'showObjectChanges', 'showBalanceChanges', 'showRawEffects'] as const;
+
+/** A rendering's cache key: the digest and which parts the options show. */
+function renderingKey(digest: string, opts: ResponseOptions): string {
+  return `${digest}:${OPTION_FLAGS.map((flag) => (opts[flag] ? '1' : '0')).join('')}`;
+}
+
+/** Only a transaction in a checkpoint is final: before it, its checkpoint and timestamp are still to come. */
+export function isFinal(tx: GrpcTypes.ExecutedTransaction): boolean {
+  return tx.checkpoint !== undefined;
+}
+
 const getTransactionBlock: JsonRpcMethod = {
   name: 'sui_getTransactionBlock',
-  translatesTo: 'gRPC LedgerService.GetTransaction (read mask from the options)',
+  translatesTo: 'gRPC LedgerService.GetTransaction (read mask from the options; cached once in a checkpoint)',
   unfilled: [
     'transaction.data: pure inputs of Move calls as BCS bytes (valueType null)',
     'objectChanges: published.modules (empty)',
@@ -41,13 +54,19 @@ const getTransactionBlock: JsonRpcMethod = {
   async handle(params, context) {
     const digest = String(params.digest);
     const opts = options(params);
-    return renderTransactionResponse(await getExecuted(context, digest, readMaskFor(opts)), opts);
+    const key = renderingKey(digest, opts);
+    const kept = context.cache.get<Json>('transaction', key);
+    if (kept !== undefined) return kept;
+    const tx = await getExecuted(context, digest, readMaskFor(opts));
+    const rendered = renderTransactionResponse(tx, opts);
+    if (isFinal(tx)) context.cache.set('transaction', key, rendered);
+    return rendered;
   },
 };
 
 const multiGetTransactionBlocks: JsonRpcMethod = {
   name: 'sui_multiGetTransactionBlocks',
-  translatesTo: 'gRPC LedgerService.BatchGetTransactions',
+  translatesTo: 'gRPC LedgerService.BatchGetTransactions (the digests not in the cache)',
   unfilled: ['as sui_getTransactionBlock'],
   async handle(params, context) {
     const digests = (params.digests as string[]).map(String);
@@ -59,13 +78,20 @@ const multiGetTransactionBlocks: JsonRpcMethod = {
     }
     if (digests.length === 0) return [];
     const opts = options(params);
+    const rendered = digests.map((digest) => context.cache.get<Json>('transaction', renderingKey(digest, opts)));
+    const missing = digests.filter((_, i) => rendered[i] === undefined);
+    if (missing.length === 0) return rendered;
     const { response } = await context.upstream.call('BatchGetTransactions', (o) =>
-      context.upstream.grpc.ledgerService.batchGetTransactions({ digests, readMask: { paths: readMaskFor(opts) } }, o), { idempotent: true });
+      context.upstream.grpc.ledgerService.batchGetTransactions({ digests: missing, readMask: { paths: readMaskFor(opts) } }, o), { idempotent: true });
     // A node answers the whole call with an error when one digest is unknown.
-    return response.transactions.map((entry, i) => {
-      if (entry.result.oneofKind !== 'transaction') throw transactionNotFound(digests[i]!);
-      return renderTransactionResponse(entry.result.transaction, opts);
-    });
+    const fetched = new Map(response.transactions.map((entry, i) => {
+      if (entry.result.oneofKind !== 'transaction') throw transactionNotFound(missing[i]!);
+      const tx = entry.result.transaction;
+      const answer = renderTransactionResponse(tx, opts);
+      if (isFinal(tx)) context.cache.set('transaction', renderingKey(missing[i]!, opts), answer);
+      return [missing[i]!, answer];
+    }));
+    return digests.map((digest, i) => rendered[i] ?? fetched.get(digest)!);
   },
 };
 
