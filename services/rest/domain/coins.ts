@@ -17,10 +17,14 @@ export interface CoinInfo {
 
 const SUI_TYPE = fullType('0x2::sui::SUI');
 
+/** How long a coin type's metadata (or its absence) is kept before it is read again. */
+export const COIN_INFO_TTL_MS = 60_000;
+
 /**
- * Coin metadata, read once per (network, coin type) and kept: metadata of a coin type almost
- * never changes, and balances ask for it on every call. Coin types without metadata are
- * remembered as such for a minute.
+ * Coin metadata, read once per (network, coin type) and kept for a minute, since balances ask
+ * for it on every call: long enough to spare the node, short enough for what does change (the
+ * total supply with every mint and burn; name, symbol and icon when the TreasuryCap's or
+ * MetadataCap's holder updates them). Coin types without metadata are kept as such as long.
  */
 export class CoinService {
   readonly #prices: PriceSource;
@@ -38,7 +42,7 @@ export class CoinService {
     const type = fullType(coinType);
     const key = `${ctx.network}/${type}`;
     const hit = this.#known.get(key);
-    if (hit && (hit.info || this.#now() - hit.at < 60_000)) return hit.info ?? undefined;
+    if (hit && this.#now() - hit.at < COIN_INFO_TTL_MS) return hit.info ?? undefined;
     const response = await askOptional(ctx.upstream, 'GetCoinInfo', (o) => ctx.upstream.grpc.stateService.getCoinInfo({ coinType: type }, o));
     const m = response?.metadata;
     const info: CoinInfo | null = m ? {
