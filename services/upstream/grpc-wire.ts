@@ -2,8 +2,9 @@ import type http2 from 'node:http2';
 import { RpcError, type RpcMetadata } from '@protobuf-ts/runtime-rpc';
 
 /**
- * gRPC's HTTP/2 framing and status rules (grpc/grpc PROTOCOL-HTTP2.md), as the client side of a
- * call needs them. Codes are names, as protobuf-ts's `RpcError.code` carries them.
+ * gRPC's HTTP/2 framing and status rules (grpc/grpc PROTOCOL-HTTP2.md), for both sides of a call:
+ * our upstream client, the gRPC proxy and the Envoy-facing services. Codes are names where the
+ * client side hands them to protobuf-ts (`RpcError.code`).
  */
 
 const STATUS_NAMES = [
@@ -51,6 +52,33 @@ export function decodeGrpcMessage(value: string | string[] | undefined): string 
   } catch {
     return text;
   }
+}
+
+const PASSES_AS_IS = /^[\x20-\x24\x26-\x7e]*$/;
+
+/**
+ * gRPC's percent-encoding of `grpc-message` (PROTOCOL-HTTP2.md): printable ASCII other than `%`
+ * stays as is, every other byte of the UTF-8 form is `%XX`. (encodeURIComponent would also
+ * escape `:` and `/`, which clients do not decode.)
+ */
+export function encodeGrpcMessage(message: string): string {
+  // Most messages (every OK call's empty one) need no escape: no UTF-8 buffer per call for them.
+  if (PASSES_AS_IS.test(message)) return message;
+  let out = '';
+  for (const byte of Buffer.from(message, 'utf8')) {
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+const TIMEOUT_UNIT_MS = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 0.001, n: 0.000_001 } as const;
+
+/** `grpc-timeout` (an integer and a unit, gRPC's HTTP/2 protocol) in milliseconds; undefined when absent or malformed. */
+export function parseGrpcTimeout(value: string | string[] | undefined): number | undefined {
+  const text = Array.isArray(value) ? value[0] : value;
+  const match = text ? /^(\d{1,8})([HMSmun])$/.exec(text) : null;
+  if (!match) return undefined;
+  return Number(match[1]) * TIMEOUT_UNIT_MS[match[2] as keyof typeof TIMEOUT_UNIT_MS];
 }
 
 /** One message in gRPC's length-prefixed framing: flag 0 (not compressed), 4-byte big-endian length, the bytes. */
