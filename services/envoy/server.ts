@@ -1,10 +1,9 @@
 import type { Logger } from '../core/index.js';
-import { frameMessage } from '../upstream/index.js';
-import type { AuthzCheck } from './authz/check.js';
-import type { CheckRequest, CheckResponse, RateLimitRequest, RateLimitResponse } from './envoy-types.js';
-import { authorizationService, rateLimitService } from './protos.js';
+import { CHECKED_HEADERS, type AuthzCheck } from './authz/check.js';
+import { decodeCheckRequest } from './codecs/check-request.js';
+import { decodeRateLimitRequest } from './codecs/rate-limit-request.js';
 import type { RateLimitCheck } from './ratelimit/should-rate-limit.js';
-import { MalformedMessage, startUnaryGrpcServer, type UnaryGrpcServer, type UnaryMethod } from './unary-grpc-server.js';
+import { startUnaryGrpcServer, type UnaryGrpcServer, type UnaryMethod } from './unary-grpc-server.js';
 
 export type EnvoyServiceServer = UnaryGrpcServer;
 
@@ -13,12 +12,16 @@ export interface EnvoyServices {
   ratelimit?: RateLimitCheck;
 }
 
+export const CHECK_PATH = '/envoy.service.auth.v3.Authorization/Check';
+export const SHOULD_RATE_LIMIT_PATH = '/envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit';
+
 /**
  * One h2c server (as Envoy's gRPC clusters call it inside the cluster) serving
  * `envoy.service.auth.v3.Authorization/Check` and/or
- * `envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit`. A failure the services did not
- * turn into an answer is a gRPC error: Envoy then applies its own failure mode (ext_authz
- * denies, the ratelimit filter allows; docs/envoy.md).
+ * `envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit`, each message decoded and its
+ * answer encoded by the codecs (codecs/), not by Envoy's protos loaded at run time. A failure
+ * the services did not turn into an answer is a gRPC error: Envoy then applies its own failure
+ * mode (ext_authz denies, the ratelimit filter allows; docs/envoy.md).
  */
 export async function startEnvoyServices(
   services: EnvoyServices,
@@ -26,32 +29,8 @@ export async function startEnvoyServices(
   logger: Logger,
 ): Promise<EnvoyServiceServer> {
   const methods: UnaryMethod[] = [];
-  if (services.authz) {
-    const authz = services.authz;
-    const { Check } = authorizationService().service;
-    methods.push({
-      path: Check!.path,
-      name: 'ext_authz',
-      call: async (message) => frameMessage(Check!.responseSerialize(await authz.check(decode<CheckRequest>(Check!.requestDeserialize, message)) satisfies CheckResponse)),
-    });
-  }
-  if (services.ratelimit) {
-    const ratelimit = services.ratelimit;
-    const { ShouldRateLimit } = rateLimitService().service;
-    methods.push({
-      path: ShouldRateLimit!.path,
-      name: 'ratelimit',
-      call: async (message) =>
-        frameMessage(ShouldRateLimit!.responseSerialize(await ratelimit.shouldRateLimit(decode<RateLimitRequest>(ShouldRateLimit!.requestDeserialize, message)) satisfies RateLimitResponse)),
-    });
-  }
+  const { authz, ratelimit } = services;
+  if (authz) methods.push({ path: CHECK_PATH, name: 'ext_authz', call: (message) => authz.check(decodeCheckRequest(message, CHECKED_HEADERS)) });
+  if (ratelimit) methods.push({ path: SHOULD_RATE_LIMIT_PATH, name: 'ratelimit', call: (message) => ratelimit.shouldRateLimit(decodeRateLimitRequest(message)) });
   return startUnaryGrpcServer(methods, listen, logger);
-}
-
-function decode<Request>(deserialize: (bytes: Buffer) => unknown, message: Buffer): Request {
-  try {
-    return deserialize(message) as Request;
-  } catch (error) {
-    throw new MalformedMessage(`The request message does not decode: ${error instanceof Error ? error.message : String(error)}`);
-  }
 }

@@ -1,6 +1,6 @@
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationService } from '../../services/envoy/index.js';
+import { authorizationService } from '../support/envoy-protos.js';
 import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS } from '../../services/identity/index.js';
 import { startEnvoyStack, type EnvoyStack } from '../support/envoy-stack.js';
 
