@@ -109,59 +109,98 @@ export async function startUnaryGrpcServer(methods: readonly UnaryMethod[], list
 
 /** Reads the one request message, calls the method, answers. */
 function serveCall(stream: http2.ServerHttp2Stream, method: UnaryMethod, deadline: number | undefined, logger: Logger): void {
-  const reader = new GrpcMessageReader(MAX_REQUEST_BYTES);
-  let request: Buffer | undefined;
-  let messages = 0;
-  let refused = false;
-  const take = (message: Buffer) => {
-    messages += 1;
-    request = message;
+  (stream as CallStream)[CALL] = new UnaryCall(stream, method, deadline, logger);
+  stream.on('data', onCallData);
+  stream.once('end', onCallEnd);
+}
+
+/** A call's state rides on its stream, so that its listeners are functions shared by every call, not closures made per call. */
+const CALL = Symbol('unary call');
+type CallStream = http2.ServerHttp2Stream & { [CALL]?: UnaryCall };
+
+function onCallData(this: CallStream, chunk: Buffer): void {
+  this[CALL]!.push(chunk);
+}
+
+function onCallEnd(this: CallStream): void {
+  this[CALL]!.end();
+}
+
+class UnaryCall {
+  readonly #stream: http2.ServerHttp2Stream;
+  readonly #method: UnaryMethod;
+  readonly #deadline: number | undefined;
+  readonly #logger: Logger;
+  readonly #reader = new GrpcMessageReader(MAX_REQUEST_BYTES);
+  #request: Buffer | undefined;
+  #messages = 0;
+  /** Answered already (a frame the reader refused): whatever else comes is ignored. */
+  #refused = false;
+  readonly #take = (message: Buffer) => {
+    this.#messages += 1;
+    this.#request = message;
   };
-  stream.on('data', (chunk: Buffer) => {
-    if (refused) return;
+
+  constructor(stream: http2.ServerHttp2Stream, method: UnaryMethod, deadline: number | undefined, logger: Logger) {
+    this.#stream = stream;
+    this.#method = method;
+    this.#deadline = deadline;
+    this.#logger = logger;
+  }
+
+  push(chunk: Buffer): void {
+    if (this.#refused) return;
     try {
-      reader.push(chunk, take);
+      this.#reader.push(chunk, this.#take);
     } catch (error) {
-      refused = true;
+      this.#refused = true;
       const code = error instanceof RpcError ? GrpcStatus[error.code as keyof typeof GrpcStatus] : undefined;
-      answerStatus(stream, code ?? GrpcStatus.INTERNAL, error instanceof Error ? error.message : String(error));
+      answerStatus(this.#stream, code ?? GrpcStatus.INTERNAL, error instanceof Error ? error.message : String(error));
     }
-  });
-  stream.once('end', () => {
-    if (refused) return;
-    if (messages !== 1 || !reader.atBoundary) {
-      answerStatus(stream, GrpcStatus.UNIMPLEMENTED, messages === 0 ? `Received no request message for ${method.path}` : `Received more than one request message for ${method.path}`);
+  }
+
+  end(): void {
+    if (this.#refused) return;
+    const path = this.#method.path;
+    if (this.#messages !== 1 || !this.#reader.atBoundary) {
+      answerStatus(this.#stream, GrpcStatus.UNIMPLEMENTED, this.#messages === 0 ? `Received no request message for ${path}` : `Received more than one request message for ${path}`);
       return;
     }
     let answer: Promise<Buffer>;
     try {
-      answer = method.call(request!);
+      answer = this.#method.call(this.#request!);
     } catch (error) {
       answer = Promise.reject(error);
     }
     answer.then(
-      (frame) => {
-        if (stream.destroyed || stream.closed) return;
-        if (deadline !== undefined && performance.now() > deadline) {
-          answerStatus(stream, GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded');
-          return;
-        }
-        stream.on('wantTrailers', sendOkTrailers);
-        stream.respond(RESPONSE_HEADERS, ANSWER_OPTIONS);
-        stream.end(frame);
-      },
-      (error: unknown) => {
-        if (error instanceof MalformedMessage) {
-          answerStatus(stream, GrpcStatus.INVALID_ARGUMENT, error.message);
-        } else if (isApiError(error)) {
-          answerStatus(stream, error.definition.grpc, error.message);
-        } else {
-          logger.error({ err: error }, `${method.name} call failed`);
-          answerStatus(stream, GrpcStatus.UNAVAILABLE, `${method.name} could not decide`);
-        }
-      },
+      (frame) => this.#answer(frame),
+      (error: unknown) => this.#fail(error),
     );
-  });
+  }
+
+  #answer(frame: Buffer): void {
+    const stream = this.#stream;
+    if (stream.destroyed || stream.closed) return;
+    if (this.#deadline !== undefined && performance.now() > this.#deadline) {
+      answerStatus(stream, GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      return;
+    }
+    stream.on('wantTrailers', sendOkTrailers);
+    stream.respond(RESPONSE_HEADERS, ANSWER_OPTIONS);
+    stream.end(frame);
+  }
+
+  #fail(error: unknown): void {
+    const name = this.#method.name;
+    if (error instanceof MalformedMessage) {
+      answerStatus(this.#stream, GrpcStatus.INVALID_ARGUMENT, error.message);
+    } else if (isApiError(error)) {
+      answerStatus(this.#stream, error.definition.grpc, error.message);
+    } else {
+      this.#logger.error({ err: error }, `${name} call failed`);
+      answerStatus(this.#stream, GrpcStatus.UNAVAILABLE, `${name} could not decide`);
+    }
+  }
 }
 
 /** A trailers-only answer: the status in the response headers, no message. */

@@ -63,7 +63,7 @@ export class AuthzCheck {
         cost: route.declaration.cost,
         principal,
       });
-      return encodeCheckResponse(allow(identityHeaders(token, principal, route.network), []));
+      return encodeCheckResponse(allow(identityHeaders(token, principal, route.network), NOTHING_REMOVED));
     } catch (error) {
       return encodeCheckResponse(deny(this.#asApiError(error, requestId), requestId, isGrpc(headers)));
     }
@@ -71,13 +71,14 @@ export class AuthzCheck {
 
   async #decide(route: MatchedRoute, url: string, headers: CheckedHeaders): Promise<Principal | undefined> {
     const { declaration } = route;
-    const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
-    const apiKeys = query.getAll('api_key');
+    const queryAt = url.indexOf('?');
+    // Most requests have no query: nothing to parse for them.
+    const apiKeys = queryAt === -1 ? NO_KEYS : new URLSearchParams(url.slice(queryAt + 1)).getAll('api_key');
     return this.#options.pipeline.authenticate({
       rule: declaration.auth,
       queryKeyAllowed: declaration.queryKey,
       network: route.network,
-      queryKeyPresent: hasQueryKey(url),
+      queryKeyPresent: queryAt !== -1 && hasQueryKey(url),
       headers: { xApiKey: headers['x-api-key'], authorization: headers.authorization },
       queryApiKey: apiKeys.length > 1 ? apiKeys : apiKeys[0],
       origin: headers.origin,
@@ -92,17 +93,18 @@ export class AuthzCheck {
   }
 }
 
+const NO_KEYS: readonly string[] = [];
+
 function identityHeaders(token: string, principal: Principal, network: string): HeaderValueOption[] {
-  const values: Record<keyof typeof IDENTITY_HEADERS, string> = {
-    token,
-    organization: principal.organization.id,
-    project: principal.project?.id ?? '',
-    keyId: principal.keyId,
-    network,
-    scopes: principal.scopes.join(','),
-    plan: planOf(principal.organization).id,
-  };
-  return Object.entries(values).map(([name, value]) => header(IDENTITY_HEADERS[name as keyof typeof IDENTITY_HEADERS], value));
+  return [
+    header(IDENTITY_HEADERS.token, token),
+    header(IDENTITY_HEADERS.organization, principal.organization.id),
+    header(IDENTITY_HEADERS.project, principal.project?.id ?? ''),
+    header(IDENTITY_HEADERS.keyId, principal.keyId),
+    header(IDENTITY_HEADERS.network, network),
+    header(IDENTITY_HEADERS.scopes, principal.scopes.join(',')),
+    header(IDENTITY_HEADERS.plan, planOf(principal.organization).id),
+  ];
 }
 
 function header(key: string, value: string): HeaderValueOption {
@@ -110,12 +112,15 @@ function header(key: string, value: string): HeaderValueOption {
   return { header: { key, value }, append_action: OVERWRITE_IF_EXISTS_OR_ADD };
 }
 
-function allow(headers: HeaderValueOption[], remove: readonly string[]): CheckResponse {
-  return { status: { code: RPC_OK }, ok_response: { headers, headers_to_remove: [...remove] } };
+function allow(headers: HeaderValueOption[], remove: string[]): CheckResponse {
+  return { status: { code: RPC_OK }, ok_response: { headers, headers_to_remove: remove } };
 }
 
+/** No header to remove (read by the encoder only, never changed). */
+const NOTHING_REMOVED: string[] = [];
+
 /** No route, or a public one: nothing to protect, every identity header removed (encoded once). */
-const ALLOWED_WITHOUT_IDENTITY = encodeCheckResponse(allow([], IDENTITY_HEADER_NAMES));
+const ALLOWED_WITHOUT_IDENTITY = encodeCheckResponse(allow([], [...IDENTITY_HEADER_NAMES]));
 
 function deny(error: ApiError, requestId: string, grpc: boolean): CheckResponse {
   const headers: HeaderValueOption[] = [

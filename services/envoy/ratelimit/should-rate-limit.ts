@@ -44,12 +44,16 @@ export class RateLimitCheck {
     // Metering off (SUIGW_METERING=off): nothing is limited, as in every role.
     if (!ticket) return allowed(descriptors.length);
     const org = ticket.org;
+    const code = error ? RLS_OVER_LIMIT : RLS_OK;
+    // Every descriptor gets the same status: one object, listed once per descriptor.
     const status = {
+      code,
       current_limit: { requests_per_unit: org.limit, unit: UNIT_SECOND },
       limit_remaining: org.remaining,
       duration_until_reset: durationOf(Math.max(0, org.resetAtMs - this.#options.clock.now())),
     };
-    if (!error) return encodeRateLimitResponse({ overall_code: RLS_OK, statuses: descriptors.map(() => ({ code: RLS_OK, ...status })), response_headers_to_add: [] });
+    const statuses = descriptors.map(() => status);
+    if (!error) return encodeRateLimitResponse({ overall_code: RLS_OK, statuses, response_headers_to_add: NO_HEADERS });
     const headers = { ...pipeline.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
     const response: HeaderValue[] = [
       { key: 'content-type', value: 'application/json; charset=utf-8' },
@@ -58,12 +62,15 @@ export class RateLimitCheck {
     ];
     return encodeRateLimitResponse({
       overall_code: RLS_OVER_LIMIT,
-      statuses: descriptors.map(() => ({ code: RLS_OVER_LIMIT, ...status })),
+      statuses,
       response_headers_to_add: response,
       raw_body: Buffer.from(JSON.stringify(errorBody(error, claims.requestId))),
     });
   }
 }
+
+/** Nothing to add to an admitted request's answer (read by the encoder only, never changed). */
+const NO_HEADERS: HeaderValue[] = [];
 
 function allowedResponse(descriptors: number): RateLimitResponse {
   return { overall_code: RLS_OK, statuses: Array.from({ length: descriptors }, () => ({ code: RLS_OK })), response_headers_to_add: [] };
