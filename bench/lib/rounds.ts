@@ -12,8 +12,8 @@ import { median } from './stats.js';
 export interface Subject {
   name: string;
   target: LoadTarget;
-  /** Concurrent requests → connections × streams per connection. */
-  shape(concurrency: number): Pick<LoadShape, 'connections' | 'streamsPerConnection'>;
+  /** Concurrent requests → connections × streams per connection (and a fixed rate, for an open-loop run). */
+  shape(concurrency: number): Pick<LoadShape, 'connections' | 'streamsPerConnection' | 'requestsPerSecond'>;
   /** The process that answers the load generator. */
   server: ServiceProcess<unknown>;
   /** The process it calls (simnet), if it is not the server itself. */
@@ -24,6 +24,8 @@ export interface Subject {
    * added to its failures.
    */
   refusals?(): Promise<number>;
+  /** Runs before each of the subject's runs, e.g. to write a fresh request body (a token that must not go stale). */
+  beforeRun?(): Promise<void>;
 }
 
 export interface RoundsOptions {
@@ -48,6 +50,7 @@ export interface Sample extends LoadRun {
 async function measure(subject: Subject, options: RoundsOptions): Promise<Sample> {
   const shape: LoadShape = { ...subject.shape(options.concurrency), durationSeconds: options.durationSeconds, warmupSeconds: options.warmupSeconds };
   const cpu = () => ({ at: performance.now(), server: subject.server.cpuMicros(), upstream: subject.upstream?.cpuMicros() ?? Number.NaN });
+  await subject.beforeRun?.();
   const refusedBefore = await subject.refusals?.();
   const running = h2load(subject.target, shape);
   const sampling = (async () => {

@@ -86,7 +86,7 @@ export function cleanEnvironment(): NodeJS.ProcessEnv {
   return env;
 }
 
-async function assertRedisAnswers(url: string): Promise<void> {
+export async function assertRedisAnswers(url: string): Promise<void> {
   const { hostname, port } = new URL(url);
   await new Promise<void>((resolve, reject) => {
     const socket = createConnection({ host: hostname, port: Number(port || 6379) });

@@ -1,7 +1,7 @@
 /**
- * The parts of Envoy's messages our services read and write, as @grpc/proto-loader hands them
- * over (`ENVOY_PROTO_OPTIONS`: proto field names, enums as numbers). The protos are the contract;
- * these types only spare the adapters `unknown`.
+ * The parts of Envoy's messages our services read and write, with the protos' field names and
+ * enums as numbers: what the codecs (codecs/) decode and encode, and, give or take the defaults
+ * it fills in, what a test client made with @grpc/proto-loader (test/support/envoy-protos.ts) receives.
  */
 
 /** `envoy.config.core.v3.HeaderValue`. */
@@ -18,19 +18,18 @@ export interface HeaderValueOption {
   append_action: number;
 }
 
-/** `envoy.service.auth.v3.AttributeContext.HttpRequest`, the part ext_authz decides on. */
-export interface CheckHttpRequest {
+/**
+ * `envoy.service.auth.v3.AttributeContext.HttpRequest`, the part ext_authz decides on (absent
+ * strings undefined), with the headers named `Name` (authz: `CHECKED_HEADERS`).
+ */
+export interface CheckHttpRequest<Name extends string = string> {
   id?: string;
   method?: string;
   /** Lower-case header names; pseudo-headers (`:authority`, `:path`) included by Envoy. */
-  headers?: Record<string, string>;
+  headers: Partial<Record<Name, string>>;
   /** The request target as the client sent it, query included. */
   path?: string;
   host?: string;
-}
-
-export interface CheckRequest {
-  attributes?: { request?: { http?: CheckHttpRequest | null } | null } | null;
 }
 
 /** `google.rpc.Code` values used here. */
@@ -64,7 +63,8 @@ export interface DescriptorStatus {
   code: number;
   current_limit?: { requests_per_unit: number; unit: number };
   limit_remaining?: number;
-  duration_until_reset?: { seconds: string; nanos: number };
+  /** `seconds` is an int64: a string in a test client's answer (`longs: String`). */
+  duration_until_reset?: { seconds: number; nanos: number };
 }
 
 export interface RateLimitResponse {

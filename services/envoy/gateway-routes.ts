@@ -26,31 +26,25 @@ export interface MatchedRoute {
 /**
  * The gateway's routes matched by the gateway's own router (find-my-way, with fastify's options:
  * trailing slash ignored, parameters up to 100 characters), so authz finds exactly the route the
- * gateway will run, static segments before parameters included.
+ * gateway will run, static segments before parameters included. Each route's match (network,
+ * name) is worked out once, when the table is built.
  */
 export class GatewayRoutes {
   readonly #router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 100 });
-  readonly #networks: readonly Network[];
 
   constructor(declarations: readonly RouteDeclaration[], networks: readonly Network[]) {
-    this.#networks = networks;
     for (const declaration of declarations) {
-      this.#router.on(declaration.method as FindMyWay.HTTPMethod, declaration.url, () => undefined, declaration);
+      const network = networkOfRoute(declaration.url, networks);
+      const bare = network ? declaration.url.slice(network.length + 1) : declaration.url;
+      const matched: MatchedRoute = { declaration, network, name: `${declaration.method} ${bare}` };
+      this.#router.on(declaration.method as FindMyWay.HTTPMethod, declaration.url, () => undefined, matched);
     }
   }
 
   /** The route for a method and a network-prefixed path (no query); `undefined` when none matches. */
   match(method: string, path: string): MatchedRoute | undefined {
-    const declaration = this.#find(method.toUpperCase(), path);
-    if (!declaration) return undefined;
-    const network = networkOfRoute(declaration.url, this.#networks);
-    const bare = network ? declaration.url.slice(network.length + 1) : declaration.url;
-    return { declaration, network, name: `${declaration.method} ${bare}` };
-  }
-
-  #find(method: string, path: string): RouteDeclaration | undefined {
     try {
-      return (this.#router.find(method as FindMyWay.HTTPMethod, path)?.store as RouteDeclaration | undefined) ?? undefined;
+      return (this.#router.find(method.toUpperCase() as FindMyWay.HTTPMethod, path)?.store as MatchedRoute | undefined) ?? undefined;
     } catch {
       // A method the router does not know: the gateway answers it (404/405), nothing to decide.
       return undefined;

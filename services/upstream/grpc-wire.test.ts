@@ -1,6 +1,6 @@
 import { RpcError } from '@protobuf-ts/runtime-rpc';
 import { describe, expect, it } from 'vitest';
-import { decodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, metadataOf, statusName, statusOfHttp } from './grpc-wire.js';
+import { decodeGrpcMessage, encodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, metadataOf, parseGrpcTimeout, statusName, statusOfHttp } from './grpc-wire.js';
 
 const messages = [Buffer.from('first'), Buffer.alloc(0), Buffer.from('x'.repeat(300)), Buffer.from([0, 1, 2, 3, 4, 5])];
 const wire = Buffer.concat(messages.map((m) => frameMessage(m)));
@@ -58,6 +58,12 @@ describe('gRPC wire rules', () => {
       .toEqual(['250m', '1m', '99999999m', '100000S', '99999999H']);
   });
 
+  it('reads grpc-timeout in every unit, and nothing from a malformed one', () => {
+    expect(['2H', '3M', '4S', '200m', '1500u', '2000000n', '99999999m'].map(parseGrpcTimeout)).toEqual([7_200_000, 180_000, 4_000, 200, 1.5, 2, 99_999_999]);
+    expect(['', '200', 'm', '123456789m', '20x', '-1m', ' 5m'].map(parseGrpcTimeout)).toEqual(Array(7).fill(undefined));
+    expect(parseGrpcTimeout(undefined)).toBeUndefined();
+  });
+
   it('percent-decodes grpc-message and keeps a malformed one as sent', () => {
     expect(decodeGrpcMessage('no: 100%25 %C3%BCber')).toBe('no: 100% über');
     expect(decodeGrpcMessage('50%')).toBe('50%');
@@ -67,5 +73,19 @@ describe('gRPC wire rules', () => {
   it('turns trailers into metadata without the status fields, -bin values padded', () => {
     expect(metadataOf({ ':status': 200, 'grpc-status': '9', 'grpc-message': 'x', 'x-a': 'b', 'x-d-bin': 'AQI' } as never))
       .toEqual({ 'x-a': 'b', 'x-d-bin': 'AQI=' });
+  });
+});
+
+describe('encodeGrpcMessage (PROTOCOL-HTTP2.md percent-encoding)', () => {
+  it('passes printable ASCII other than % as is, the empty message included', () => {
+    expect(encodeGrpcMessage('')).toBe('');
+    expect(encodeGrpcMessage('NOT_FOUND: object 0x2a/v1 {x: y}')).toBe('NOT_FOUND: object 0x2a/v1 {x: y}');
+  });
+
+  it('escapes %, control characters and every UTF-8 byte outside printable ASCII', () => {
+    expect(encodeGrpcMessage('100% done')).toBe('100%25 done');
+    expect(encodeGrpcMessage('line\nbreak\ttab')).toBe('line%0Abreak%09tab');
+    expect(encodeGrpcMessage('déjà ✓')).toBe('d%C3%A9j%C3%A0 %E2%9C%93');
+    expect(encodeGrpcMessage('\x7f')).toBe('%7F');
   });
 });

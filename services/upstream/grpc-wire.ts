@@ -2,8 +2,9 @@ import type http2 from 'node:http2';
 import { RpcError, type RpcMetadata } from '@protobuf-ts/runtime-rpc';
 
 /**
- * gRPC's HTTP/2 framing and status rules (grpc/grpc PROTOCOL-HTTP2.md), as the client side of a
- * call needs them. Codes are names, as protobuf-ts's `RpcError.code` carries them.
+ * gRPC's HTTP/2 framing and status rules (grpc/grpc PROTOCOL-HTTP2.md), for both sides of a call:
+ * our upstream client, the gRPC proxy and the Envoy-facing services. Codes are names where the
+ * client side hands them to protobuf-ts (`RpcError.code`).
  */
 
 const STATUS_NAMES = [
@@ -50,6 +51,51 @@ export function decodeGrpcMessage(value: string | string[] | undefined): string 
     return decodeURIComponent(text);
   } catch {
     return text;
+  }
+}
+
+const PASSES_AS_IS = /^[\x20-\x24\x26-\x7e]*$/;
+
+/**
+ * gRPC's percent-encoding of `grpc-message` (PROTOCOL-HTTP2.md): printable ASCII other than `%`
+ * stays as is, every other byte of the UTF-8 form is `%XX`. (encodeURIComponent would also
+ * escape `:` and `/`, which clients do not decode.)
+ */
+export function encodeGrpcMessage(message: string): string {
+  // Most messages (every OK call's empty one) need no escape: no UTF-8 buffer per call for them.
+  if (PASSES_AS_IS.test(message)) return message;
+  let out = '';
+  for (const byte of Buffer.from(message, 'utf8')) {
+    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
+  }
+  return out;
+}
+
+/** `grpc-timeout` (an integer of 1 to 8 digits and a unit, gRPC's HTTP/2 protocol) in milliseconds; undefined when absent or malformed. */
+export function parseGrpcTimeout(value: string | string[] | undefined): number | undefined {
+  // Read by hand, not by a regular expression: Envoy sends it on every call, and a match allocates.
+  const text = Array.isArray(value) ? value[0] : value;
+  if (text === undefined || text.length < 2 || text.length > 9) return undefined;
+  const unitAt = text.length - 1;
+  let amount = 0;
+  for (let index = 0; index < unitAt; index += 1) {
+    const digit = text.charCodeAt(index) - 48;
+    if (digit < 0 || digit > 9) return undefined;
+    amount = amount * 10 + digit;
+  }
+  const unitMs = timeoutUnitMs(text.charCodeAt(unitAt));
+  return unitMs === undefined ? undefined : amount * unitMs;
+}
+
+function timeoutUnitMs(unit: number): number | undefined {
+  switch (String.fromCharCode(unit)) {
+    case 'H': return 3_600_000;
+    case 'M': return 60_000;
+    case 'S': return 1_000;
+    case 'm': return 1;
+    case 'u': return 0.001;
+    case 'n': return 0.000_001;
+    default: return undefined;
   }
 }
 

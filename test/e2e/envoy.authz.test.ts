@@ -1,6 +1,6 @@
-import { credentials } from '@grpc/grpc-js';
+import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorizationService } from '../../services/envoy/index.js';
+import { authorizationService } from '../support/envoy-protos.js';
 import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS } from '../../services/identity/index.js';
 import { startEnvoyStack, type EnvoyStack } from '../support/envoy-stack.js';
 
@@ -100,5 +100,29 @@ describe('authz: ext_authz Check answers', () => {
     } finally {
       client.close();
     }
+  });
+
+  it('a message that does not decode: INVALID_ARGUMENT on both services; a method a port does not serve: UNIMPLEMENTED', async () => {
+    const CHECK = '/envoy.service.auth.v3.Authorization/Check';
+    const SHOULD_RATE_LIMIT = '/envoy.service.ratelimit.v3.RateLimitService/ShouldRateLimit';
+    const statusOf = (port: number, path: string, body: Buffer) => {
+      const client = new Client(`127.0.0.1:${port}`, credentials.createInsecure());
+      return new Promise<number | undefined>((resolve) => {
+        client.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, body, new Metadata(), {}, (error: ServiceError | null) => {
+          client.close();
+          resolve(error?.code);
+        });
+      });
+    };
+    // Field 15 with wire type 7, which protobuf does not have.
+    const malformed = Buffer.from([0x7f]);
+    expect(await statusOf(s.authzPort, CHECK, malformed)).toBe(3);
+    expect(await statusOf(s.rlsPort, SHOULD_RATE_LIMIT, malformed)).toBe(3);
+    expect(await statusOf(s.authzPort, SHOULD_RATE_LIMIT, Buffer.alloc(0))).toBe(12);
+    expect(await statusOf(s.rlsPort, CHECK, Buffer.alloc(0))).toBe(12);
+    expect(await statusOf(s.authzPort, '/envoy.service.auth.v3.Authorization/Nope', Buffer.alloc(0))).toBe(12);
+    // Still serving.
+    const caller = await s.newCaller();
+    expect((await s.check({ url: `/mainnet${PATH}`, headers: { 'x-api-key': caller.key } })).status.code).toBe(0);
   });
 });

@@ -48,7 +48,7 @@ describe('identity headers: forged, stale or replayed ones are not trusted', () 
   it('a token signed for another network, for this very method and path: ignored', async () => {
     const claims = s.identity.verify(token)!;
     const { issuedAt: _issuedAt, ...rest } = claims;
-    const forTestnet = s.identity.sign({ ...rest, network: 'testnet' });
+    const forTestnet = s.identity.sign({ ...rest, method: 'GET', path: OBJECT, network: 'testnet' });
     expect(s.identity.verify(forTestnet, { method: 'GET', path: OBJECT })).toMatchObject({ network: 'testnet' });
     const answer = await s.gatewayAnswer({ url: OBJECT, headers: { [IDENTITY_HEADERS.token]: forTestnet } });
     expect(answer.status).toBe(401);

@@ -131,7 +131,10 @@ describe('journey 3: behind Envoy, authz + ratelimit + a gateway trusting their 
       return { answer: await edge.forward({ path: '/mainnet/v1/chain', headers: { 'x-request-id': rid, ...headers } }), rid };
     };
     const [claims, mac] = token.split('.') as [string, string];
-    const forged = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(claims, 'base64url').toString()), network: 'mainnet', issuedAt: Date.now() })).toString('base64url');
+    // Re-dated (the payload's second field is when authz issued it) under the original MAC.
+    const fields = JSON.parse(Buffer.from(claims, 'base64url').toString()) as unknown[];
+    fields[1] = Date.now() + 1;
+    const forged = Buffer.from(JSON.stringify(fields)).toString('base64url');
     const attempts: Record<string, string>[] = [{}, { [IDENTITY_HEADERS.token]: `${forged}.${mac}` }, { [IDENTITY_HEADERS.token]: `${claims}.${'A'.repeat(mac.length)}` }];
     for (const headers of attempts) {
       const { answer, rid } = await refused(headers);

@@ -4,11 +4,9 @@ import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { gatewayRouteDeclarations } from '../../services/cli/gateway-routes.js';
 import { signedIdentityOf } from '../../services/cli/envoy-services.js';
 import {
-  authorizationService,
   AuthzCheck,
   DESCRIPTOR_KEYS,
   GatewayRoutes,
-  rateLimitService,
   RateLimitCheck,
   startEnvoyServices,
   type CheckResponse,
@@ -16,6 +14,7 @@ import {
   type RateLimitResponse,
 } from '../../services/envoy/index.js';
 import { networkRewriter } from '../../services/http/index.js';
+import { authorizationService, rateLimitService } from './envoy-protos.js';
 import { ALL_SCOPES } from './test-app.js';
 import { Authenticator, createKey, createOrganization, IDENTITY_HEADERS, type KeyRateLimit, type Scope } from '../../services/identity/index.js';
 import { type Tier } from '../../services/plans/index.js';

@@ -2,16 +2,21 @@ import { ApiError, errorBody, hasQueryKey, isApiError, requestIdFrom, type Logge
 import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Principal, type SignedIdentity } from '../../identity/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
 import { planOf } from '../../plans/index.js';
+import { encodeCheckResponse } from '../codecs/check-response.js';
 import type { GatewayRoutes, MatchedRoute } from '../gateway-routes.js';
 import {
   OVERWRITE_IF_EXISTS_OR_ADD,
   RPC_OK,
   RPC_PERMISSION_DENIED,
   type CheckHttpRequest,
-  type CheckRequest,
   type CheckResponse,
   type HeaderValueOption,
 } from '../envoy-types.js';
+
+/** The request headers the check reads: the codec decodes no other (a request carries ~15). */
+export const CHECKED_HEADERS = new Set([':path', ':method', ':authority', 'host', 'x-request-id', 'x-api-key', 'authorization', 'origin', 'content-type'] as const);
+export type CheckedHeader = typeof CHECKED_HEADERS extends Set<infer Name> ? Name : never;
+type CheckedHeaders = CheckHttpRequest<CheckedHeader>['headers'];
 
 export interface AuthzCheckOptions {
   /** The pipeline's authenticate stage (ext_authz neither limits nor charges). */
@@ -36,10 +41,10 @@ export class AuthzCheck {
     this.#options = options;
   }
 
-  async check(request: CheckRequest): Promise<CheckResponse> {
-    const http = request.attributes?.request?.http;
+  /** The answer, encoded (one gRPC frame), to a check of `http` (undefined: the check carried no HTTP request). */
+  async check(http: CheckHttpRequest<CheckedHeader> | undefined): Promise<Buffer> {
     if (!http) throw new ApiError('VALIDATION_FAILED', { message: 'The check request carries no HTTP request attributes.' });
-    const headers = http.headers ?? {};
+    const headers = http.headers;
     const requestId = requestIdFrom(headers['x-request-id']);
     const target = http.path ?? headers[':path'] ?? '/';
     const method = (http.method ?? headers[':method'] ?? 'GET').toUpperCase();
@@ -48,7 +53,7 @@ export class AuthzCheck {
     try {
       // No route: the gateway answers 404 or 405 itself, with nothing to protect.
       const principal = route ? await this.#decide(route, url, headers) : undefined;
-      if (!principal || !route?.network) return allow([], IDENTITY_HEADER_NAMES);
+      if (!principal || !route?.network) return ALLOWED_WITHOUT_IDENTITY;
       const token = this.#options.identity.sign({
         method,
         path: pathOf(target),
@@ -58,21 +63,22 @@ export class AuthzCheck {
         cost: route.declaration.cost,
         principal,
       });
-      return allow(identityHeaders(token, principal, route.network), []);
+      return encodeCheckResponse(allow(identityHeaders(token, principal, route.network), NOTHING_REMOVED));
     } catch (error) {
-      return deny(this.#asApiError(error, requestId), requestId, isGrpc(headers));
+      return encodeCheckResponse(deny(this.#asApiError(error, requestId), requestId, isGrpc(headers)));
     }
   }
 
-  async #decide(route: MatchedRoute, url: string, headers: Record<string, string>): Promise<Principal | undefined> {
+  async #decide(route: MatchedRoute, url: string, headers: CheckedHeaders): Promise<Principal | undefined> {
     const { declaration } = route;
-    const query = new URLSearchParams(url.includes('?') ? url.slice(url.indexOf('?') + 1) : '');
-    const apiKeys = query.getAll('api_key');
+    const queryAt = url.indexOf('?');
+    // Most requests have no query: nothing to parse for them.
+    const apiKeys = queryAt === -1 ? NO_KEYS : new URLSearchParams(url.slice(queryAt + 1)).getAll('api_key');
     return this.#options.pipeline.authenticate({
       rule: declaration.auth,
       queryKeyAllowed: declaration.queryKey,
       network: route.network,
-      queryKeyPresent: hasQueryKey(url),
+      queryKeyPresent: queryAt !== -1 && hasQueryKey(url),
       headers: { xApiKey: headers['x-api-key'], authorization: headers.authorization },
       queryApiKey: apiKeys.length > 1 ? apiKeys : apiKeys[0],
       origin: headers.origin,
@@ -87,17 +93,18 @@ export class AuthzCheck {
   }
 }
 
+const NO_KEYS: readonly string[] = [];
+
 function identityHeaders(token: string, principal: Principal, network: string): HeaderValueOption[] {
-  const values: Record<keyof typeof IDENTITY_HEADERS, string> = {
-    token,
-    organization: principal.organization.id,
-    project: principal.project?.id ?? '',
-    keyId: principal.keyId,
-    network,
-    scopes: principal.scopes.join(','),
-    plan: planOf(principal.organization).id,
-  };
-  return Object.entries(values).map(([name, value]) => header(IDENTITY_HEADERS[name as keyof typeof IDENTITY_HEADERS], value));
+  return [
+    header(IDENTITY_HEADERS.token, token),
+    header(IDENTITY_HEADERS.organization, principal.organization.id),
+    header(IDENTITY_HEADERS.project, principal.project?.id ?? ''),
+    header(IDENTITY_HEADERS.keyId, principal.keyId),
+    header(IDENTITY_HEADERS.network, network),
+    header(IDENTITY_HEADERS.scopes, principal.scopes.join(',')),
+    header(IDENTITY_HEADERS.plan, planOf(principal.organization).id),
+  ];
 }
 
 function header(key: string, value: string): HeaderValueOption {
@@ -105,9 +112,15 @@ function header(key: string, value: string): HeaderValueOption {
   return { header: { key, value }, append_action: OVERWRITE_IF_EXISTS_OR_ADD };
 }
 
-function allow(headers: HeaderValueOption[], remove: readonly string[]): CheckResponse {
-  return { status: { code: RPC_OK }, ok_response: { headers, headers_to_remove: [...remove] } };
+function allow(headers: HeaderValueOption[], remove: string[]): CheckResponse {
+  return { status: { code: RPC_OK }, ok_response: { headers, headers_to_remove: remove } };
 }
+
+/** No header to remove (read by the encoder only, never changed). */
+const NOTHING_REMOVED: string[] = [];
+
+/** No route, or a public one: nothing to protect, every identity header removed (encoded once). */
+const ALLOWED_WITHOUT_IDENTITY = encodeCheckResponse(allow([], [...IDENTITY_HEADER_NAMES]));
 
 function deny(error: ApiError, requestId: string, grpc: boolean): CheckResponse {
   const headers: HeaderValueOption[] = [
@@ -125,6 +138,6 @@ function deny(error: ApiError, requestId: string, grpc: boolean): CheckResponse 
 }
 
 /** gRPC and gRPC-Web requests: Envoy answers them with the status in `grpc-status`. */
-function isGrpc(headers: CheckHttpRequest['headers'] & object): boolean {
+function isGrpc(headers: CheckedHeaders): boolean {
   return headers['content-type']?.startsWith('application/grpc') === true;
 }

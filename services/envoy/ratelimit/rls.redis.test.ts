@@ -7,7 +7,7 @@ import { Authenticator, createKey, createOrganization, SignedIdentity, type KeyR
 import { type Tier } from '../../plans/index.js';
 import { createMetering, type Metering } from '../../metering/index.js';
 import type { RateLimitResponse } from '../envoy-types.js';
-import { rateLimitService } from '../protos.js';
+import { rateLimitService } from '../../../test/support/envoy-protos.js';
 import { startEnvoyServices, type EnvoyServiceServer } from '../server.js';
 import { DESCRIPTOR_KEYS } from './descriptors.js';
 import { RateLimitCheck } from './should-rate-limit.js';

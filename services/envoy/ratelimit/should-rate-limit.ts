@@ -2,6 +2,7 @@ import { errorBody, type Clock } from '../../core/index.js';
 import type { SignedIdentity } from '../../identity/index.js';
 import { isFree, type RouteCost } from '../../metering/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
+import { encodeRateLimitResponse } from '../codecs/rate-limit-response.js';
 import { RLS_OK, RLS_OVER_LIMIT, UNIT_SECOND, type HeaderValue, type RateLimitRequest, type RateLimitResponse } from '../envoy-types.js';
 import { readDescriptors } from './descriptors.js';
 
@@ -27,7 +28,8 @@ export class RateLimitCheck {
     this.#options = options;
   }
 
-  async shouldRateLimit(request: RateLimitRequest): Promise<RateLimitResponse> {
+  /** The answer, encoded (one gRPC frame). */
+  async shouldRateLimit(request: RateLimitRequest): Promise<Buffer> {
     const descriptors = request.descriptors ?? [];
     const values = readDescriptors(descriptors);
     const claims = this.#options.identity.verify(values.identity);
@@ -42,31 +44,45 @@ export class RateLimitCheck {
     // Metering off (SUIGW_METERING=off): nothing is limited, as in every role.
     if (!ticket) return allowed(descriptors.length);
     const org = ticket.org;
+    const code = error ? RLS_OVER_LIMIT : RLS_OK;
+    // Every descriptor gets the same status: one object, listed once per descriptor.
     const status = {
+      code,
       current_limit: { requests_per_unit: org.limit, unit: UNIT_SECOND },
       limit_remaining: org.remaining,
       duration_until_reset: durationOf(Math.max(0, org.resetAtMs - this.#options.clock.now())),
     };
-    if (!error) return { overall_code: RLS_OK, statuses: descriptors.map(() => ({ code: RLS_OK, ...status })), response_headers_to_add: [] };
+    const statuses = descriptors.map(() => status);
+    if (!error) return encodeRateLimitResponse({ overall_code: RLS_OK, statuses, response_headers_to_add: NO_HEADERS });
     const headers = { ...pipeline.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
     const response: HeaderValue[] = [
       { key: 'content-type', value: 'application/json; charset=utf-8' },
       { key: 'x-request-id', value: claims.requestId },
       ...Object.entries(headers).map(([key, value]) => ({ key, value })),
     ];
-    return {
+    return encodeRateLimitResponse({
       overall_code: RLS_OVER_LIMIT,
-      statuses: descriptors.map(() => ({ code: RLS_OVER_LIMIT, ...status })),
+      statuses,
       response_headers_to_add: response,
       raw_body: Buffer.from(JSON.stringify(errorBody(error, claims.requestId))),
-    };
+    });
   }
 }
 
-function allowed(descriptors: number): RateLimitResponse {
+/** Nothing to add to an admitted request's answer (read by the encoder only, never changed). */
+const NO_HEADERS: HeaderValue[] = [];
+
+function allowedResponse(descriptors: number): RateLimitResponse {
   return { overall_code: RLS_OK, statuses: Array.from({ length: descriptors }, () => ({ code: RLS_OK })), response_headers_to_add: [] };
 }
 
-function durationOf(ms: number): { seconds: string; nanos: number } {
-  return { seconds: String(Math.floor(ms / 1000)), nanos: (ms % 1000) * 1_000_000 };
+/** OK for every descriptor, nothing else: encoded once for the usual counts of descriptors (one, per DESCRIPTOR_KEYS). */
+const ALLOWED = Array.from({ length: 9 }, (_, descriptors) => encodeRateLimitResponse(allowedResponse(descriptors)));
+
+function allowed(descriptors: number): Buffer {
+  return ALLOWED[descriptors] ?? encodeRateLimitResponse(allowedResponse(descriptors));
+}
+
+function durationOf(ms: number): { seconds: number; nanos: number } {
+  return { seconds: Math.floor(ms / 1000), nanos: (ms % 1000) * 1_000_000 };
 }

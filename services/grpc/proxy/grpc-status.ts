@@ -1,5 +1,5 @@
 import { GrpcStatus, isApiError, type ApiError } from '../../core/index.js';
-import { upstreamApiError } from '../../upstream/index.js';
+import { encodeGrpcMessage, upstreamApiError } from '../../upstream/index.js';
 
 /** A call's end as gRPC sees it: status and message (percent-encoded on the wire). */
 export interface CallStatus {
@@ -28,23 +28,6 @@ export function trailerFields(status: CallStatus): Record<string, string> {
   return { 'grpc-status': String(status.code), 'grpc-message': encodeGrpcMessage(status.message) };
 }
 
-const PASSES_AS_IS = /^[\x20-\x24\x26-\x7e]*$/;
-
-/**
- * gRPC's percent-encoding of `grpc-message` (PROTOCOL-HTTP2.md): printable ASCII other than `%`
- * stays as is, every other byte of the UTF-8 form is `%XX`. (encodeURIComponent would also
- * escape `:` and `/`, which clients do not decode.)
- */
-export function encodeGrpcMessage(message: string): string {
-  // Most messages (every OK call's empty one) need no escape: no UTF-8 buffer per call for them.
-  if (PASSES_AS_IS.test(message)) return message;
-  let out = '';
-  for (const byte of Buffer.from(message, 'utf8')) {
-    out += byte >= 0x20 && byte <= 0x7e && byte !== 0x25 ? String.fromCharCode(byte) : `%${byte.toString(16).toUpperCase().padStart(2, '0')}`;
-  }
-  return out;
-}
-
 const CLIENT_ERRORS = new Set<number>([
   GrpcStatus.INVALID_ARGUMENT, GrpcStatus.NOT_FOUND, GrpcStatus.ALREADY_EXISTS, GrpcStatus.PERMISSION_DENIED,
   GrpcStatus.FAILED_PRECONDITION, GrpcStatus.OUT_OF_RANGE, GrpcStatus.UNAUTHENTICATED, GrpcStatus.ABORTED,
@@ -63,14 +46,4 @@ export function chargeStatusOf(code: number): number {
   if (code === GrpcStatus.DEADLINE_EXCEEDED) return 504;
   if (code === GrpcStatus.UNAVAILABLE) return 503;
   return 500;
-}
-
-/** `grpc-timeout` (an integer and a unit, gRPC's HTTP/2 protocol) in milliseconds; undefined when absent or malformed. */
-export function parseGrpcTimeout(value: string | string[] | undefined): number | undefined {
-  const text = Array.isArray(value) ? value[0] : value;
-  const match = text ? /^(\d{1,8})([HMSmun])$/.exec(text) : null;
-  if (!match) return undefined;
-  const amount = Number(match[1]);
-  const factor = { H: 3_600_000, M: 60_000, S: 1_000, m: 1, u: 0.001, n: 0.000_001 }[match[2] as 'H' | 'M' | 'S' | 'm' | 'u' | 'n'];
-  return amount * factor;
 }

@@ -23,7 +23,7 @@ import { createGrpcWebMux, type GrpcWebMux } from '../web-mux/index.js';
 import { RATE_LIMIT_HEADERS } from '../../metering/index.js';
 import { proxyCall, type ProxyCallDeps } from './proxy-call.js';
 
-export { parseGrpcTimeout, chargeStatusOf, statusOfApiError } from './grpc-status.js';
+export { chargeStatusOf, statusOfApiError } from './grpc-status.js';
 
 export interface GrpcProxyOptions extends ProxyCallDeps {
   /** The network a call is for, from the authority the client dialled (a fixed one per port in dev). */

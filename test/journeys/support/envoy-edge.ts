@@ -1,5 +1,6 @@
 import { credentials, type Client } from '@grpc/grpc-js';
-import { authorizationService, DESCRIPTOR_KEYS, rateLimitService, type CheckResponse, type RateLimitResponse } from '../../../services/envoy/index.js';
+import { DESCRIPTOR_KEYS, type CheckResponse, type RateLimitResponse } from '../../../services/envoy/index.js';
+import { authorizationService, rateLimitService } from '../../support/envoy-protos.js';
 import { IDENTITY_HEADERS } from '../../../services/identity/index.js';
 import { fromOptions, lowerCase, unary } from '../../support/envoy-stack.js';
 

@@ -5,9 +5,11 @@ import { loadSync } from '@grpc/proto-loader';
 
 /**
  * Envoy's own API protos, as shipped inside `@grpc/grpc-js-xds` (deps/: envoy-api, xds/udpa,
- * googleapis, protoc-gen-validate), so our services speak exactly Envoy's wire format. Loaded
- * once per process. Field names keep their proto spelling (`keepCase`), 64-bit
- * numbers strings, enums numbers (HTTP statuses are an enum of their own codes), absent fields their defaults.
+ * googleapis, protoc-gen-validate), loaded with @grpc/proto-loader for the tests' and the
+ * benchmark's clients and for the codecs' cross-checks: what Envoy sends and reads, encoded by
+ * protobufjs, independently of services/envoy/codecs. Loaded once per process. Field names keep
+ * their proto spelling (`keepCase`), 64-bit numbers strings, enums numbers (HTTP statuses are
+ * an enum of their own codes), absent fields their defaults.
  */
 const DEPS = join(dirname(createRequire(import.meta.url).resolve('@grpc/grpc-js-xds/package.json')), 'deps');
 
@@ -36,7 +38,7 @@ function service(path: string): ServiceClientConstructor {
   return node as ServiceClientConstructor;
 }
 
-/** `envoy.service.auth.v3.Authorization` (ext_authz): its definition, and a client for tests. */
+/** `envoy.service.auth.v3.Authorization` (ext_authz): a client, and its method definitions (serializers). */
 export function authorizationService(): ServiceClientConstructor {
   return service('envoy.service.auth.v3.Authorization');
 }
