@@ -20,14 +20,6 @@
  * same rounds (the gateway's surfaces only). BENCH_NOISY_BASELINE=1: the JSON-RPC attacker keeps
  * one small subscription while "alone". Goal: victim ratio ≥ 0.8 on every surface. Prints numbers;
  * not a pass/fail test.
- *
- * BENCH_NOISY_PIN (default 1 on a machine of 2 or more CPUs): the serving processes (gateways,
- * gRPC proxy, `suigw streams`) run on CPU 0, everything else (this process and what it starts:
- * simnet, attackers, h2load, redis) on the others. A deployment gives the gateway CPUs of its
- * own; the node and the attacker's client are other machines. On a shared 2-core box they would
- * otherwise take the gateway's CPU (simnet serving the attacker's reads, the attacker's own
- * process) and the ratio would measure the box, not the gateway's isolation; BENCH_NOISY_PIN=0
- * measures the box.
  */
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -36,8 +28,7 @@ import { describeReport, startAttacker, type Attacker } from './lib/noisy-attack
 import { readSurfaces, startNoisyStack, type NoisyStack, type Surface } from './lib/noisy-stack.js';
 import { authMeVictim, grpcVictim, warpVictim, webhookVictim, type Victim, type VictimWindow } from './lib/noisy-victims.js';
 import { printTable } from './lib/report.js';
-import { availableParallelism } from 'node:os';
-import { pinToCpus, processCpuMicros } from './lib/service-process.js';
+import { processCpuMicros } from './lib/service-process.js';
 import { describeSettings, readSettings, type BenchSettings } from './lib/settings.js';
 import { median } from './lib/stats.js';
 
@@ -178,18 +169,10 @@ function report(surface: Surface, target: Target): SurfaceSummary {
 export default async function benchNoisyNeighbour(): Promise<void> {
   const settings = readSettings();
   const surfaces = readSurfaces();
-  const cpus = availableParallelism();
-  const pin = cpus >= 2 && process.env['BENCH_NOISY_PIN'] !== '0';
-  console.log(`noisy neighbour (${surfaces.join(', ')}): ${describeSettings(settings)}; attacker plan ${process.env['NOISY_TIER'] ?? 'growth'}; ` +
-    (pin ? `serving processes on CPU 0, simnet, attackers and load generators on CPUs 1-${cpus - 1}` : 'no CPU pinning'));
-  if (pin) pinToCpus(process.pid, `1-${cpus - 1}`);
+  console.log(`noisy neighbour (${surfaces.join(', ')}): ${describeSettings(settings)}; attacker plan ${process.env['NOISY_TIER'] ?? 'growth'}`);
   const stack = await startNoisyStack(settings, surfaces);
   const summaries: SurfaceSummary[] = [];
   try {
-    if (pin) {
-      const servers = [stack.gateway.pid, stack.base.compareGateway?.pid, stack.grpcProxy?.pid, stack.streams?.child.pid];
-      for (const pid of servers) if (pid !== undefined) pinToCpus(pid, '0');
-    }
     for (const surface of surfaces) summaries.push(...(await runSurface(stack, surface, settings)));
   } finally {
     await stack.stop();

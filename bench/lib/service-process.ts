@@ -134,14 +134,6 @@ export function processCpuMicros(pid: number): number {
   return (ticks * 1_000_000) / clockTicksPerSecond();
 }
 
-/**
- * Runs every thread of a process on the given CPUs from now on (`taskset -a -p -c`); processes it
- * starts later inherit them. Linux only, as /proc is.
- */
-export function pinToCpus(pid: number, cpus: string): void {
-  execFileSync('taskset', ['-a', '-p', '-c', cpus, String(pid)], { stdio: 'ignore' });
-}
-
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
