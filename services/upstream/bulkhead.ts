@@ -34,6 +34,18 @@ export class Bulkhead {
   get queued(): number { return this.#queued; }
 
   /**
+   * A free slot now, released by calling the returned function once; undefined when the caller
+   * must wait (then `acquire`). No promise is made, so an uncontended call costs only its
+   * releaser. It never jumps the queue: a slot is free only while nobody waits, since a released
+   * slot passes straight to the next waiter (`#releaser`).
+   */
+  tryAcquire(): (() => void) | undefined {
+    if (this.#running >= this.#options.maxConcurrent) return undefined;
+    this.#running += 1;
+    return this.#releaser();
+  }
+
+  /**
    * A slot, released by calling the returned function once. Rejects with `'full'` when the
    * queue is full, `'timeout'` when `waitMs` passes first, `'cancelled'` when `cancel` fires.
    */

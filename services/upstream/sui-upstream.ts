@@ -176,9 +176,11 @@ export class SuiUpstream implements Upstream {
     if (deadlineAt <= started) {
       throw new UpstreamError('timeout', name, operation, `${operation}: the request's time budget is spent`, { local: true });
     }
-    const release = await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal, options.tenant).catch((error: unknown) => {
-      throw refusalError(error, name, operation);
-    });
+    // A free slot without a promise (a caller already gone then fails in its attempt, as from `acquire`).
+    const release = this.#bulkhead.tryAcquire()
+      ?? await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal, options.tenant).catch((error: unknown) => {
+        throw refusalError(error, name, operation);
+      });
     try {
       const retryPolicy = {
         ...this.#policy, deadlineMs: deadlineAt - this.#env.now(), deadlineAt,
