@@ -11,7 +11,7 @@ import { RawGrpcChannel } from './grpc-raw-channel.js';
 import { Http2GrpcTransport } from './http2-grpc-transport.js';
 import { isCancelled, REQUEST_CANCELLATION, RequestCancellation, signalOf, type CallCancel } from './request-cancellation.js';
 import { RequestUpstream } from './request-upstream.js';
-import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
+import { realRetryEnv, withRetries, type RetryEnv, type RetryPolicy } from './retry.js';
 import { BREAKER_STATE_VALUE } from '../core/index.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
@@ -182,9 +182,11 @@ export class SuiUpstream implements Upstream {
         throw refusalError(error, name, operation);
       });
     try {
-      const retryPolicy = {
-        ...this.#policy, deadlineMs: deadlineAt - this.#env.now(), deadlineAt,
-        baseDelayMs: this.#policy.retryBaseDelayMs, maxDelayMs: this.#policy.retryMaxDelayMs,
+      // The retry policy's six fields, not a copy of the whole upstream policy per call.
+      const policy = this.#policy;
+      const retryPolicy: RetryPolicy = {
+        deadlineMs: deadlineAt - this.#env.now(), deadlineAt, attemptTimeoutMs: policy.attemptTimeoutMs,
+        retries: policy.retries, baseDelayMs: policy.retryBaseDelayMs, maxDelayMs: policy.retryMaxDelayMs,
       };
       return await withRetries(retryPolicy, this.#env, options.idempotent ?? false, async (timeoutMs) => {
         if (isCancelled(signal)) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
