@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { SeriesCounter, SeriesHistogram } from './series-metrics.js';
 
 /**
@@ -30,20 +30,21 @@ export class Metrics {
   );
 
   /** One upstream call (one attempt of it), by network, API (grpc, graphql), method and outcome. */
-  readonly upstreamCalls = new Counter({
-    name: 'suigw_upstream_calls_total',
-    help: 'Upstream call attempts by network, api (grpc|graphql), method and outcome (ok or the error kind).',
-    labelNames: ['network', 'api', 'method', 'outcome'] as const,
-    registers: [this.registry],
-  });
+  // Recorded on every upstream attempt: series instruments.
+  readonly upstreamCalls = new SeriesCounter(
+    'suigw_upstream_calls_total',
+    'Upstream call attempts by network, api (grpc|graphql), method and outcome (ok or the error kind).',
+    ['network', 'api', 'method', 'outcome'],
+    this.registry,
+  );
 
-  readonly upstreamDuration = new Histogram({
-    name: 'suigw_upstream_call_duration_seconds',
-    help: 'Duration of upstream call attempts by network, api and method.',
-    labelNames: ['network', 'api', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
+  readonly upstreamDuration = new SeriesHistogram(
+    'suigw_upstream_call_duration_seconds',
+    'Duration of upstream call attempts by network, api and method.',
+    ['network', 'api', 'method'],
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    this.registry,
+  );
 
   /** 0 closed, 1 half-open, 2 open. */
   readonly breakerState = new Gauge({
