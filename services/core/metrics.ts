@@ -1,5 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { SeriesCounter, SeriesHistogram } from './series-metrics.js';
+import { SeriesCounter, SeriesGauge, SeriesHistogram } from './series-metrics.js';
 
 /**
  * The service's Prometheus instruments, on a registry of their own (one per process in
@@ -56,26 +56,27 @@ export class Metrics {
     aggregator: 'max',
   });
 
-  readonly creditsConsumed = new Counter({
-    name: 'suigw_credits_consumed_total',
-    help: 'Credits charged, by organization and plan.',
-    labelNames: ['organization', 'plan'] as const,
-    registers: [this.registry],
-  });
+  // Recorded on every charged request, as is the gauge below: series instruments.
+  readonly creditsConsumed = new SeriesCounter(
+    'suigw_credits_consumed_total',
+    'Credits charged, by organization and plan.',
+    ['organization', 'plan'],
+    this.registry,
+  );
 
   /**
    * What this process last saw left of each organization's credits this period (plan credits plus
    * prepaid), set whenever a request of the organization is charged. Processes see each other's
    * charges after a usage flush, so the lowest value across processes is the closest.
    */
-  readonly creditsRemaining = new Gauge({
-    name: 'suigw_credits_remaining',
-    help: 'Credits an organization has left this period (plan plus prepaid), as of its last charged request on this process.',
-    labelNames: ['organization'] as const,
-    registers: [this.registry],
+  readonly creditsRemaining = new SeriesGauge(
+    'suigw_credits_remaining',
+    'Credits an organization has left this period (plan plus prepaid), as of its last charged request on this process.',
+    ['organization'],
+    this.registry,
     // Across a role's workers (services/cli/workers.ts) the lowest is the closest, as across processes.
-    aggregator: 'min',
-  });
+    'min',
+  );
 
   /** Checkpoints the Warp ingest matched and appended, per network: flat means the ingest stalled. */
   readonly warpCheckpointsIngested = new Counter({
