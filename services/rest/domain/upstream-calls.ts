@@ -8,7 +8,7 @@ const READ: CallOptions = Object.freeze({ idempotent: true });
 /** One gRPC read with the upstream's deadline, retries and breaker; failures as API errors. */
 export async function ask<T>(upstream: Upstream, operation: string, invoke: (options: RpcOptions) => PromiseLike<{ response: T }>, notFound?: ErrorCode): Promise<T> {
   try {
-    return await upstream.call(operation, async (options) => (await invoke(options)).response, READ);
+    return (await upstream.call(operation, invoke, READ)).response;
   } catch (error) {
     throw upstreamApiError(error, notFound);
   }
@@ -17,7 +17,7 @@ export async function ask<T>(upstream: Upstream, operation: string, invoke: (opt
 /** Like `ask`, but NOT_FOUND answers `undefined`. */
 export async function askOptional<T>(upstream: Upstream, operation: string, invoke: (options: RpcOptions) => PromiseLike<{ response: T }>): Promise<T | undefined> {
   try {
-    return await upstream.call(operation, async (options) => (await invoke(options)).response, READ);
+    return (await upstream.call(operation, invoke, READ)).response;
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'not_found') return undefined;
     throw upstreamApiError(error);
