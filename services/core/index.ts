@@ -4,7 +4,7 @@ export * from './config.js';
 export * from './logger.js';
 export * from './schemas.js';
 export * from './metrics.js';
-export type { CounterSeries, HistogramSeries } from './series-metrics.js';
+export type { CounterSeries, GaugeSeries, HistogramSeries } from './series-metrics.js';
 export * from './query-key.js';
 export * from './secrets.js';
 export * from './cursor.js';

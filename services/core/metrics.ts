@@ -1,5 +1,5 @@
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { SeriesCounter, SeriesHistogram } from './series-metrics.js';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
+import { SeriesCounter, SeriesGauge, SeriesHistogram } from './series-metrics.js';
 
 /**
  * The service's Prometheus instruments, on a registry of their own (one per process in
@@ -30,20 +30,21 @@ export class Metrics {
   );
 
   /** One upstream call (one attempt of it), by network, API (grpc, graphql), method and outcome. */
-  readonly upstreamCalls = new Counter({
-    name: 'suigw_upstream_calls_total',
-    help: 'Upstream call attempts by network, api (grpc|graphql), method and outcome (ok or the error kind).',
-    labelNames: ['network', 'api', 'method', 'outcome'] as const,
-    registers: [this.registry],
-  });
+  // Recorded on every upstream attempt: series instruments.
+  readonly upstreamCalls = new SeriesCounter(
+    'suigw_upstream_calls_total',
+    'Upstream call attempts by network, api (grpc|graphql), method and outcome (ok or the error kind).',
+    ['network', 'api', 'method', 'outcome'],
+    this.registry,
+  );
 
-  readonly upstreamDuration = new Histogram({
-    name: 'suigw_upstream_call_duration_seconds',
-    help: 'Duration of upstream call attempts by network, api and method.',
-    labelNames: ['network', 'api', 'method'] as const,
-    buckets: [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [this.registry],
-  });
+  readonly upstreamDuration = new SeriesHistogram(
+    'suigw_upstream_call_duration_seconds',
+    'Duration of upstream call attempts by network, api and method.',
+    ['network', 'api', 'method'],
+    [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+    this.registry,
+  );
 
   /** 0 closed, 1 half-open, 2 open. */
   readonly breakerState = new Gauge({
@@ -55,26 +56,27 @@ export class Metrics {
     aggregator: 'max',
   });
 
-  readonly creditsConsumed = new Counter({
-    name: 'suigw_credits_consumed_total',
-    help: 'Credits charged, by organization and plan.',
-    labelNames: ['organization', 'plan'] as const,
-    registers: [this.registry],
-  });
+  // Recorded on every charged request, as is the gauge below: series instruments.
+  readonly creditsConsumed = new SeriesCounter(
+    'suigw_credits_consumed_total',
+    'Credits charged, by organization and plan.',
+    ['organization', 'plan'],
+    this.registry,
+  );
 
   /**
    * What this process last saw left of each organization's credits this period (plan credits plus
    * prepaid), set whenever a request of the organization is charged. Processes see each other's
    * charges after a usage flush, so the lowest value across processes is the closest.
    */
-  readonly creditsRemaining = new Gauge({
-    name: 'suigw_credits_remaining',
-    help: 'Credits an organization has left this period (plan plus prepaid), as of its last charged request on this process.',
-    labelNames: ['organization'] as const,
-    registers: [this.registry],
+  readonly creditsRemaining = new SeriesGauge(
+    'suigw_credits_remaining',
+    'Credits an organization has left this period (plan plus prepaid), as of its last charged request on this process.',
+    ['organization'],
+    this.registry,
     // Across a role's workers (services/cli/workers.ts) the lowest is the closest, as across processes.
-    aggregator: 'min',
-  });
+    'min',
+  );
 
   /** Checkpoints the Warp ingest matched and appended, per network: flat means the ingest stalled. */
   readonly warpCheckpointsIngested = new Counter({

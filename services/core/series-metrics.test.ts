@@ -1,6 +1,6 @@
-import { Counter, Histogram, Registry } from 'prom-client';
+import { Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { describe, expect, it } from 'vitest';
-import { SeriesCounter, SeriesHistogram } from './series-metrics.js';
+import { SeriesCounter, SeriesGauge, SeriesHistogram } from './series-metrics.js';
 
 const BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const LABELS = ['protocol', 'route', 'method'] as const;
@@ -43,6 +43,19 @@ describe('series metrics', () => {
     }
     counter.series({ ...OBSERVATIONS[0]![0], status: '200' }).inc(3);
     reference.inc({ ...OBSERVATIONS[0]![0], status: '200' }, 3);
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
+  });
+
+  it('a gauge writes what prom-client writes: the last value set per label set, and its cluster aggregator', async () => {
+    const ours = new Registry();
+    const theirs = new Registry();
+    const gauge = new SeriesGauge('g_left', 'Left.', ['organization'], ours, 'min');
+    const reference = new Gauge({ name: 'g_left', help: 'Left.', labelNames: ['organization'], registers: [theirs], aggregator: 'min' });
+    for (const [organization, value] of [['b', 5], ['a', 7], ['b', 3], ['a', -1.5], ['c', 0]] as const) {
+      gauge.series({ organization }).set(value);
+      reference.set({ organization }, value);
+    }
     expect(await ours.metrics()).toBe(await theirs.metrics());
     expect(await ours.getMetricsAsJSON()).toEqual(await theirs.getMetricsAsJSON());
   });

@@ -1,13 +1,14 @@
 import type { Registry } from 'prom-client';
 
 /**
- * A counter and a histogram for the instruments recorded on every request, where prom-client's
- * own cost shows: each `inc`/`observe` validates the label object, hashes it into a string key
- * and, in a histogram, reads and writes the bucket under a number-named property, ~2.5 µs a
- * request of the gateway's ~50 (docs/benchmarks.md, "HTTP layer"). Here a caller resolves its
- * label set once into a series and records on that: an add, or a bucket search and three adds.
+ * A counter, a gauge and a histogram for the instruments recorded on every request, where
+ * prom-client's own cost shows: each `inc`/`observe` validates the label object, hashes it into
+ * a string key and, in a histogram, reads and writes the bucket under a number-named property,
+ * ~2.5 µs a request of the gateway's ~50 (docs/benchmarks.md, "HTTP layer"). Here a caller
+ * resolves its label set once into a series and records on that: an assignment or an add, or a
+ * bucket search and three adds.
  *
- * Both are exported by prom-client's registry like its own instruments (same values, same order:
+ * All are exported by prom-client's registry like its own instruments (same values, same order:
  * series in the order they were first recorded), so /metrics reads the same.
  */
 type Labels = Readonly<Record<string, string>>;
@@ -22,24 +23,28 @@ interface ExportedValue {
   exemplar?: null;
 }
 
+/** How prom-client's cluster registry combines a metric across a role's workers (services/cli/workers.ts). */
+export type SeriesAggregator = 'sum' | 'min' | 'max';
+
 interface ExportedMetric {
   name: string;
   help: string;
-  type: 'counter' | 'histogram';
+  type: 'counter' | 'gauge' | 'histogram';
   values: ExportedValue[];
-  aggregator: 'sum';
+  aggregator: SeriesAggregator;
 }
 
 /** What prom-client's registry reads from a metric (`getForPromString` for text, `get` for JSON). */
 abstract class SeriesMetric<Series> {
   readonly #series = new Map<string, Series>();
-  abstract readonly type: 'counter' | 'histogram';
+  abstract readonly type: 'counter' | 'gauge' | 'histogram';
 
   constructor(
     readonly name: string,
     readonly help: string,
     readonly labelNames: readonly string[],
     registry: Registry,
+    readonly aggregator: SeriesAggregator = 'sum',
   ) {
     // prom-client's registry takes any object with the exporter's shape; its types list only its own classes.
     registry.registerMetric(this as never);
@@ -65,7 +70,7 @@ abstract class SeriesMetric<Series> {
 
   async getForPromString(): Promise<ExportedMetric> {
     const values = [...this.#series.values()].flatMap((series) => this.exported(series));
-    return { name: this.name, help: this.help, type: this.type, values, aggregator: 'sum' };
+    return { name: this.name, help: this.help, type: this.type, values, aggregator: this.aggregator };
   }
 
   /** As prom-client's `get()` (JSON): the series' labels folded into each value's. */
@@ -77,6 +82,11 @@ abstract class SeriesMetric<Series> {
   reset(): void {
     this.#series.clear();
   }
+}
+
+/** A counter's or a gauge's series as prom-client exports it: one value under its labels. */
+function oneValue(series: { value: number; labels: Labels }): ExportedValue[] {
+  return [{ value: series.value, labels: { ...series.labels }, sharedLabels: {} }];
 }
 
 export class CounterSeries {
@@ -97,7 +107,34 @@ export class SeriesCounter extends SeriesMetric<CounterSeries> {
   }
 
   protected exported(series: CounterSeries): ExportedValue[] {
-    return [{ value: series.value, labels: { ...series.labels }, sharedLabels: {} }];
+    return oneValue(series);
+  }
+}
+
+export class GaugeSeries {
+  value = 0;
+
+  constructor(readonly labels: Labels) {}
+
+  set(value: number): void {
+    this.value = value;
+  }
+}
+
+/**
+ * prom-client's gauge rebuilds its label key and replaces its entry on every `set`; here a
+ * series is resolved once and a `set` is an assignment. As with the counter, a series is
+ * exported from its first lookup: resolve it where it is first set.
+ */
+export class SeriesGauge extends SeriesMetric<GaugeSeries> {
+  readonly type = 'gauge';
+
+  protected create(labels: Labels): GaugeSeries {
+    return new GaugeSeries(labels);
+  }
+
+  protected exported(series: GaugeSeries): ExportedValue[] {
+    return oneValue(series);
   }
 }
 

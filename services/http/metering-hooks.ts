@@ -56,13 +56,14 @@ export function registerMetering(scope: App, network: string, options: MeteringA
   scope.addHook('onError', async (request: FastifyRequest, _reply: FastifyReply, error: FastifyError) => {
     request.meterFailure = flatFailure(error);
   });
-  scope.addHook('onSend', async (request: FastifyRequest, reply: FastifyReply, payload: unknown) => {
+  // Callback style too: settling waits for nothing, and an async hook costs a promise per request.
+  scope.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload: unknown) => void) => {
     const ticket = request.meterTicket;
     if (ticket) {
       const outcome: ChargeOutcome = request.meterFailure ? { kind: request.meterFailure } : { kind: 'answered', status: reply.statusCode };
       void reply.headers(pipeline.settle(ticket, outcome));
     }
-    return payload;
+    done(null, payload);
   });
 }
 

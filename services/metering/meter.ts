@@ -1,6 +1,7 @@
-import { ApiError, type Metrics, type RateLimitKind } from '../core/index.js';
+import { ApiError, type RateLimitKind } from '../core/index.js';
 import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
+import { CreditSeries, type MeterInstruments } from './credit-series.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
 import type { LimitDecision, LimitRule, OrgRateState, RateLimiter } from './limiter.js';
 import { planOf, type Plan } from '../plans/plan-table.js';
@@ -64,9 +65,6 @@ export interface MeterDeps {
   instruments?: MeterInstruments;
 }
 
-/** The Prometheus instruments the meter records on (services/core/metrics.ts). */
-export type MeterInstruments = Pick<Metrics, 'creditsConsumed' | 'creditsRemaining' | 'rateLimitRejections'>;
-
 const REJECTION_KIND: Record<NonNullable<MeterTicket['refusal']>, RateLimitKind> = {
   'key-cap': 'key_or_ip',
   'org-rate': 'organization',
@@ -87,9 +85,11 @@ export const RATE_LIMIT_HEADERS = {
  */
 export class Meter {
   readonly #deps: MeterDeps;
+  readonly #credits: CreditSeries | undefined;
 
   constructor(deps: MeterDeps) {
     this.#deps = deps;
+    this.#credits = deps.instruments && new CreditSeries(deps.instruments);
   }
 
   /**
@@ -252,7 +252,7 @@ export class Meter {
       const charged = (outcome.kind === 'answered' ? perUnit * ticket.units : perUnit) + ticket.extended;
       ticket.credit = this.#deps.ledger.adjust(ticket.request.principal.organization.id, charged - ticket.reserved - ticket.extended) ?? ticket.credit;
       if (!isFree(ticket.request.cost)) this.#record(ticket, ticket.request.route, charged);
-      this.#deps.instruments?.creditsRemaining.set({ organization: ticket.request.principal.organization.id }, ticket.credit.remaining);
+      this.#credits?.remaining(ticket.request.principal.organization.id).set(ticket.credit.remaining);
     }
     return headersOf(ticket);
   }
@@ -260,7 +260,7 @@ export class Meter {
   /** One usage row and the credits metric, so `/v1/usage` and `suigw_credits_consumed_total` always agree. */
   #record(ticket: MeterTicket, route: string, credits: number): void {
     const { principal, network } = ticket.request;
-    if (credits > 0) this.#deps.instruments?.creditsConsumed.inc({ organization: principal.organization.id, plan: ticket.plan.id }, credits);
+    if (credits > 0) this.#credits?.consumed(principal.organization.id, ticket.plan.id).inc(credits);
     this.#deps.usage.record({ organizationId: principal.organization.id, keyId: principal.keyId, network, route, credits });
   }
 }

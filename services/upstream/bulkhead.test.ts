@@ -39,3 +39,35 @@ describe('Bulkhead', () => {
     expect(bulkhead.queued).toBe(0);
   });
 });
+
+describe('Bulkhead.tryAcquire', () => {
+  it('takes a free slot at once and gives it back with its releaser', () => {
+    const bulkhead = new Bulkhead({ maxConcurrent: 2, maxQueued: 1 });
+    const release = bulkhead.tryAcquire();
+    expect(release).toBeTypeOf('function');
+    expect(bulkhead.running).toBe(1);
+    release!();
+    release!(); // releasing twice frees one slot only
+    expect(bulkhead.running).toBe(0);
+  });
+
+  it('answers undefined when every slot is taken, and queues nothing', () => {
+    const bulkhead = new Bulkhead({ maxConcurrent: 2, maxQueued: 1 });
+    expect(bulkhead.tryAcquire()).toBeTypeOf('function');
+    expect(bulkhead.tryAcquire()).toBeTypeOf('function');
+    expect(bulkhead.tryAcquire()).toBeUndefined();
+    expect([bulkhead.running, bulkhead.queued]).toEqual([2, 0]);
+  });
+
+  it('does not jump the queue: a slot released while others wait goes to the waiter', async () => {
+    const bulkhead = new Bulkhead({ maxConcurrent: 1, maxQueued: 10 });
+    const held = bulkhead.tryAcquire()!;
+    const order: string[] = [];
+    const waiting = bulkhead.acquire(1_000, undefined, 'first').then((release) => { order.push('first'); return release; });
+    held();
+    expect(bulkhead.tryAcquire()).toBeUndefined();
+    (await waiting)();
+    expect(order).toEqual(['first']);
+    expect(bulkhead.tryAcquire()).toBeTypeOf('function');
+  });
+});

@@ -22,8 +22,11 @@ interface Waiter {
 export class Bulkhead {
   #running = 0;
   #queued = 0;
-  /** Waiters per tenant, in arrival order; the map's order is the round-robin turn. */
-  readonly #queues = new Map<string, Waiter[]>();
+  /**
+   * Waiters per tenant, in arrival order; the map's order is the round-robin turn. Made when
+   * the first caller waits: most bulkheads (one per request, for its fan-out) never queue.
+   */
+  #queues: Map<string, Waiter[]> | undefined;
   readonly #options: BulkheadOptions;
 
   constructor(options: BulkheadOptions) {
@@ -32,6 +35,18 @@ export class Bulkhead {
 
   get running(): number { return this.#running; }
   get queued(): number { return this.#queued; }
+
+  /**
+   * A free slot now, released by calling the returned function once; undefined when the caller
+   * must wait (then `acquire`). No promise is made, so an uncontended call costs only its
+   * releaser. It never jumps the queue: a slot is free only while nobody waits, since a released
+   * slot passes straight to the next waiter (`#releaser`).
+   */
+  tryAcquire(): (() => void) | undefined {
+    if (this.#running >= this.#options.maxConcurrent) return undefined;
+    this.#running += 1;
+    return this.#releaser();
+  }
 
   /**
    * A slot, released by calling the returned function once. Rejects with `'full'` when the
@@ -56,31 +71,36 @@ export class Bulkhead {
           reject(new BulkheadRefusal(reason));
         },
       };
-      const queue = this.#queues.get(tenant);
+      const queues = (this.#queues ??= new Map());
+      const queue = queues.get(tenant);
       if (queue) queue.push(waiter);
-      else this.#queues.set(tenant, [waiter]);
+      else queues.set(tenant, [waiter]);
       this.#queued += 1;
     });
   }
 
   #remove(tenant: string, waiter: Waiter): void {
-    const queue = this.#queues.get(tenant);
+    const queues = this.#queues;
+    const queue = queues?.get(tenant);
     const index = queue?.indexOf(waiter) ?? -1;
-    if (!queue || index < 0) return;
+    if (!queues || !queue || index < 0) return;
     queue.splice(index, 1);
     this.#queued -= 1;
-    if (queue.length === 0) this.#queues.delete(tenant);
+    if (queue.length === 0) queues.delete(tenant);
   }
 
   /** The first waiter of the tenant whose turn it is; that tenant then goes to the back. */
   #next(): Waiter | undefined {
-    const first = this.#queues.entries().next();
+    const queues = this.#queues;
+    // Nearly every release finds nobody waiting: then no iterator is made.
+    if (this.#queued === 0 || queues === undefined) return undefined;
+    const first = queues.entries().next();
     if (first.done) return undefined;
     const [tenant, queue] = first.value;
     const waiter = queue.shift()!;
     this.#queued -= 1;
-    this.#queues.delete(tenant);
-    if (queue.length > 0) this.#queues.set(tenant, queue);
+    queues.delete(tenant);
+    if (queue.length > 0) queues.set(tenant, queue);
     return waiter;
   }
 

@@ -57,14 +57,19 @@ export class RequestUpstream implements Upstream {
   }
 
   async #inTurn<T>(name: string, operation: string, run: () => Promise<T>): Promise<T> {
-    const waitMs = Math.min(this.#budget.deadlineAt - Date.now(), MAX_TIMER_MS);
-    const release = await this.#fanOut.acquire(waitMs, this.#budget.signal).catch((error: unknown) => {
-      throw refusalError(error, name, operation);
-    });
+    // A free slot without a promise (a call of a request already gone then fails upstream, as from `acquire`).
+    const release = this.#fanOut.tryAcquire() ?? await this.#waitInTurn(name, operation);
     try {
       return await run();
     } finally {
       release();
     }
+  }
+
+  #waitInTurn(name: string, operation: string): Promise<() => void> {
+    const waitMs = Math.min(this.#budget.deadlineAt - Date.now(), MAX_TIMER_MS);
+    return this.#fanOut.acquire(waitMs, this.#budget.signal).catch((error: unknown) => {
+      throw refusalError(error, name, operation);
+    });
   }
 }

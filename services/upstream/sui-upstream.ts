@@ -11,8 +11,8 @@ import { RawGrpcChannel } from './grpc-raw-channel.js';
 import { Http2GrpcTransport } from './http2-grpc-transport.js';
 import { isCancelled, REQUEST_CANCELLATION, RequestCancellation, signalOf, type CallCancel } from './request-cancellation.js';
 import { RequestUpstream } from './request-upstream.js';
-import { realRetryEnv, withRetries, type RetryEnv } from './retry.js';
-import { BREAKER_STATE_VALUE } from '../core/index.js';
+import { realRetryEnv, withRetries, type RetryEnv, type RetryPolicy } from './retry.js';
+import { BREAKER_STATE_VALUE, type CounterSeries, type HistogramSeries } from '../core/index.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
 } from './types.js';
@@ -27,6 +27,16 @@ export interface SuiUpstreamOptions {
 const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Event-loop utilization over an attempt above which a timeout is ours, not the node's. */
 const STARVED_UTILIZATION = 0.9;
+
+/** The series one attempt is recorded on. */
+interface AttemptSeries {
+  counted: CounterSeries;
+  timed: HistogramSeries;
+}
+
+function attemptSeriesBook(): Record<'grpc' | 'graphql', Map<string, Map<string, AttemptSeries>>> {
+  return { grpc: new Map(), graphql: new Map() };
+}
 
 /**
  * A network's upstream over Sui's gRPC v2 (native HTTP/2 on the transport `policy.grpcTransport`
@@ -55,7 +65,8 @@ export class SuiUpstream implements Upstream {
   readonly #lastAnswerAt = new Map<string, number>();
   readonly #bulkhead: Bulkhead;
   #instruments: UpstreamInstruments | undefined;
-  readonly #attemptLabels = new Map<string, { counted: Record<string, string>; timed: Record<string, string> }>();
+  /** By API, method and outcome, the series an attempt is recorded on: resolved once, no key built per call. */
+  #attemptSeries = attemptSeriesBook();
   /** The breaker state last written to the gauge per group: it is written again only when it changes. */
   readonly #recordedBreakerStates = new Map<string, BreakerState>();
 
@@ -115,6 +126,7 @@ export class SuiUpstream implements Upstream {
 
   instrument(instruments: UpstreamInstruments): void {
     this.#instruments = instruments;
+    this.#attemptSeries = attemptSeriesBook();
     for (const [group, breaker] of this.#breakers) this.#recordBreaker(group, breaker);
   }
 
@@ -176,13 +188,17 @@ export class SuiUpstream implements Upstream {
     if (deadlineAt <= started) {
       throw new UpstreamError('timeout', name, operation, `${operation}: the request's time budget is spent`, { local: true });
     }
-    const release = await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal, options.tenant).catch((error: unknown) => {
-      throw refusalError(error, name, operation);
-    });
+    // A free slot without a promise (a caller already gone then fails in its attempt, as from `acquire`).
+    const release = this.#bulkhead.tryAcquire()
+      ?? await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal, options.tenant).catch((error: unknown) => {
+        throw refusalError(error, name, operation);
+      });
     try {
-      const retryPolicy = {
-        ...this.#policy, deadlineMs: deadlineAt - this.#env.now(), deadlineAt,
-        baseDelayMs: this.#policy.retryBaseDelayMs, maxDelayMs: this.#policy.retryMaxDelayMs,
+      // The retry policy's six fields, not a copy of the whole upstream policy per call.
+      const policy = this.#policy;
+      const retryPolicy: RetryPolicy = {
+        deadlineMs: deadlineAt - this.#env.now(), deadlineAt, attemptTimeoutMs: policy.attemptTimeoutMs,
+        retries: policy.retries, baseDelayMs: policy.retryBaseDelayMs, maxDelayMs: policy.retryMaxDelayMs,
       };
       return await withRetries(retryPolicy, this.#env, options.idempotent ?? false, async (timeoutMs) => {
         if (isCancelled(signal)) throw new UpstreamError('cancelled', name, operation, `${operation}: cancelled by the caller`, { local: true });
@@ -225,16 +241,17 @@ export class SuiUpstream implements Upstream {
 
   #recordAttempt(api: 'grpc' | 'graphql', method: string, outcome: string, startedAt: number, group: string, breaker: CircuitBreaker): void {
     if (!this.#instruments) return;
-    // One label set per series, built once (prom-client hashes the object on every call).
-    const key = `${api} ${method} ${outcome}`;
-    let labels = this.#attemptLabels.get(key);
-    if (labels === undefined) {
+    const byMethod = this.#attemptSeries[api];
+    let byOutcome = byMethod.get(method);
+    if (byOutcome === undefined) byMethod.set(method, (byOutcome = new Map()));
+    let series = byOutcome.get(outcome);
+    if (series === undefined) {
       const timed = { network: this.network, api, method };
-      labels = { counted: { ...timed, outcome }, timed };
-      this.#attemptLabels.set(key, labels);
+      series = { counted: this.#instruments.upstreamCalls.series({ ...timed, outcome }), timed: this.#instruments.upstreamDuration.series(timed) };
+      byOutcome.set(outcome, series);
     }
-    this.#instruments.upstreamCalls.inc(labels.counted);
-    this.#instruments.upstreamDuration.observe(labels.timed, (performance.now() - startedAt) / 1000);
+    series.counted.inc();
+    series.timed.observe((performance.now() - startedAt) / 1000);
     if (this.#recordedBreakerStates.get(group) !== breaker.state) this.#recordBreaker(group, breaker);
   }
 

@@ -78,8 +78,12 @@ export class AccountService {
       pageToken = response.nextPageToken?.length ? response.nextPageToken : undefined;
     } while (pageToken && balances.length < 10_000);
     if (balances.length === 0 && !(await this.#isKnownWithoutBalance(ctx, owner))) throw new ApiError('ACCOUNT_NOT_FOUND');
-    const infos = await Promise.all(balances.map((b) => this.#coins.info(ctx, b.coinType ?? '')));
-    return balances.map((b, i) => toBalance(b, infos[i]));
+    // Metadata is nearly always kept: then no promise per coin type.
+    const known = balances.map((b) => this.#coins.known(ctx.network, b.coinType ?? ''));
+    const infos = known.includes(undefined)
+      ? await Promise.all(balances.map((b, i) => known[i] === undefined ? this.#coins.info(ctx, b.coinType ?? '') : known[i]))
+      : known;
+    return balances.map((b, i) => toBalance(b, infos[i] ?? undefined));
   }
 
   async objects(ctx: NetworkContext, address: string, limit: number, cursor: string | undefined): Promise<Page<ObjectResponse>> {

@@ -1,5 +1,6 @@
 import { ApiError } from '../../core/errors.js';
 import type { CoinMetadata } from '../schemas.js';
+import type { Network } from '../../upstream/index.js';
 import type { NetworkContext } from './context.js';
 import { fullType } from './proto-values.js';
 import type { PriceSource } from './price-source.js';
@@ -30,7 +31,8 @@ export class CoinService {
   readonly #prices: PriceSource;
   readonly #verified: Set<string>;
   readonly #now: () => number;
-  readonly #known = new Map<string, { info: CoinInfo | null; at: number }>();
+  /** By network, then coin type: looked up on every balance, so without building a key. */
+  readonly #known = new Map<Network, Map<string, { info: CoinInfo | null; at: number }>>();
 
   constructor(deps: { prices: PriceSource; verifiedCoinTypes: string[]; now: () => number }) {
     this.#prices = deps.prices;
@@ -38,11 +40,19 @@ export class CoinService {
     this.#now = deps.now;
   }
 
+  /**
+   * The kept metadata of a coin type, without a promise: `null` when the coin has none,
+   * `undefined` when it is not kept (or kept too long) and `info` must read it.
+   */
+  known(network: Network, coinType: string): CoinInfo | null | undefined {
+    const hit = this.#known.get(network)?.get(fullType(coinType));
+    return hit && this.#now() - hit.at < COIN_INFO_TTL_MS ? hit.info : undefined;
+  }
+
   async info(ctx: NetworkContext, coinType: string): Promise<CoinInfo | undefined> {
+    const known = this.known(ctx.network, coinType);
+    if (known !== undefined) return known ?? undefined;
     const type = fullType(coinType);
-    const key = `${ctx.network}/${type}`;
-    const hit = this.#known.get(key);
-    if (hit && this.#now() - hit.at < COIN_INFO_TTL_MS) return hit.info ?? undefined;
     const response = await askOptional(ctx.upstream, 'GetCoinInfo', (o) => ctx.upstream.grpc.stateService.getCoinInfo({ coinType: type }, o));
     const m = response?.metadata;
     const info: CoinInfo | null = m ? {
@@ -54,8 +64,10 @@ export class CoinService {
       ...(m.iconUrl ? { iconUrl: m.iconUrl } : {}),
       ...(response?.treasury?.totalSupply !== undefined ? { totalSupply: response.treasury.totalSupply } : {}),
     } : null;
-    if (this.#known.size > 10_000) this.#known.clear();
-    this.#known.set(key, { info, at: this.#now() });
+    let kept = this.#known.get(ctx.network);
+    if (kept === undefined) this.#known.set(ctx.network, (kept = new Map()));
+    if (kept.size > 10_000) kept.clear();
+    kept.set(type, { info, at: this.#now() });
     return info ?? undefined;
   }
 

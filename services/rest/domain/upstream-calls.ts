@@ -1,11 +1,14 @@
 import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
 import type { ErrorCode } from '../../core/errors.js';
-import { UpstreamError, upstreamApiError, type GraphQLVariables, type Upstream } from '../../upstream/index.js';
+import { UpstreamError, upstreamApiError, type CallOptions, type GraphQLVariables, type Upstream } from '../../upstream/index.js';
+
+/** Every gRPC read's call options: one object, not one per call. */
+const READ: CallOptions = Object.freeze({ idempotent: true });
 
 /** One gRPC read with the upstream's deadline, retries and breaker; failures as API errors. */
 export async function ask<T>(upstream: Upstream, operation: string, invoke: (options: RpcOptions) => PromiseLike<{ response: T }>, notFound?: ErrorCode): Promise<T> {
   try {
-    return await upstream.call(operation, async (options) => (await invoke(options)).response, { idempotent: true });
+    return (await upstream.call(operation, invoke, READ)).response;
   } catch (error) {
     throw upstreamApiError(error, notFound);
   }
@@ -14,7 +17,7 @@ export async function ask<T>(upstream: Upstream, operation: string, invoke: (opt
 /** Like `ask`, but NOT_FOUND answers `undefined`. */
 export async function askOptional<T>(upstream: Upstream, operation: string, invoke: (options: RpcOptions) => PromiseLike<{ response: T }>): Promise<T | undefined> {
   try {
-    return await upstream.call(operation, async (options) => (await invoke(options)).response, { idempotent: true });
+    return (await upstream.call(operation, invoke, READ)).response;
   } catch (error) {
     if (error instanceof UpstreamError && error.kind === 'not_found') return undefined;
     throw upstreamApiError(error);
