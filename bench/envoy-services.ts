@@ -9,7 +9,8 @@
  *
  * 1. Throughput at c=16 (BENCH_ENVOY_CONCURRENCY): service ÷ bare, per round.
  * 2. Latency under load: the bare server's saturation rate (its median req/s in step 1), then
- *    every server at half that rate (h2load `--rps`, open loop): p50 and p99 per server.
+ *    every server at half that rate (h2load `--rps`, open loop): p50 and p99 per server; over one
+ *    connection, or over BENCH_ENVOY_PACED_CONNECTIONS connections sharing the rate.
  * Targets (issue 23): ≥ 0.9 of the bare throughput; p99 < 1 ms at half the bare saturation rate.
  *
  * The Check is a REST request with a real key and 15 headers; the ShouldRateLimit carries the
@@ -53,7 +54,17 @@ interface EnvoyRoles {
 }
 
 const overOneConnection = (concurrency: number) => ({ connections: 1, streamsPerConnection: concurrency });
-const atRate = (requestsPerSecond: number) => (concurrency: number) => ({ ...overOneConnection(concurrency), requestsPerSecond });
+/**
+ * The paced shape: BENCH_ENVOY_PACED_CONNECTIONS (default 1) connections sharing the rate and the
+ * streams. h2load paces each connection with a timer of its own, so more connections release the
+ * same rate in smaller batches (as Envoy's worker threads each hold a connection of their own).
+ */
+const pacedConnections = Number(process.env['BENCH_ENVOY_PACED_CONNECTIONS'] ?? 1);
+const atRate = (requestsPerSecond: number) => (concurrency: number) => ({
+  connections: pacedConnections,
+  streamsPerConnection: Math.max(1, Math.ceil(concurrency / pacedConnections)),
+  requestsPerSecond: requestsPerSecond / pacedConnections,
+});
 
 async function startRoles(label: string, tenant: BenchTenant, settings: BenchSettings, directory: string, root?: string): Promise<EnvoyRoles> {
   const env = {
@@ -115,6 +126,7 @@ function report(title: string, results: SubjectResult[]): void {
 /** Step 2: every subject at half the bare server's saturation rate; p99 against the 1 ms target. */
 async function underLoad(service: string, subjects: Subject[], saturation: number, settings: BenchSettings, concurrency: number): Promise<void> {
   const rate = Math.round(saturation / 2);
+  if (pacedConnections !== 1) console.log(`\n${service} paced over ${pacedConnections} connections, ${(rate / pacedConnections).toFixed(1)} req/s each`);
   const paced = subjects.map((subject) => ({ ...subject, shape: atRate(rate) }));
   const results = await interleavedRounds(paced, { concurrency, rounds: settings.rounds, durationSeconds: settings.roundSeconds, warmupSeconds: settings.warmupSeconds });
   report(`${service} at ${rate} req/s, half the bare server's ${Math.round(saturation)} req/s (medians over ${settings.rounds} rounds)`, results);
