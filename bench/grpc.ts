@@ -65,7 +65,7 @@ export default async function benchGrpc(): Promise<void> {
     const proxies = await startGrpcProxies(tenant, simnet.ready, settings, started);
     // The floor of any Node proxy: the same hop with nothing but node:http2 (bare-grpc-proxy.ts).
     const bare = await startServiceProcess<BareGrpcProxyReady>({
-      name: 'bare node:http2 proxy', script: 'bench/lib/bare-grpc-proxy.ts', env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl }, stdout: 'ignore',
+      name: 'bare node:http2 proxy', script: 'bench/lib/bare-grpc-proxy.ts', env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl, BARE_LEAN_BIND: settings.bareLeanBind ? '1' : '' }, stdout: 'ignore',
     });
     started.push(bare);
     const objectId = await someObjectId(simnet.ready.grpcUrl, simnet.ready.owner);

@@ -9,9 +9,12 @@
  */
 import http2 from 'node:http2';
 import net from 'node:net';
+import { installLeanAsyncResourceBind } from '../../services/core/async-resource-bind.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
 
 exitWithParent();
+// BENCH_BARE_LEAN_BIND=1: the same Node 20 runtime fix as every suigw process (services/cli).
+if (process.env['BARE_LEAN_BIND'] === '1') installLeanAsyncResourceBind();
 
 export interface BareGrpcProxyReady {
   url: string;

@@ -17,10 +17,13 @@ import type { RpcTransport } from '@protobuf-ts/runtime-rpc';
 import { createGrpcTransport } from '../../services/upstream/grpc-channel.js';
 import { RawGrpcChannel } from '../../services/upstream/grpc-raw-channel.js';
 import { Http2GrpcTransport } from '../../services/upstream/http2-grpc-transport.js';
+import { installLeanAsyncResourceBind } from '../../services/core/async-resource-bind.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
 import { AUTH_ME_LIKE_BODY } from './auth-me-body.js';
 
 exitWithParent();
+// BENCH_BARE_LEAN_BIND=1: the same Node 20 runtime fix as every suigw process (services/cli).
+if (process.env['BARE_LEAN_BIND'] === '1') installLeanAsyncResourceBind();
 
 export interface BareProxyReady {
   url: string;

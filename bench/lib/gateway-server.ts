@@ -16,10 +16,13 @@
 import { join } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { writeHeapSnapshot } from 'node:v8';
+import { installLeanAsyncResourceBind } from '../../services/core/index.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
 import { buildInjectableGateway } from './inject-app.js';
 
 exitWithParent();
+// As every role's process does at start (services/cli).
+installLeanAsyncResourceBind();
 
 export interface GatewayReady {
   url: string;

@@ -10,7 +10,7 @@
  * is a gRPC status in an HTTP 200, which h2load counts as a success: the harness reads this
  * count around each run so that refused calls are failures, not throughput.
  */
-import { createLogger, flushLogger, Metrics, systemClock } from '../../services/core/index.js';
+import { createLogger, flushLogger, installLeanAsyncResourceBind, Metrics, systemClock } from '../../services/core/index.js';
 import { readConfig } from '../../services/cli/runtime.js';
 import { openDatabase } from '../../services/db/index.js';
 import { createGrpcProxy, networkByAuthority } from '../../services/grpc/proxy/index.js';
@@ -19,6 +19,8 @@ import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream
 import { exitWithParent, serveUntilStopped } from './service-process.js';
 
 exitWithParent();
+// As every role's process does at start (services/cli).
+installLeanAsyncResourceBind();
 
 export interface GrpcProxyReady {
   url: string;

@@ -28,6 +28,11 @@ export interface BenchSettings {
   transports: GrpcTransportChoice[];
   /** Also run the bare proxy on the `h2` transport, a second baseline beside the grpc-js one. */
   bareH2: boolean;
+  /**
+   * The bare baselines (REST proxies, gRPC forwarder) install the same Node 20 runtime fix as
+   * every `suigw` process (services/core/async-resource-bind.ts); unset, they run Node as is.
+   */
+  bareLeanBind: boolean;
   redisUrl: string;
   /** The gateway's LOG_LEVEL: production's `info` unless told otherwise. */
   logLevel: string;
@@ -80,6 +85,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): BenchSetting
     metering: metering as MeteringVariant[],
     transports: transports as GrpcTransportChoice[],
     bareH2: env['BENCH_BARE_H2'] === '1',
+    bareLeanBind: env['BENCH_BARE_LEAN_BIND'] === '1',
     redisUrl: env['BENCH_REDIS_URL'] ?? 'redis://127.0.0.1:6379',
     logLevel: env['BENCH_LOG_LEVEL'] ?? 'info',
     grpcB: env['BENCH_GRPC_B_ROOT'] || env['BENCH_GRPC_B_NODE_FLAGS'] !== undefined

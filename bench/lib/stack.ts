@@ -195,7 +195,7 @@ export async function startBenchStack(settings: BenchSettings, options: StackOpt
         name: `bare proxy (${transport})`,
         script: 'bench/lib/bare-proxy.ts',
         nodeFlags: bareNodeFlags(),
-        env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl, BARE_GRPC_TRANSPORT: transport },
+        env: { ...cleanEnvironment(), SUI_GRPC_URL: simnet.ready.grpcUrl, BARE_GRPC_TRANSPORT: transport, BARE_LEAN_BIND: settings.bareLeanBind ? '1' : '' },
         stdout: 'ignore',
       });
       started.push(bare);

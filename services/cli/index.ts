@@ -1,5 +1,5 @@
 import cluster from 'node:cluster';
-import { createLogger, PortInUseError } from '../core/index.js';
+import { createLogger, installLeanAsyncResourceBind, PortInUseError } from '../core/index.js';
 import { readConfig } from './runtime.js';
 import { isWorkerRole, runRolePrimary, workerCount, WorkersRefused } from './workers.js';
 
@@ -32,6 +32,8 @@ function usage(): string {
 
 export async function main(argv: string[]): Promise<void> {
   const [role, ...rest] = argv;
+  // Before any role makes an HTTP/2 request: Node 20 pays ~9 µs per request for a deprecated property.
+  installLeanAsyncResourceBind();
   if (role === undefined || role === '--help' || role === '-h' || role === 'help') {
     console.log(usage());
     return;

@@ -10,3 +10,4 @@ export * from './secrets.js';
 export * from './cursor.js';
 export * from './request-id.js';
 export * from './port-in-use.js';
+export * from './async-resource-bind.js';
