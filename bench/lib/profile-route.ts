@@ -6,8 +6,9 @@
  * BENCH_BARE_NODE_FLAGS=`--cpu-prof --cpu-prof-dir=DIR`: that process's profile then holds one
  * route's requests only.
  *
- * `node bin/run-ts.js bench/lib/profile-route.ts hello|noop|me|balance|jsonrpc-balance`
- * (`jsonrpc-balance`: `suix_getBalance` of the same account's SUI, the body posted from a file).
+ * `node bin/run-ts.js bench/lib/profile-route.ts hello|noop|me|balance|jsonrpc-balance|bare-h2-balance`
+ * (`jsonrpc-balance`: `suix_getBalance` of the same account's SUI, the body posted from a file;
+ * `bare-h2-balance`: the bare proxy on our `h2` transport, with BENCH_BARE_H2=1).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -42,6 +43,7 @@ try {
     noop: { server: gateway!, url: `${gateway!.ready.url}/bench/noop`, headers: {} },
     me: { server: gateway!, url: `${gateway!.ready.url}/mainnet/v1/auth/me`, headers: key },
     balance: { server: gateway!, url: `${gateway!.ready.url}/mainnet/v1/accounts/${stack.simnet.ready.owner}/balance`, headers: key },
+    ...(stack.bareH2 ? { 'bare-h2-balance': { server: stack.bareH2, url: `${stack.bareH2.ready.url}/balance/${stack.simnet.ready.owner}`, headers: {} } } : {}),
     'jsonrpc-balance': { server: gateway!, url: `${gateway!.ready.url}/mainnet/v1/jsonrpc`, headers: { ...key, 'content-type': 'application/json' }, bodyFile: getBalanceBody },
   };
   const target = targets[route as keyof typeof targets];
