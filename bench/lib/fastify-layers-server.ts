@@ -9,11 +9,10 @@
  */
 import websocket from '@fastify/websocket';
 import Fastify, { type FastifyServerOptions } from 'fastify';
-import { z } from 'zod';
 import { loadConfig, requestIdFrom } from '../../services/core/index.js';
 import { responseSerializerCompiler } from '../../services/http/response-serializer.js';
 import { serverTimeouts } from '../../services/http/timeouts.js';
-import { AUTH_ME_LIKE_BODY } from './auth-me-body.js';
+import { AUTH_ME_LIKE_BODY, AUTH_ME_LIKE_SCHEMA } from './auth-me-body.js';
 import { LAYERS } from './fastify-layers.js';
 import { exitWithParent, serveUntilStopped } from './service-process.js';
 
@@ -47,21 +46,9 @@ if (layers.has('meter-headers')) {
     done(null, payload);
   });
 }
-const named = z.object({ id: z.string(), name: z.string().nullable() });
-/** auth/me's response schema (bench/lib/bench-noop.ts). */
-const authMeLike = z.object({
-  data: z.object({
-    apiKey: named,
-    organization: named.nullable(),
-    project: named.nullable(),
-    network: z.enum(['mainnet', 'testnet', 'devnet']).nullable(),
-    tier: z.string(),
-    subscription: z.object({ plan: z.string().nullable(), status: z.string().nullable() }).nullable(),
-  }),
-});
 if (layers.has('serializer')) {
   app.setSerializerCompiler(responseSerializerCompiler);
-  app.get('/hello', { schema: { response: { 200: authMeLike } } }, async () => AUTH_ME_LIKE_BODY);
+  app.get('/hello', { schema: { response: { 200: AUTH_ME_LIKE_SCHEMA } } }, async () => AUTH_ME_LIKE_BODY);
 } else {
   app.get('/hello', async () => AUTH_ME_LIKE_BODY);
 }
