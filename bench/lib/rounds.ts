@@ -13,7 +13,7 @@ export interface Subject {
   name: string;
   target: LoadTarget;
   /** Concurrent requests → connections × streams per connection (and a fixed rate, for an open-loop run). */
-  shape(concurrency: number): Pick<LoadShape, 'connections' | 'streamsPerConnection' | 'requestsPerSecond'>;
+  shape(concurrency: number): Pick<LoadShape, 'connections' | 'streamsPerConnection' | 'requestsPerSecond' | 'pacing'>;
   /** The process that answers the load generator. */
   server: ServiceProcess<unknown>;
   /** The process it calls (simnet), if it is not the server itself. */

@@ -1,6 +1,7 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { connect, createServer as createNetServer, type AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -190,4 +191,63 @@ export async function startServiceProcess<Ready>(options: ServiceProcessOptions)
       }),
     stop: () => stopChild(child),
   };
+}
+
+/**
+ * A program that is not ours (nghttpd, …) as a ServiceProcess: spawned with its output ignored,
+ * ready once `port` on 127.0.0.1 accepts a connection. It sends no IPC messages.
+ */
+export async function startNativeProcess(options: { name: string; command: string; args: string[]; port: number; startTimeoutMs?: number }): Promise<ServiceProcess<{ url: string }>> {
+  const child = spawn(options.command, options.args, { stdio: 'ignore' });
+  const failed = new Promise<never>((_, reject) => {
+    child.once('error', reject);
+    child.once('exit', (code, signal) => reject(new Error(`${options.name} exited (${code ?? signal}) before it was ready`)));
+  });
+  failed.catch(() => undefined);
+  const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
+  try {
+    while (!(await Promise.race([accepts(options.port), failed]))) {
+      if (Date.now() > deadline) throw new Error(`${options.name} did not listen on ${options.port}`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+  const pid = child.pid!;
+  return {
+    name: options.name,
+    pid,
+    ready: { url: `http://127.0.0.1:${options.port}` },
+    cpuMicros: () => {
+      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) during the run`);
+      return processCpuMicros(pid);
+    },
+    onMessage: () => undefined,
+    signalForReply: () => Promise.reject(new Error(`${options.name} sends no messages`)),
+    stop: () => stopChild(child),
+  };
+}
+
+function accepts(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once('error', () => resolve(false));
+  });
+}
+
+/** A port free on 127.0.0.1 now (for a program that cannot be told to pick one itself). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createNetServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
