@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { processCpuMicros, type ServiceProcess } from './service-process.js';
+import { cpuOf, type ServiceProcess } from './service-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -51,10 +51,7 @@ export async function startEnvoyRole(role: 'authz' | 'ratelimit', name: string, 
     name,
     pid: child.pid!,
     ready,
-    cpuMicros: () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) during the run`);
-      return processCpuMicros(child.pid!);
-    },
+    cpuMicros: cpuOf(child, name),
     onMessage: () => undefined,
     signalForReply: () => Promise.reject(new Error(`${name} answers no signal`)),
     async stop() {

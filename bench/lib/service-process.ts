@@ -135,6 +135,14 @@ export function processCpuMicros(pid: number): number {
   return (ticks * 1_000_000) / clockTicksPerSecond();
 }
 
+/** The CPU reader of a running child; it throws once the child is gone, so no run it did not serve is priced. */
+export function cpuOf(child: ChildProcess, name: string): () => number {
+  return () => {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${name} exited (${child.exitCode ?? child.signalCode}) during the run`);
+    return processCpuMicros(child.pid!);
+  };
+}
+
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
   const exited = once(child, 'exit');
@@ -168,15 +176,11 @@ export async function startServiceProcess<Ready>(options: ServiceProcessOptions)
     await stopChild(child);
     throw error;
   }
-  const pid = child.pid!;
   return {
     name: options.name,
-    pid,
+    pid: child.pid!,
     ready,
-    cpuMicros: () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) during the run`);
-      return processCpuMicros(pid);
-    },
+    cpuMicros: cpuOf(child, options.name),
     onMessage: (listener) => {
       child.on('message', listener);
     },
@@ -205,24 +209,21 @@ export async function startNativeProcess(options: { name: string; command: strin
   });
   failed.catch(() => undefined);
   const deadline = Date.now() + (options.startTimeoutMs ?? 10_000);
-  try {
+  const listening = async () => {
     while (!(await Promise.race([accepts(options.port), failed]))) {
       if (Date.now() > deadline) throw new Error(`${options.name} did not listen on ${options.port}`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
-  } catch (error) {
+  };
+  await listening().catch(async (error: unknown) => {
     await stopChild(child);
     throw error;
-  }
-  const pid = child.pid!;
+  });
   return {
     name: options.name,
-    pid,
+    pid: child.pid!,
     ready: { url: `http://127.0.0.1:${options.port}` },
-    cpuMicros: () => {
-      if (child.exitCode !== null || child.signalCode !== null) throw new Error(`${options.name} exited (${child.exitCode ?? child.signalCode}) during the run`);
-      return processCpuMicros(pid);
-    },
+    cpuMicros: cpuOf(child, options.name),
     onMessage: () => undefined,
     signalForReply: () => Promise.reject(new Error(`${options.name} sends no messages`)),
     stop: () => stopChild(child),
