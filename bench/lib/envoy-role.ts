@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { fileURLToPath } from 'node:url';
-import { cpuOf, type ServiceProcess } from './service-process.js';
+import { cpuOf, entryArguments, type ServiceProcess } from './service-process.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -13,14 +13,16 @@ export interface EnvoyRoleReady {
 }
 
 /**
- * `suigw authz` or `suigw ratelimit` started as an operator starts it: the CLI (`bin/suigw.js`,
- * from `root`, this checkout by default), `--port 0`, one process (SUIGW_WORKERS=1, so that it is
- * priced against one bare process), the environment given and nothing else. Ready once it logged
+ * `suigw authz` or `suigw ratelimit` started as an operator starts it: the CLI as production runs
+ * it (compiled, `node …/services/cli/suigw.js`, from the benchmark build; through tsx with
+ * BENCH_FROM_SOURCE=1), from `root` (this checkout by default), `--port 0`, one process
+ * (SUIGW_WORKERS=1, so that it is priced against one bare process), the environment given and
+ * nothing else. Ready once it logged
  * its `listening` line (JSON at LOG_LEVEL=info), which names the port and the metrics URL; the
  * rest of its log is read and dropped, as a container runtime would keep it.
  */
 export async function startEnvoyRole(role: 'authz' | 'ratelimit', name: string, env: NodeJS.ProcessEnv, root = ROOT): Promise<ServiceProcess<EnvoyRoleReady>> {
-  const child = spawn(process.execPath, ['bin/suigw.js', role, '--port', '0'], {
+  const child = spawn(process.execPath, [...entryArguments('services/cli/suigw.ts', root), role, '--port', '0'], {
     cwd: root,
     env: { ...env, HOST: '127.0.0.1', SUIGW_METRICS_PORT: '0', SUIGW_WORKERS: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
