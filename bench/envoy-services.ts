@@ -37,7 +37,7 @@ import {
   CHECK_CALL_HEADERS, CHECK_PATH, checkRequest, checkRequestFrame, RATE_LIMIT_CALL_HEADERS, rateLimitRequest, rateLimitRequestFrame, SHOULD_RATE_LIMIT_PATH,
 } from './lib/envoy-requests.js';
 import { refusalsOf, startEnvoyRole, type EnvoyRoleReady } from './lib/envoy-role.js';
-import type { LoadShape } from './lib/h2load.js';
+import { pacingFrom } from './lib/h2load.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Subject, type SubjectResult } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
@@ -67,18 +67,13 @@ const pacedConnections = Number(process.env['BENCH_ENVOY_PACED_CONNECTIONS'] ?? 
  * BENCH_ENVOY_PACING: `rps` (the default, the issue's "h2load rate mode": what falls due is sent
  * every 10 ms) or `ticks` (every millisecond, at a lower rate than asked); see LoadShape.pacing.
  */
-const pacing = pacingOf(process.env['BENCH_ENVOY_PACING'] ?? 'rps');
+const pacing = pacingFrom(process.env['BENCH_ENVOY_PACING'] ?? 'rps', 'BENCH_ENVOY_PACING');
 const atRate = (requestsPerSecond: number) => (concurrency: number) => ({
   connections: pacedConnections,
   streamsPerConnection: Math.max(1, Math.ceil(concurrency / pacedConnections)),
   requestsPerSecond: requestsPerSecond / pacedConnections,
   pacing,
 });
-
-function pacingOf(value: string): NonNullable<LoadShape['pacing']> {
-  if (value !== 'ticks' && value !== 'rps') throw new Error(`BENCH_ENVOY_PACING is ticks or rps, not ${value}`);
-  return value;
-}
 
 async function startRoles(label: string, tenant: BenchTenant, settings: BenchSettings, directory: string, root?: string): Promise<EnvoyRoles> {
   const env = {

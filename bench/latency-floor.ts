@@ -22,7 +22,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { BareH2AnswerReady } from './lib/bare-h2-answer.js';
-import type { LoadShape } from './lib/h2load.js';
+import { PACINGS } from './lib/h2load.js';
 import { printSubjects, printTable, warnOnFailures } from './lib/report.js';
 import { interleavedRounds, type Subject } from './lib/rounds.js';
 import { freePort, startNativeProcess, startServiceProcess, type ServiceProcess } from './lib/service-process.js';
@@ -31,7 +31,6 @@ import { median } from './lib/stats.js';
 
 /** Debian installs it in /usr/sbin, which a user's PATH may not hold. */
 const NGHTTPD = process.env['BENCH_NGHTTPD'] ?? (existsSync('/usr/sbin/nghttpd') ? '/usr/sbin/nghttpd' : 'nghttpd');
-const PACINGS: NonNullable<LoadShape['pacing']>[] = ['rps', 'ticks'];
 /** BENCH_LATENCY_FLOOR_RATE: a second, fixed rate, near half the Envoy-facing baseline's saturation (bench/envoy-services.ts). */
 const FIXED_RATE = Number(process.env['BENCH_LATENCY_FLOOR_RATE'] ?? 5000);
 

@@ -17,9 +17,9 @@ export interface EnvoyRoleReady {
  * it (compiled, `node …/services/cli/suigw.js`, from the benchmark build; through tsx with
  * BENCH_FROM_SOURCE=1), from `root` (this checkout by default), `--port 0`, one process
  * (SUIGW_WORKERS=1, so that it is priced against one bare process), the environment given and
- * nothing else. Ready once it logged
- * its `listening` line (JSON at LOG_LEVEL=info), which names the port and the metrics URL; the
- * rest of its log is read and dropped, as a container runtime would keep it.
+ * nothing else. Ready once it logged its `listening` line (JSON at LOG_LEVEL=info), which names
+ * the port and the metrics URL; the rest of its log is read and dropped, as a container runtime
+ * would keep it.
  */
 export async function startEnvoyRole(role: 'authz' | 'ratelimit', name: string, env: NodeJS.ProcessEnv, root = ROOT): Promise<ServiceProcess<EnvoyRoleReady>> {
   const child = spawn(process.execPath, [...entryArguments('services/cli/suigw.ts', root), role, '--port', '0'], {

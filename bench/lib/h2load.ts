@@ -59,6 +59,16 @@ export interface LoadRun {
   failures: number;
 }
 
+export type Pacing = NonNullable<LoadShape['pacing']>;
+export const PACINGS: readonly Pacing[] = ['rps', 'ticks'];
+
+/** A pacing named in a setting (`variable` names it in the error). */
+export function pacingFrom(value: string, variable: string): Pacing {
+  const pacing = PACINGS.find((known) => known === value);
+  if (pacing === undefined) throw new Error(`${variable} is ${PACINGS.join(' or ')}, not ${value}`);
+  return pacing;
+}
+
 const run = promisify(execFile);
 
 export const H2LOAD = process.env['BENCH_H2LOAD'] ?? 'h2load';
@@ -78,55 +88,63 @@ function timingScript(url: string, requestsPerSecond: number, seconds: number): 
 }
 
 export async function h2load(target: LoadTarget, shape: LoadShape): Promise<LoadRun> {
-  if (shape.pacing === 'ticks') return ticked(target, shape);
-  const directory = await mkdtemp(join(tmpdir(), 'suigw-h2load-'));
-  const logFile = join(directory, 'requests.tsv');
-  const args = [
-    '-c', String(shape.connections),
-    '-m', String(shape.streamsPerConnection),
-    '-t', '1',
-    '-D', String(shape.durationSeconds),
-  ];
-  if (shape.warmupSeconds > 0) args.push('--warm-up-time', String(shape.warmupSeconds));
-  if (shape.requestsPerSecond !== undefined) args.push('--rps', String(shape.requestsPerSecond));
-  if (target.http1) args.push('--h1');
-  if (target.bodyFile) args.push('-d', target.bodyFile);
-  for (const [name, value] of Object.entries(target.headers ?? {})) args.push('-H', `${name}: ${value}`);
-  if (shape.latencies !== false) args.push('--log-file', logFile);
-  args.push(target.url);
-  try {
-    const { stdout } = await run(H2LOAD, args, { maxBuffer: 16 * 1024 * 1024 });
+  return shape.pacing === 'ticks' ? ticked(target, shape) : timed(target, shape);
+}
+
+/** `-D` after `--warm-up-time`: closed loop, or `--rps`. */
+function timed(target: LoadTarget, shape: LoadShape): Promise<LoadRun> {
+  return inScratchDirectory(async (directory) => {
+    const logFile = join(directory, 'requests.tsv');
+    const args = ['-c', String(shape.connections), '-m', String(shape.streamsPerConnection), '-t', '1', '-D', String(shape.durationSeconds)];
+    if (shape.warmupSeconds > 0) args.push('--warm-up-time', String(shape.warmupSeconds));
+    if (shape.requestsPerSecond !== undefined) args.push('--rps', String(shape.requestsPerSecond));
+    if (shape.latencies !== false) args.push('--log-file', logFile);
+    const { stdout } = await run(H2LOAD, [...args, ...requestArgs(target), target.url], { maxBuffer: 16 * 1024 * 1024 });
     const rps = field(stdout, /finished in [\d.]+\w*, ([\d.]+) req\/s/, 'req/s');
     const done = field(stdout, /requests: \d+ total, \d+ started, (\d+) done/, 'request count');
-    const failed = field(stdout, /(\d+) failed/, 'failed count') + field(stdout, /(\d+) errored/, 'errored count') + field(stdout, /(\d+) timeout/, 'timeout count');
-    if (shape.latencies === false) return { requests: done, rps, p50: Number.NaN, p99: Number.NaN, failures: failed };
+    if (shape.latencies === false) return { requests: done, rps, p50: Number.NaN, p99: Number.NaN, failures: failedCount(stdout) };
     const rows = parseLog(await readFile(logFile, 'utf8'));
-    return { ...latencies(rows), rps, failures: failedIn(rows) + failed };
-  } finally {
-    await rm(directory, { recursive: true, force: true });
-  }
+    return { ...latencies(rows), rps, failures: failedIn(rows) + failedCount(stdout) };
+  });
 }
 
 /** `pacing: 'ticks'`: the rate from a timing script, the warm-up cut from the log by start time. */
-async function ticked(target: LoadTarget, shape: LoadShape): Promise<LoadRun> {
-  if (shape.connections !== 1 || shape.requestsPerSecond === undefined) throw new Error('ticks pacing takes one connection and a rate');
-  const directory = await mkdtemp(join(tmpdir(), 'suigw-h2load-'));
-  const logFile = join(directory, 'requests.tsv');
-  const scriptFile = join(directory, 'timing.tsv');
-  await writeFile(scriptFile, timingScript(target.url, shape.requestsPerSecond, shape.warmupSeconds + shape.durationSeconds));
-  const args = ['-c', '1', '-m', String(shape.streamsPerConnection), '-t', '1', `--timing-script-file=${scriptFile}`, '--log-file', logFile];
-  if (target.http1) args.push('--h1');
-  if (target.bodyFile) args.push('-d', target.bodyFile);
-  for (const [name, value] of Object.entries(target.headers ?? {})) args.push('-H', `${name}: ${value}`);
-  try {
-    const { stdout } = await run(H2LOAD, args, { maxBuffer: 16 * 1024 * 1024 });
-    const failed = field(stdout, /(\d+) failed/, 'failed count') + field(stdout, /(\d+) errored/, 'errored count') + field(stdout, /(\d+) timeout/, 'timeout count');
+function ticked(target: LoadTarget, shape: LoadShape): Promise<LoadRun> {
+  const { requestsPerSecond } = shape;
+  if (shape.connections !== 1 || requestsPerSecond === undefined) throw new Error('ticks pacing takes one connection and a rate');
+  return inScratchDirectory(async (directory) => {
+    const logFile = join(directory, 'requests.tsv');
+    const scriptFile = join(directory, 'timing.tsv');
+    await writeFile(scriptFile, timingScript(target.url, requestsPerSecond, shape.warmupSeconds + shape.durationSeconds));
+    const args = ['-c', '1', '-m', String(shape.streamsPerConnection), '-t', '1', `--timing-script-file=${scriptFile}`, '--log-file', logFile];
+    const { stdout } = await run(H2LOAD, [...args, ...requestArgs(target)], { maxBuffer: 16 * 1024 * 1024 });
     const all = parseLog(await readFile(logFile, 'utf8'));
     const firstStart = all.reduce((first, row) => Math.min(first, row.startMicros), Infinity);
     const windowStart = firstStart + shape.warmupSeconds * 1e6;
     const rows = all.filter((row) => row.startMicros >= windowStart);
     const windowEnd = rows.reduce((end, row) => Math.max(end, row.startMicros + row.micros), windowStart);
-    return { ...latencies(rows), rps: rows.length / ((windowEnd - windowStart) / 1e6), failures: failedIn(rows) + failed };
+    return { ...latencies(rows), rps: rows.length / ((windowEnd - windowStart) / 1e6), failures: failedIn(rows) + failedCount(stdout) };
+  });
+}
+
+/** What every request carries: protocol, body, headers. */
+function requestArgs(target: LoadTarget): string[] {
+  const args: string[] = [];
+  if (target.http1) args.push('--h1');
+  if (target.bodyFile) args.push('-d', target.bodyFile);
+  for (const [name, value] of Object.entries(target.headers ?? {})) args.push('-H', `${name}: ${value}`);
+  return args;
+}
+
+/** Requests h2load itself counts as failed, errored or timed out. */
+function failedCount(stdout: string): number {
+  return field(stdout, /(\d+) failed/, 'failed count') + field(stdout, /(\d+) errored/, 'errored count') + field(stdout, /(\d+) timeout/, 'timeout count');
+}
+
+async function inScratchDirectory<T>(work: (directory: string) => Promise<T>): Promise<T> {
+  const directory = await mkdtemp(join(tmpdir(), 'suigw-h2load-'));
+  try {
+    return await work(directory);
   } finally {
     await rm(directory, { recursive: true, force: true });
   }
