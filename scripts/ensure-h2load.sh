@@ -18,4 +18,5 @@ fi
 DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >/dev/null \
   || { apt-get update >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y "${missing[@]}" >/dev/null; }
 command -v h2load >/dev/null 2>&1 || { echo "h2load did not install" >&2; exit 1; }
-echo "h2load installed: $(h2load --version | head -1)"
+command -v nghttpd >/dev/null 2>&1 || [ -x /usr/sbin/nghttpd ] || { echo "nghttpd did not install" >&2; exit 1; }
+echo "installed ${missing[*]}: $(h2load --version | head -1)"
