@@ -4,7 +4,7 @@ import { AuthzCheck, GatewayRoutes, RateLimitCheck, startEnvoyServices } from '.
 import { networkRewriter } from '../http/index.js';
 import { SignedIdentity } from '../identity/index.js';
 import { openPipeline } from '../pipeline/index.js';
-import { gatewayRouteDeclarations } from './gateway-routes.js';
+import { routeTableFromWorker } from './route-table.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
 import { serveRoleMetrics } from './workers.js';
 
@@ -37,7 +37,7 @@ export async function runAuthz(argv: string[]): Promise<void> {
   const { database, clock, logger } = runtime;
   const metrics = new Metrics();
   const opened = await openPipeline({ ...runtime, config, metrics }, { stages: 'access' });
-  const declarations = await gatewayRouteDeclarations(runtime);
+  const declarations = await routeTableFromWorker();
   const authz = new AuthzCheck({
     pipeline: opened.pipeline,
     routes: new GatewayRoutes(declarations, config.networks),

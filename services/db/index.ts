@@ -1,3 +1,4 @@
 export { openDatabase, type Database, type OpenDatabaseOptions } from './database.js';
+export { DatabaseNotOpened, unopenedDatabase } from './unopened-database.js';
 export { migrate, type MigrationResult } from './migrate.js';
 export type * from './schema.js';
