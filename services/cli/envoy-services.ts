@@ -1,7 +1,6 @@
 import { parseArgs } from 'node:util';
-import { bindPort, deriveSubkey, Metrics, type Config, type Clock } from '../core/index.js';
+import { bindPort, deriveSubkey, Metrics, networkRewriter, type Config, type Clock } from '../core/index.js';
 import { AuthzCheck, GatewayRoutes, RateLimitCheck, startEnvoyServices } from '../envoy/index.js';
-import { networkRewriter } from '../http/index.js';
 import { SignedIdentity } from '../identity/index.js';
 import { openPipeline } from '../pipeline/index.js';
 import { routeTableFromWorker } from './route-table.js';

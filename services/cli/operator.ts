@@ -3,9 +3,8 @@ import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
-import { bindPort, Metrics } from '../core/index.js';
+import { bindPort, Metrics, startMetricsServer } from '../core/index.js';
 import { AdsServer } from '../../operator/xds/index.js';
-import { startMetricsServer } from '../http/index.js';
 import { DEFAULT_LEASE, Operator, OperatorMetrics, operatorSettings, type NetworkHosts } from '../../operator/index.js';
 import { onShutdown, openRuntime, readConfig } from './runtime.js';
 

@@ -1,5 +1,4 @@
-import { bindPort, Metrics } from '../core/index.js';
-import { startMetricsServer } from '../http/index.js';
+import { bindPort, Metrics, startMetricsServer } from '../core/index.js';
 import { startWarpRuntime } from '../streams/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { createWebhookRuntime } from '../webhooks/index.js';

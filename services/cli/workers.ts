@@ -1,8 +1,7 @@
 import cluster, { type Worker } from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { AggregatorRegistry } from 'prom-client';
-import type { Config, Logger, Metrics } from '../core/index.js';
-import { startMetricsServer, type MetricsServer } from '../http/index.js';
+import { startMetricsServer, type Config, type Logger, type Metrics, type MetricsServer } from '../core/index.js';
 
 /** The roles that can run as several processes on one port (issue 23: all cores on one machine). */
 export const WORKER_ROLES = ['gateway', 'grpc', 'authz', 'ratelimit'] as const;

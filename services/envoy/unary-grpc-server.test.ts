@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { Client, credentials, Metadata, type ServiceError } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError, createLogger } from '../core/index.js';
-import { frameMessage } from '../upstream/index.js';
+import { frameMessage } from '../core/index.js';
 import { MalformedMessage, startUnaryGrpcServer, type UnaryGrpcServer } from './unary-grpc-server.js';
 
 const ECHO = '/test.Echo/Echo';

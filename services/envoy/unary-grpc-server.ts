@@ -2,8 +2,7 @@ import http2 from 'node:http2';
 import type net from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { RpcError } from '@protobuf-ts/runtime-rpc';
-import { GrpcStatus, isApiError, type Logger } from '../core/index.js';
-import { encodeGrpcMessage, GrpcMessageReader, parseGrpcTimeout } from '../upstream/index.js';
+import { encodeGrpcMessage, GrpcMessageReader, GrpcStatus, isApiError, parseGrpcTimeout, type Logger } from '../core/index.js';
 
 /** A request message that does not decode (truncated, a field of the wrong wire type): INVALID_ARGUMENT. */
 export class MalformedMessage extends Error {

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, redactQueryKey, requestIdFrom, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, networkRewriter, redactQueryKey, requestIdFrom, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
@@ -17,7 +17,7 @@ import { startLoadShedding } from './load-shedding.js';
 import { requestRecorder, type RequestInstruments } from './request-metrics.js';
 import { RouteFactsBook } from './route-facts.js';
 import { registerRootHooks } from './root-hooks.js';
-import { legacyRedirectTarget, networkRewriter } from './networks.js';
+import { legacyRedirectTarget } from './networks.js';
 import { registerOpenApi } from './openapi.js';
 import { deferredChildLogger } from './request-logger.js';
 import { responseSerializerCompiler } from './response-serializer.js';

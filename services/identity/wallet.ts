@@ -1,6 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { isValidSuiAddress, normalizeSuiAddress } from '@mysten/sui/utils';
-import { verifyPersonalMessageSignature } from '@mysten/sui/verify';
 import type { Database } from '../db/index.js';
 import { ADDRESS_PATTERN, ApiError, type Clock } from '../core/index.js';
 import { createOrganization } from './organizations.js';
@@ -107,6 +106,10 @@ export async function registerWallet(
     throw new ApiError('WALLET_CHALLENGE_INVALID', { message: 'Request a new challenge with GET /v1/wallet/challenge.' });
   }
   const message = challengeMessage(address, input.challengeId, expiresAt);
+  // Loaded on the first registration: the verifier brings every signature scheme's curves and
+  // zkLogin's Poseidon (~5 MB of heap) into each process that imports identity, the Envoy roles
+  // included, where no registration ever happens. Outside the try: a failed load is not a bad signature.
+  const { verifyPersonalMessageSignature } = await import('@mysten/sui/verify');
   try {
     await verifyPersonalMessageSignature(new TextEncoder().encode(message), input.signature, { address });
   } catch {

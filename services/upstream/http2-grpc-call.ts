@@ -1,8 +1,8 @@
 import http2 from 'node:http2';
 import { RpcError, type MethodInfo, type RpcMetadata, type RpcOptions } from '@protobuf-ts/runtime-rpc';
+import { decodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, metadataOf, statusName, statusOfHttp } from '../core/index.js';
 import type { RawGrpcChannel } from './grpc-raw-channel.js';
 import { REQUEST_CANCELLATION, RequestCancellation } from './request-cancellation.js';
-import { decodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, metadataOf, statusName, statusOfHttp } from './grpc-wire.js';
 
 const {
   NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM, NGHTTP2_ENHANCE_YOUR_CALM, NGHTTP2_INADEQUATE_SECURITY, NGHTTP2_FLAG_END_STREAM,

@@ -16,5 +16,4 @@ export * from './apy.js';
 export { validatorApys, exchangeRateFromBcs, exchangeRateFromField } from './validator-apy.js';
 export type { GraphQLPassThroughResponse } from './graphql-pass-through.js';
 export { RawGrpcChannel } from './grpc-raw-channel.js';
-export { encodeGrpcMessage, frameMessage, GrpcMessageReader, parseGrpcTimeout } from './grpc-wire.js';
 export { RequestCancellation, type CallCancel } from './request-cancellation.js';

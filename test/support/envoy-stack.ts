@@ -1,5 +1,5 @@
 import { credentials, type Client } from '@grpc/grpc-js';
-import { createLogger, loadConfig, ManualClock, type Config } from '../../services/core/index.js';
+import { createLogger, loadConfig, ManualClock, networkRewriter, type Config } from '../../services/core/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
 import { gatewayRouteDeclarations } from '../../services/cli/gateway-routes.js';
 import { signedIdentityOf } from '../../services/cli/envoy-services.js';
@@ -13,7 +13,6 @@ import {
   type EnvoyServiceServer,
   type RateLimitResponse,
 } from '../../services/envoy/index.js';
-import { networkRewriter } from '../../services/http/index.js';
 import { authorizationService, rateLimitService } from './envoy-protos.js';
 import { ALL_SCOPES } from './test-app.js';
 import { Authenticator, createKey, createOrganization, IDENTITY_HEADERS, type KeyRateLimit, type Scope } from '../../services/identity/index.js';

@@ -1,7 +1,7 @@
 import http2 from 'node:http2';
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
-import { frameMessage } from '../../services/upstream/grpc-wire.js';
+import { frameMessage } from '../../services/core/index.js';
 
 /** gRPC's percent-encoding of `grpc-message`, as a server sends it: bytes outside printable ASCII (and `%`) as %XX. */
 const percentEncoded = (message: string) =>

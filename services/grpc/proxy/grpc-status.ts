@@ -1,5 +1,5 @@
-import { GrpcStatus, isApiError, type ApiError } from '../../core/index.js';
-import { encodeGrpcMessage, upstreamApiError } from '../../upstream/index.js';
+import { encodeGrpcMessage, GrpcStatus, isApiError, type ApiError } from '../../core/index.js';
+import { upstreamApiError } from '../../upstream/index.js';
 
 /** A call's end as gRPC sees it: status and message (percent-encoded on the wire). */
 export interface CallStatus {

@@ -1,10 +1,10 @@
 import http2 from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import { ApiError, GrpcStatus, type Network } from '../../core/index.js';
+import { ApiError, GrpcStatus, parseGrpcTimeout, type Network } from '../../core/index.js';
 import { readApiKey, type Principal } from '../../identity/index.js';
 import type { MeterTicket } from '../../metering/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
-import { parseGrpcTimeout, type Upstream, type UpstreamSet } from '../../upstream/index.js';
+import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
 import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-call.js';

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bindPort } from '../core/index.js';
+import { bindPort } from './port-in-use.js';
 
 /** Where the exposition comes from: one process's `Metrics`, or the sum over a role's workers. */
 export interface MetricsSource {

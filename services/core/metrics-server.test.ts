@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Metrics } from '../core/index.js';
+import { Metrics } from './metrics.js';
 import { startMetricsServer, type MetricsServer } from './metrics-server.js';
 
 describe('the metrics listener', () => {
