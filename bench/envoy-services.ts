@@ -14,6 +14,10 @@
  *    `--rps` sends what fell due every 10 ms (bursts of rate / 100); BENCH_ENVOY_PACING=ticks
  *    sends it every millisecond instead (one connection; the rate reached is lower, and printed).
  * Targets (issue 23): ≥ 0.9 of the bare throughput; p99 < 1 ms at half the bare saturation rate.
+ * 3. After each step, every role's garbage collection during it, from its own /metrics
+ *    (prom-client's `nodejs_gc_duration_seconds`): mark-compacts with their mean and how many
+ *    outlasted 10 and 100 ms, per 10,000 measured calls, and scavenges; Envoy gives ext_authz 200 ms
+ *    (fail closed) and the rate-limit call 20 ms (fail open), so a long mark-compact is an answer lost.
  *
  * The Check is a REST request with a real key and 15 headers; the ShouldRateLimit carries the
  * descriptor Envoy builds from DESCRIPTOR_KEYS, with an identity token authz signed for that
@@ -36,13 +40,13 @@ import { createBenchTenant, type BenchTenant } from './lib/bench-tenant.js';
 import {
   CHECK_CALL_HEADERS, CHECK_PATH, checkRequest, checkRequestFrame, RATE_LIMIT_CALL_HEADERS, rateLimitRequest, rateLimitRequestFrame, SHOULD_RATE_LIMIT_PATH,
 } from './lib/envoy-requests.js';
-import { refusalsOf, startEnvoyRole, type EnvoyRoleReady } from './lib/envoy-role.js';
+import { gcBetween, gcTotalsOf, refusalsOf, startEnvoyRole, type EnvoyRoleReady, type GcTotals } from './lib/envoy-role.js';
 import { pacingFrom } from './lib/h2load.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Subject, type SubjectResult } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { describeSettings, readSettings, type BenchSettings } from './lib/settings.js';
-import { assertRedisAnswers, cleanEnvironment, compareTree } from './lib/stack.js';
+import { assertRedisAnswers, cleanEnvironment, compareTree, envoyNodeFlags } from './lib/stack.js';
 import { median } from './lib/stats.js';
 
 /** One checkout's pair of roles, with grpc-js clients to fetch real answers and tokens. */
@@ -86,8 +90,9 @@ async function startRoles(label: string, tenant: BenchTenant, settings: BenchSet
     REDIS_URL: settings.redisUrl,
     SUIGW_REDIS_KEY_PREFIX: `bench:${randomBytes(6).toString('hex')}:`,
   };
-  const authz = await startEnvoyRole('authz', `${label} authz`, env, root);
-  const ratelimit = await startEnvoyRole('ratelimit', `${label} ratelimit`, env, root).catch(async (error: unknown) => {
+  const nodeFlags = root === undefined ? envoyNodeFlags() : [];
+  const authz = await startEnvoyRole('authz', `${label} authz`, env, root, nodeFlags);
+  const ratelimit = await startEnvoyRole('ratelimit', `${label} ratelimit`, env, root, nodeFlags).catch(async (error: unknown) => {
     await authz.stop();
     throw error;
   });
@@ -133,16 +138,45 @@ function report(title: string, results: SubjectResult[]): void {
 }
 
 /** Step 2: every subject at half the bare server's saturation rate; p99 against the 1 ms target. */
-async function underLoad(service: string, subjects: Subject[], saturation: number, settings: BenchSettings, concurrency: number): Promise<void> {
+async function underLoad(service: string, subjects: Subject[], saturation: number, settings: BenchSettings, concurrency: number, roles: ServiceProcess<EnvoyRoleReady>[]): Promise<void> {
   const rate = Math.round(saturation / 2);
   if (pacedConnections !== 1) console.log(`\n${service} paced over ${pacedConnections} connections, ${(rate / pacedConnections).toFixed(1)} req/s each`);
   const paced = subjects.map((subject) => ({ ...subject, shape: atRate(rate) }));
-  const results = await interleavedRounds(paced, { concurrency, rounds: settings.rounds, durationSeconds: settings.roundSeconds, warmupSeconds: settings.warmupSeconds });
-  report(`${service} at ${rate} req/s, half the bare server's ${Math.round(saturation)} req/s (medians over ${settings.rounds} rounds)`, results);
-  for (const result of results) {
+  const title = `${service} at ${rate} req/s, half the bare server's ${Math.round(saturation)} req/s`;
+  const results = await withGcReport(title, roles, () => interleavedRounds(paced, { concurrency, rounds: settings.rounds, durationSeconds: settings.roundSeconds, warmupSeconds: settings.warmupSeconds }));
+  report(`${title} (medians over ${settings.rounds} rounds)`, results.results);
+  for (const result of results.results) {
     const p99 = median(result.samples.map((sample) => sample.p99));
     console.log(`${result.subject.name}: p99 ${(p99 / 1000).toFixed(3)} ms (${p99 < 1000 ? 'under' : 'NOT under'} 1 ms), achieved ${Math.round(median(result.samples.map((s) => s.rps)))} of ${rate} req/s (${pacing} pacing)`);
   }
+  results.printGc();
+}
+
+/**
+ * Each role's garbage collection over `run` (its /metrics before and after), to print after the
+ * run's report: mark-compacts are the pauses that can outlast Envoy's timeouts (ext_authz 200 ms,
+ * fail closed; rate limit 20 ms, fail open). Warm-ups are in the GC counts, not in the calls.
+ */
+async function withGcReport(title: string, roles: ServiceProcess<EnvoyRoleReady>[], run: () => Promise<SubjectResult[]>): Promise<{ results: SubjectResult[]; printGc(): void }> {
+  const before = await Promise.all(roles.map(gcTotalsOf));
+  const results = await run();
+  const after = await Promise.all(roles.map(gcTotalsOf));
+  return {
+    results,
+    printGc() {
+      console.log(`\nGarbage collection during ${title} (warm-ups included):`);
+      roles.forEach((role, index) => {
+        const calls = results.filter((result) => result.subject.server === role).flatMap((result) => result.samples).reduce((sum, sample) => sum + sample.requests, 0);
+        console.log(`${role.name}: ${describeGc(gcBetween(before[index]!, after[index]!), calls)}`);
+      });
+    },
+  };
+}
+
+function describeGc(gc: GcTotals, calls: number): string {
+  const mean = (seconds: number, count: number) => (count === 0 ? '-' : `${((seconds / count) * 1000).toFixed(1)} ms`);
+  const perTenThousand = calls === 0 ? '-' : ((gc.majors / calls) * 10_000).toFixed(2);
+  return `${gc.majors} mark-compacts (mean ${mean(gc.majorSeconds, gc.majors)}, ${gc.majorsOver10ms} over 10 ms, ${gc.majorsOver100ms} over 100 ms; ${perTenThousand} per 10k of its ${calls} measured calls), ${gc.minors} scavenges (mean ${mean(gc.minorSeconds, gc.minors)})`;
 }
 
 export default async function benchEnvoyServices(): Promise<void> {
@@ -201,9 +235,11 @@ export default async function benchEnvoyServices(): Promise<void> {
     ];
     const options = { concurrency, rounds: settings.rounds, durationSeconds: settings.roundSeconds, warmupSeconds: settings.warmupSeconds };
     for (const [service, subjects] of [['Check', checks], ['ShouldRateLimit', rateLimits]] as const) {
-      const results = await interleavedRounds(subjects, options);
-      report(`${service}, concurrency ${concurrency} (medians over ${settings.rounds} rounds)`, results);
-      await underLoad(service, subjects, median(results[0]!.samples.map((sample) => sample.rps)), settings, concurrency);
+      const roles = checkouts.map((roles) => (service === 'Check' ? roles.authz : roles.ratelimit));
+      const saturated = await withGcReport(`${service}, concurrency ${concurrency}`, roles, () => interleavedRounds(subjects, options));
+      report(`${service}, concurrency ${concurrency} (medians over ${settings.rounds} rounds)`, saturated.results);
+      saturated.printGc();
+      await underLoad(service, subjects, median(saturated.results[0]!.samples.map((sample) => sample.rps)), settings, concurrency, roles);
     }
   } finally {
     for (const roles of checkouts) {

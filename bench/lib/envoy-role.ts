@@ -17,12 +17,14 @@ export interface EnvoyRoleReady {
  * it (compiled, `node …/services/cli/suigw.js`, from the benchmark build; through tsx with
  * BENCH_FROM_SOURCE=1), from `root` (this checkout by default), `--port 0`, one process
  * (SUIGW_WORKERS=1, so that it is priced against one bare process), the environment given and
- * nothing else. Ready once it logged its `listening` line (JSON at LOG_LEVEL=info), which names
- * the port and the metrics URL; the rest of its log is read and dropped, as a container runtime
- * would keep it.
+ * nothing else; `nodeFlags` go before the entry (e.g. a V8 heap setting). Ready once it logged its
+ * `listening` line (JSON at LOG_LEVEL=info), which names the port and the metrics URL; the rest of
+ * its log is read and dropped, as a container runtime would keep it.
  */
-export async function startEnvoyRole(role: 'authz' | 'ratelimit', name: string, env: NodeJS.ProcessEnv, root = ROOT): Promise<ServiceProcess<EnvoyRoleReady>> {
-  const child = spawn(process.execPath, [...entryArguments('services/cli/suigw.ts', root), role, '--port', '0'], {
+export async function startEnvoyRole(
+  role: 'authz' | 'ratelimit', name: string, env: NodeJS.ProcessEnv, root = ROOT, nodeFlags: readonly string[] = [],
+): Promise<ServiceProcess<EnvoyRoleReady>> {
+  const child = spawn(process.execPath, [...nodeFlags, ...entryArguments('services/cli/suigw.ts', root), role, '--port', '0'], {
     cwd: root,
     env: { ...env, HOST: '127.0.0.1', SUIGW_METRICS_PORT: '0', SUIGW_WORKERS: '1' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -76,4 +78,52 @@ export async function refusalsOf(role: ServiceProcess<EnvoyRoleReady>): Promise<
     if (line.startsWith('suigw_rate_limit_rejections_total')) refused += Number(line.slice(line.lastIndexOf(' ') + 1));
   }
   return refused;
+}
+
+/** A role's garbage collection so far, from prom-client's `nodejs_gc_duration_seconds` on its /metrics. */
+export interface GcTotals {
+  /** Mark-compacts (`kind="major"`): the pauses that can outlast Envoy's ext_authz and rate-limit timeouts. */
+  majors: number;
+  majorSeconds: number;
+  /** Mark-compacts longer than 10 ms and than 100 ms (the histogram's buckets). */
+  majorsOver10ms: number;
+  majorsOver100ms: number;
+  /** Scavenges (`kind="minor"`). */
+  minors: number;
+  minorSeconds: number;
+}
+
+const GC_LINE = /^nodejs_gc_duration_seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?kind="(major|minor)"\} (\S+)$/;
+
+export async function gcTotalsOf(role: ServiceProcess<EnvoyRoleReady>): Promise<GcTotals> {
+  if (!role.ready.metricsUrl) throw new Error(`${role.name} serves no /metrics`);
+  const text = await (await fetch(role.ready.metricsUrl)).text();
+  const totals: GcTotals = { majors: 0, majorSeconds: 0, majorsOver10ms: 0, majorsOver100ms: 0, minors: 0, minorSeconds: 0 };
+  let majorsWithin10ms = 0;
+  let majorsWithin100ms = 0;
+  for (const line of text.split('\n')) {
+    const match = GC_LINE.exec(line);
+    if (!match) continue;
+    const [, series, le, kind, value] = match;
+    const number = Number(value);
+    if (series === 'count') totals[kind === 'major' ? 'majors' : 'minors'] = number;
+    else if (series === 'sum') totals[kind === 'major' ? 'majorSeconds' : 'minorSeconds'] = number;
+    else if (kind === 'major' && le === '0.01') majorsWithin10ms = number;
+    else if (kind === 'major' && le === '0.1') majorsWithin100ms = number;
+  }
+  totals.majorsOver10ms = totals.majors - majorsWithin10ms;
+  totals.majorsOver100ms = totals.majors - majorsWithin100ms;
+  return totals;
+}
+
+/** What happened between two readings of the same role. */
+export function gcBetween(before: GcTotals, after: GcTotals): GcTotals {
+  return {
+    majors: after.majors - before.majors,
+    majorSeconds: after.majorSeconds - before.majorSeconds,
+    majorsOver10ms: after.majorsOver10ms - before.majorsOver10ms,
+    majorsOver100ms: after.majorsOver100ms - before.majorsOver100ms,
+    minors: after.minors - before.minors,
+    minorSeconds: after.minorSeconds - before.minorSeconds,
+  };
 }

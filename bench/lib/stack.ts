@@ -59,7 +59,7 @@ export interface StackOptions {
  * `--cpu-prof --cpu-prof-dir=/tmp/prof` to profile it under load (written when it stops).
  */
 export function gatewayNodeFlags(): string[] {
-  return (process.env['BENCH_GATEWAY_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+  return nodeFlagsOf('BENCH_GATEWAY_NODE_FLAGS');
 }
 
 /**
@@ -67,7 +67,20 @@ export function gatewayNodeFlags(): string[] {
  * profiled under the same load (`--cpu-prof --cpu-prof-dir=DIR`).
  */
 export function bareNodeFlags(): string[] {
-  return (process.env['BENCH_BARE_NODE_FLAGS'] ?? '').split(' ').filter((flag) => flag !== '');
+  return nodeFlagsOf('BENCH_BARE_NODE_FLAGS');
+}
+
+/**
+ * `BENCH_ENVOY_NODE_FLAGS` (space-separated): Node flags for this checkout's `suigw authz` and
+ * `suigw ratelimit` only, not for a BENCH_COMPARE_TREE's, so a flag is measured A/B in one run
+ * (e.g. `--max-semi-space-size=32` against the default, with the compared tree a copy of this one).
+ */
+export function envoyNodeFlags(): string[] {
+  return nodeFlagsOf('BENCH_ENVOY_NODE_FLAGS');
+}
+
+function nodeFlagsOf(variable: string): string[] {
+  return (process.env[variable] ?? '').split(' ').filter((flag) => flag !== '');
 }
 
 /**
