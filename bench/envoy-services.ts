@@ -176,7 +176,7 @@ async function withGcReport(title: string, roles: ServiceProcess<EnvoyRoleReady>
 function describeGc(gc: GcTotals, calls: number): string {
   const mean = (seconds: number, count: number) => (count === 0 ? '-' : `${((seconds / count) * 1000).toFixed(1)} ms`);
   const perTenThousand = calls === 0 ? '-' : ((gc.majors / calls) * 10_000).toFixed(2);
-  return `${gc.majors} mark-compacts (mean ${mean(gc.majorSeconds, gc.majors)}, ${gc.majorsOver10ms} over 10 ms, ${gc.majorsOver100ms} over 100 ms; ${perTenThousand} per 10k of its ${calls} measured calls), ${gc.minors} scavenges (mean ${mean(gc.minorSeconds, gc.minors)})`;
+  return `${gc.majors} mark-compacts (mean ${mean(gc.majorSeconds, gc.majors)}, ${gc.majorsOver10ms} over 10 ms, ${gc.majorsOver100ms} over 100 ms; ${perTenThousand} per 10k of its ${calls} measured calls), ${gc.minors} scavenges (mean ${mean(gc.minorSeconds, gc.minors)}); resident ${(gc.residentBytes / 2 ** 20).toFixed(0)} MiB at the end`;
 }
 
 export default async function benchEnvoyServices(): Promise<void> {

@@ -91,6 +91,8 @@ export interface GcTotals {
   /** Scavenges (`kind="minor"`). */
   minors: number;
   minorSeconds: number;
+  /** The process's resident memory when read (`process_resident_memory_bytes`), against the chart's memory requests. */
+  residentBytes: number;
 }
 
 const GC_LINE = /^nodejs_gc_duration_seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?kind="(major|minor)"\} (\S+)$/;
@@ -98,10 +100,11 @@ const GC_LINE = /^nodejs_gc_duration_seconds_(bucket|sum|count)\{(?:le="([^"]+)"
 export async function gcTotalsOf(role: ServiceProcess<EnvoyRoleReady>): Promise<GcTotals> {
   if (!role.ready.metricsUrl) throw new Error(`${role.name} serves no /metrics`);
   const text = await (await fetch(role.ready.metricsUrl)).text();
-  const totals: GcTotals = { majors: 0, majorSeconds: 0, majorsOver10ms: 0, majorsOver100ms: 0, minors: 0, minorSeconds: 0 };
+  const totals: GcTotals = { majors: 0, majorSeconds: 0, majorsOver10ms: 0, majorsOver100ms: 0, minors: 0, minorSeconds: 0, residentBytes: 0 };
   let majorsWithin10ms = 0;
   let majorsWithin100ms = 0;
   for (const line of text.split('\n')) {
+    if (line.startsWith('process_resident_memory_bytes ')) totals.residentBytes = Number(line.slice(line.lastIndexOf(' ') + 1));
     const match = GC_LINE.exec(line);
     if (!match) continue;
     const [, series, le, kind, value] = match;
@@ -116,9 +119,10 @@ export async function gcTotalsOf(role: ServiceProcess<EnvoyRoleReady>): Promise<
   return totals;
 }
 
-/** What happened between two readings of the same role. */
+/** What happened between two readings of the same role (the resident memory: at the second). */
 export function gcBetween(before: GcTotals, after: GcTotals): GcTotals {
   return {
+    residentBytes: after.residentBytes,
     majors: after.majors - before.majors,
     majorSeconds: after.majorSeconds - before.majorSeconds,
     majorsOver10ms: after.majorsOver10ms - before.majorsOver10ms,
