@@ -5,7 +5,7 @@ import type { RouteDeclaration } from '../envoy/index.js';
  * The gateway's route table for `suigw authz` (gateway-routes.ts), built in a worker thread that
  * then exits. Building it loads the whole gateway and streams graph (fastify, the SDK, every
  * capability), which would otherwise stay in authz's heap for the life of the process and
- * lengthen every full GC (docs/benchmarks.md, "Envoy roles' heap").
+ * lengthen every full GC (docs/benchmarks.md, "The Envoy roles' heap").
  */
 export async function routeTableFromWorker(): Promise<RouteDeclaration[]> {
   const worker = startModuleWorker(new URL(`./route-table-worker${moduleExtension()}`, import.meta.url));
