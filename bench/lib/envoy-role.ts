@@ -71,13 +71,22 @@ export async function startEnvoyRole(
  * every kind): an OVER_LIMIT answer is an HTTP 200 to h2load.
  */
 export async function refusalsOf(role: ServiceProcess<EnvoyRoleReady>): Promise<number> {
-  if (!role.ready.metricsUrl) throw new Error(`${role.name} serves no /metrics`);
-  const text = await (await fetch(role.ready.metricsUrl)).text();
   let refused = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('suigw_rate_limit_rejections_total')) refused += Number(line.slice(line.lastIndexOf(' ') + 1));
+  for (const line of await exposedLines(role)) {
+    if (line.startsWith('suigw_rate_limit_rejections_total')) refused += sampleValue(line);
   }
   return refused;
+}
+
+/** The lines of a role's Prometheus exposition, read from its /metrics now. */
+async function exposedLines(role: ServiceProcess<EnvoyRoleReady>): Promise<string[]> {
+  if (!role.ready.metricsUrl) throw new Error(`${role.name} serves no /metrics`);
+  return (await (await fetch(role.ready.metricsUrl)).text()).split('\n');
+}
+
+/** The value of one sample line (`name{labels} value`). */
+function sampleValue(line: string): number {
+  return Number(line.slice(line.lastIndexOf(' ') + 1));
 }
 
 /** A role's garbage collection so far, from prom-client's `nodejs_gc_duration_seconds` on its /metrics. */
@@ -95,20 +104,18 @@ export interface GcTotals {
   residentBytes: number;
 }
 
-const GC_LINE = /^nodejs_gc_duration_seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?kind="(major|minor)"\} (\S+)$/;
+const GC_LINE = /^nodejs_gc_duration_seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?kind="(major|minor)"\} \S+$/;
 
 export async function gcTotalsOf(role: ServiceProcess<EnvoyRoleReady>): Promise<GcTotals> {
-  if (!role.ready.metricsUrl) throw new Error(`${role.name} serves no /metrics`);
-  const text = await (await fetch(role.ready.metricsUrl)).text();
   const totals: GcTotals = { majors: 0, majorSeconds: 0, majorsOver10ms: 0, majorsOver100ms: 0, minors: 0, minorSeconds: 0, residentBytes: 0 };
   let majorsWithin10ms = 0;
   let majorsWithin100ms = 0;
-  for (const line of text.split('\n')) {
-    if (line.startsWith('process_resident_memory_bytes ')) totals.residentBytes = Number(line.slice(line.lastIndexOf(' ') + 1));
+  for (const line of await exposedLines(role)) {
+    if (line.startsWith('process_resident_memory_bytes ')) totals.residentBytes = sampleValue(line);
     const match = GC_LINE.exec(line);
     if (!match) continue;
-    const [, series, le, kind, value] = match;
-    const number = Number(value);
+    const [, series, le, kind] = match;
+    const number = sampleValue(line);
     if (series === 'count') totals[kind === 'major' ? 'majors' : 'minors'] = number;
     else if (series === 'sum') totals[kind === 'major' ? 'majorSeconds' : 'minorSeconds'] = number;
     else if (kind === 'major' && le === '0.01') majorsWithin10ms = number;
