@@ -40,7 +40,7 @@ import { createBenchTenant, type BenchTenant } from './lib/bench-tenant.js';
 import {
   CHECK_CALL_HEADERS, CHECK_PATH, checkRequest, checkRequestFrame, RATE_LIMIT_CALL_HEADERS, rateLimitRequest, rateLimitRequestFrame, SHOULD_RATE_LIMIT_PATH,
 } from './lib/envoy-requests.js';
-import { gcBetween, gcTotalsOf, refusalsOf, startEnvoyRole, type EnvoyRoleReady, type GcTotals } from './lib/envoy-role.js';
+import { gcBetween, gcTotalsOf, PAUSE_BOUNDS, refusalsOf, startEnvoyRole, type EnvoyRoleReady, type GcTotals } from './lib/envoy-role.js';
 import { pacingFrom } from './lib/h2load.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Subject, type SubjectResult } from './lib/rounds.js';
@@ -176,7 +176,11 @@ async function withGcReport(title: string, roles: ServiceProcess<EnvoyRoleReady>
 function describeGc(gc: GcTotals, calls: number): string {
   const mean = (seconds: number, count: number) => (count === 0 ? '-' : `${((seconds / count) * 1000).toFixed(1)} ms`);
   const perTenThousand = calls === 0 ? '-' : ((gc.majors / calls) * 10_000).toFixed(2);
-  return `${gc.majors} mark-compacts (mean ${mean(gc.majorSeconds, gc.majors)}, ${gc.majorsOver10ms} over 10 ms, ${gc.majorsOver100ms} over 100 ms; ${perTenThousand} per 10k of its ${calls} measured calls), ${gc.minors} scavenges (mean ${mean(gc.minorSeconds, gc.minors)}); resident ${(gc.residentBytes / 2 ** 20).toFixed(0)} MiB at the end`;
+  // Pauses over each bound, "n/a" where the role's histogram has no such bucket.
+  const over = (kind: 'major' | 'minor') => PAUSE_BOUNDS.map((bound) => gc.over[kind][bound] ?? 'n/a').join('/');
+  const bounds = PAUSE_BOUNDS.map((bound) => Number(bound) * 1000).join('/');
+  return `${gc.majors} mark-compacts (mean ${mean(gc.majorSeconds, gc.majors)}, over ${bounds} ms: ${over('major')}; ${perTenThousand} per 10k of its ${calls} measured calls), `
+    + `${gc.minors} scavenges (mean ${mean(gc.minorSeconds, gc.minors)}, over ${bounds} ms: ${over('minor')}); resident ${(gc.residentBytes / 2 ** 20).toFixed(0)} MiB at the end`;
 }
 
 export default async function benchEnvoyServices(): Promise<void> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../services/core/index.js';
-import { operatorSettings } from './settings.js';
+import { GC_PAUSE_BUCKETS_SECONDS, loadConfig } from '../services/core/index.js';
+import { BACKEND_PORTS, operatorSettings } from './settings.js';
 
 describe('operator settings from the one config', () => {
   it('defaults as shipped: namespace suigw, 500 events per worker, at most 10 workers, role Services', () => {
@@ -24,6 +24,13 @@ describe('operator settings from the one config', () => {
     ]);
     expect(settings.backends.ratelimit.endpoints).toEqual([{ address: 'prod-suigw-ratelimit.suigw.svc', port: 9002 }]);
     expect(settings.backends.grpc.endpoints).toEqual([{ address: 'prod-suigw-grpc.suigw.svc', port: 9090 }]);
+  });
+
+  it('gives Envoy\'s calls to authz and ratelimit timeouts that the roles\' GC pause histogram has a bucket for', () => {
+    // /metrics then counts the pauses that outlast each call (docs/operations.md).
+    for (const role of ['authz', 'ratelimit'] as const) {
+      expect(GC_PAUSE_BUCKETS_SECONDS, role).toContain(BACKEND_PORTS[role].timeoutMs / 1000);
+    }
   });
 
   it('refuses a namespace that is not a Kubernetes name, and a zero worker size', () => {

@@ -94,47 +94,65 @@ export interface GcTotals {
   /** Mark-compacts (`kind="major"`): the pauses that can outlast Envoy's ext_authz and rate-limit timeouts. */
   majors: number;
   majorSeconds: number;
-  /** Mark-compacts longer than 10 ms and than 100 ms (the histogram's buckets). */
-  majorsOver10ms: number;
-  majorsOver100ms: number;
   /** Scavenges (`kind="minor"`). */
   minors: number;
   minorSeconds: number;
+  /**
+   * Pauses longer than each of the histogram's bounds up to 200 ms, by kind (`le` as written:
+   * "0.01", "0.02", "0.1", "0.2"); 0 before the first pause of a kind; absent for a bound the
+   * role's histogram lacks (a tree from before its buckets at Envoy's timeouts).
+   */
+  over: Record<GcKind, Partial<Record<PauseBound, number>>>;
   /** The process's resident memory when read (`process_resident_memory_bytes`), against the chart's memory requests. */
   residentBytes: number;
 }
 
+type GcKind = 'major' | 'minor';
+/** 10 and 100 ms (prom-client's buckets), 20 and 200 ms (Envoy's ratelimit and authz timeouts). */
+export const PAUSE_BOUNDS = ['0.01', '0.02', '0.1', '0.2'] as const;
+export type PauseBound = (typeof PAUSE_BOUNDS)[number];
+
 const GC_LINE = /^nodejs_gc_duration_seconds_(bucket|sum|count)\{(?:le="([^"]+)",)?kind="(major|minor)"\} \S+$/;
 
 export async function gcTotalsOf(role: ServiceProcess<EnvoyRoleReady>): Promise<GcTotals> {
-  const totals: GcTotals = { majors: 0, majorSeconds: 0, majorsOver10ms: 0, majorsOver100ms: 0, minors: 0, minorSeconds: 0, residentBytes: 0 };
-  let majorsWithin10ms = 0;
-  let majorsWithin100ms = 0;
+  const totals: GcTotals = { majors: 0, majorSeconds: 0, minors: 0, minorSeconds: 0, over: { major: {}, minor: {} }, residentBytes: 0 };
+  const within: Record<GcKind, Partial<Record<PauseBound, number>>> = { major: {}, minor: {} };
   for (const line of await exposedLines(role)) {
     if (line.startsWith('process_resident_memory_bytes ')) totals.residentBytes = sampleValue(line);
     const match = GC_LINE.exec(line);
     if (!match) continue;
-    const [, series, le, kind] = match;
+    const [, series, le, kind] = match as unknown as [string, string, string | undefined, GcKind];
     const number = sampleValue(line);
     if (series === 'count') totals[kind === 'major' ? 'majors' : 'minors'] = number;
     else if (series === 'sum') totals[kind === 'major' ? 'majorSeconds' : 'minorSeconds'] = number;
-    else if (kind === 'major' && le === '0.01') majorsWithin10ms = number;
-    else if (kind === 'major' && le === '0.1') majorsWithin100ms = number;
+    else if ((PAUSE_BOUNDS as readonly string[]).includes(le!)) within[kind][le as PauseBound] = number;
   }
-  totals.majorsOver10ms = totals.majors - majorsWithin10ms;
-  totals.majorsOver100ms = totals.majors - majorsWithin100ms;
+  for (const kind of ['major', 'minor'] as const) {
+    const count = kind === 'major' ? totals.majors : totals.minors;
+    for (const bound of PAUSE_BOUNDS) {
+      // No pause of this kind yet: prom-client writes none of its lines, and none was over any bound.
+      const under = count === 0 ? 0 : within[kind][bound];
+      if (under !== undefined) totals.over[kind][bound] = count - under;
+    }
+  }
   return totals;
 }
 
 /** What happened between two readings of the same role (the resident memory: at the second). */
 export function gcBetween(before: GcTotals, after: GcTotals): GcTotals {
+  const over = { major: {}, minor: {} } as GcTotals['over'];
+  for (const kind of ['major', 'minor'] as const) {
+    for (const bound of PAUSE_BOUNDS) {
+      const [then, now] = [before.over[kind][bound], after.over[kind][bound]];
+      if (then !== undefined && now !== undefined) over[kind][bound] = now - then;
+    }
+  }
   return {
     residentBytes: after.residentBytes,
     majors: after.majors - before.majors,
     majorSeconds: after.majorSeconds - before.majorSeconds,
-    majorsOver10ms: after.majorsOver10ms - before.majorsOver10ms,
-    majorsOver100ms: after.majorsOver100ms - before.majorsOver100ms,
     minors: after.minors - before.minors,
     minorSeconds: after.minorSeconds - before.minorSeconds,
+    over,
   };
 }

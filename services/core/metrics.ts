@@ -2,6 +2,15 @@ import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { SeriesCounter, SeriesGauge, SeriesHistogram } from './series-metrics.js';
 
 /**
+ * Buckets of prom-client's `nodejs_gc_duration_seconds`: its own (1 ms, 10 ms, 100 ms, 1 s, 2 s,
+ * 5 s) and the timeouts of Envoy's calls to `suigw ratelimit` (20 ms) and `suigw authz` (200 ms,
+ * operator/settings.ts), so that /metrics counts the pauses that outlast them. A call that meets
+ * such a pause is answered after Envoy stopped waiting: ext_authz then answers 503, the rate
+ * limit filter lets the request through unlimited (docs/operations.md, SuigwRateLimitFailingOpen).
+ */
+export const GC_PAUSE_BUCKETS_SECONDS: readonly number[] = [0.001, 0.01, 0.02, 0.1, 0.2, 1, 2, 5];
+
+/**
  * The service's Prometheus instruments, on a registry of their own (one per process in
  * production, one per app in tests, so parallel test apps never share counters). Modules get
  * the instruments they need handed in; nothing reads a global registry.
@@ -145,7 +154,7 @@ export class Metrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     // Process metrics (CPU, memory, GC, event-loop lag as nodejs_eventloop_lag_*).
-    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry, gcDurationBuckets: [...GC_PAUSE_BUCKETS_SECONDS] });
     // Every known label set of the refusal counters exists at 0 from the start, so a rate() over
     // them has a series before the first refusal (Prometheus practice for counters).
     for (const kind of RATE_LIMIT_KINDS) this.rateLimitRejections.inc({ kind }, 0);
