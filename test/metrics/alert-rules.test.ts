@@ -16,6 +16,17 @@ const CASES = fileURLToPath(new URL('./testdata/alert-rules.test.yaml', import.m
 const OPERATIONS = new URL('../../docs/operations.md', import.meta.url);
 const PROMTOOL = '/usr/bin/promtool';
 
+/**
+ * Envoy's statistics the rules read, in Prometheus form (`/stats/prometheus`: dots to underscores,
+ * the cluster's name as the `envoy_cluster_name` label), from Envoy's documentation of the two
+ * HTTP filters the operator configures (operator/xds/http-filters.ts): ext_authz's and the rate
+ * limit filter's `cluster.<route target cluster>.ext_authz.*` and `.ratelimit.*` counters.
+ */
+const ENVOY_STATISTICS = new Set([
+  'envoy_cluster_ext_authz_ok', 'envoy_cluster_ext_authz_denied', 'envoy_cluster_ext_authz_error',
+  'envoy_cluster_ratelimit_ok', 'envoy_cluster_ratelimit_over_limit', 'envoy_cluster_ratelimit_error', 'envoy_cluster_ratelimit_failure_mode_allowed',
+]);
+
 interface Rule { alert: string; expr: string; annotations: Record<string, string> }
 interface Case { alert_rule_test: { alertname: string; exp_alerts: unknown[] }[] }
 
@@ -57,12 +68,15 @@ describe('the alerting rules', () => {
     }
   });
 
-  it('query only series the roles export', async () => {
+  it('query only series the roles export, or Envoy\'s statistics as Envoy documents them', async () => {
     const exported = exportedSeries();
     for (const { alert, expr } of await rules()) {
-      const names = [...expr.matchAll(/\b(suigw_[a-z0-9_]+)\b/g)].map((m) => m[1]!.replace(/_bucket$/, ''));
-      expect(names.length, alert).toBeGreaterThan(0);
-      for (const name of names) expect(exported.has(name), `${alert}: ${name} is not exported`).toBe(true);
+      const ours = [...expr.matchAll(/\b(suigw_[a-z0-9_]+)\b/g)].map((m) => m[1]!.replace(/_bucket$/, ''));
+      // Selectors only (a name before `[` or `{`): `envoy_cluster_name` is a label.
+      const envoys = [...expr.matchAll(/\b(envoy_[a-z0-9_]+)\s*[[{]/g)].map((m) => m[1]!);
+      expect(ours.length + envoys.length, alert).toBeGreaterThan(0);
+      for (const name of ours) expect(exported.has(name), `${alert}: ${name} is not exported`).toBe(true);
+      for (const name of envoys) expect(ENVOY_STATISTICS.has(name), `${alert}: ${name} is not one of Envoy's statistics listed here`).toBe(true);
     }
   });
 
