@@ -5,7 +5,8 @@
  * (bench/lib/bare-envoy-services.ts). Every server is a process of its own, h2load the load
  * generator (one prebuilt gRPC frame, one h2c connection with c concurrent streams, as Envoy
  * multiplexes its calls), production settings (LOG_LEVEL=info, PostgreSQL, Redis for ratelimit,
- * an enterprise key, one process per role), interleaved rounds.
+ * an enterprise key, one process per role, and the heap a pod with the chart's memory limit gives
+ * it: BENCH_ENVOY_HEAP, the bare server too), interleaved rounds.
  *
  * 1. Throughput at c=16 (BENCH_ENVOY_CONCURRENCY): service ÷ bare, per round.
  * 2. Latency under load: the bare server's saturation rate (its median req/s in step 1), then
@@ -15,8 +16,8 @@
  *    sends it every millisecond instead (one connection; the rate reached is lower, and printed).
  * Targets (issue 23): ≥ 0.9 of the bare throughput; p99 < 1 ms at half the bare saturation rate.
  * 3. After each step, every role's garbage collection during it, from its own /metrics
- *    (prom-client's `nodejs_gc_duration_seconds`): mark-compacts with their mean and how many
- *    outlasted 10 and 100 ms, per 10,000 measured calls, and scavenges; Envoy gives ext_authz 200 ms
+ *    (prom-client's `nodejs_gc_duration_seconds`): mark-compacts and scavenges with their means and
+ *    how many outlasted 10, 20, 100 and 200 ms, mark-compacts per 10,000 measured calls; Envoy gives ext_authz 200 ms
  *    (fail closed) and the rate-limit call 20 ms (fail open), so a long mark-compact is an answer lost.
  *
  * The Check is a REST request with a real key and 15 headers; the ShouldRateLimit carries the
@@ -46,7 +47,7 @@ import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js
 import { compare, interleavedRounds, type Subject, type SubjectResult } from './lib/rounds.js';
 import { startServiceProcess, type ServiceProcess } from './lib/service-process.js';
 import { describeSettings, readSettings, type BenchSettings } from './lib/settings.js';
-import { assertRedisAnswers, cleanEnvironment, compareTree, envoyNodeFlags } from './lib/stack.js';
+import { assertRedisAnswers, cleanEnvironment, compareEnvoyNodeFlags, compareTree, envoyHeapFlags, envoyNodeFlags } from './lib/stack.js';
 import { median } from './lib/stats.js';
 
 /** One checkout's pair of roles, with grpc-js clients to fetch real answers and tokens. */
@@ -90,7 +91,7 @@ async function startRoles(label: string, tenant: BenchTenant, settings: BenchSet
     REDIS_URL: settings.redisUrl,
     SUIGW_REDIS_KEY_PREFIX: `bench:${randomBytes(6).toString('hex')}:`,
   };
-  const nodeFlags = root === undefined ? envoyNodeFlags() : [];
+  const nodeFlags = root === undefined ? envoyNodeFlags() : compareEnvoyNodeFlags();
   const authz = await startEnvoyRole('authz', `${label} authz`, env, root, nodeFlags);
   const ratelimit = await startEnvoyRole('ratelimit', `${label} ratelimit`, env, root, nodeFlags).catch(async (error: unknown) => {
     await authz.stop();
@@ -186,7 +187,7 @@ function describeGc(gc: GcTotals, calls: number): string {
 export default async function benchEnvoyServices(): Promise<void> {
   const settings = readSettings();
   const concurrency = Number(process.env['BENCH_ENVOY_CONCURRENCY'] ?? 16);
-  console.log(`Envoy services: concurrency ${concurrency} on one h2c connection; ${describeSettings(settings)}`);
+  console.log(`Envoy services: concurrency ${concurrency} on one h2c connection; ${describeSettings(settings)}; heap ${envoyHeapFlags().join(' ') || 'Node\'s defaults on this machine'} (BENCH_ENVOY_HEAP)`);
   await assertRedisAnswers(settings.redisUrl);
   const tenant = await createBenchTenant();
   const directory = await mkdtemp(join(tmpdir(), 'suigw-bench-envoy-'));
@@ -222,6 +223,8 @@ export default async function benchEnvoyServices(): Promise<void> {
       script: 'bench/lib/bare-envoy-services.ts',
       env: { ...cleanEnvironment(), BARE_CHECK_ANSWER: JSON.stringify(checkAnswer), BARE_RATE_LIMIT_ANSWER: JSON.stringify(rateLimitAnswer) },
       stdout: 'ignore',
+      // The same heap as the roles (BENCH_ENVOY_HEAP): a pod of the same size would run it.
+      nodeFlags: envoyHeapFlags(),
     });
     started.push(bare);
 

@@ -5,6 +5,7 @@ import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ENV_SCHEMA } from '../../services/core/index.js';
+import { POD_HEAP } from '../../test/support/pod-heap.js';
 import { createBenchTenant, type BenchTenant } from './bench-tenant.js';
 import type { BareProxyReady } from './bare-proxy.js';
 import type { GatewayReady } from './gateway-server.js';
@@ -71,12 +72,32 @@ export function bareNodeFlags(): string[] {
 }
 
 /**
+ * The heap of the Envoy roles and of their bare baseline: `pod` (default) gives each the heap a
+ * pod with the chart's memory limit gives it (POD_HEAP, test/support/pod-heap.ts); `host`: Node's
+ * defaults on this machine (BENCH_ENVOY_HEAP).
+ */
+export function envoyHeapFlags(): string[] {
+  const heap = process.env['BENCH_ENVOY_HEAP'] ?? 'pod';
+  if (heap !== 'pod' && heap !== 'host') throw new Error(`BENCH_ENVOY_HEAP must be pod or host, not '${heap}'`);
+  return heap === 'pod' ? [...POD_HEAP.nodeFlags] : [];
+}
+
+/**
  * `BENCH_ENVOY_NODE_FLAGS` (space-separated): Node flags for this checkout's `suigw authz` and
- * `suigw ratelimit` only, not for a BENCH_COMPARE_TREE's, so a flag is measured A/B in one run
- * (e.g. `--max-semi-space-size=32` against the default, with the compared tree a copy of this one).
+ * `suigw ratelimit` only, after the heap's (a later V8 flag wins), not for a BENCH_COMPARE_TREE's,
+ * so a flag is measured A/B in one run (e.g. `--max-semi-space-size=32` against the default, with
+ * the compared tree a copy of this one).
  */
 export function envoyNodeFlags(): string[] {
-  return nodeFlagsOf('BENCH_ENVOY_NODE_FLAGS');
+  return [...envoyHeapFlags(), ...nodeFlagsOf('BENCH_ENVOY_NODE_FLAGS')];
+}
+
+/**
+ * `BENCH_COMPARE_ENVOY_NODE_FLAGS` (space-separated): the same for the BENCH_COMPARE_TREE's roles,
+ * so two settings are measured A/B in one run, neither of them the heap's default.
+ */
+export function compareEnvoyNodeFlags(): string[] {
+  return [...envoyHeapFlags(), ...nodeFlagsOf('BENCH_COMPARE_ENVOY_NODE_FLAGS')];
 }
 
 function nodeFlagsOf(variable: string): string[] {

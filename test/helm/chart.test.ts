@@ -4,6 +4,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { Document, parse, parseAllDocuments } from 'yaml';
 import { roundTripLosses } from '../../operator/xds/envoy-codec.js';
 import { CHART_DIR, helm } from '../support/helm.js';
+import { POD_HEAP } from '../support/pod-heap.js';
 import { schemaErrors, type KubeObject } from './kubernetes-schemas.js';
 
 /**
@@ -111,6 +112,13 @@ describe('charts/suigw with the real helm binary', () => {
       }
       for (const role of ROLES) expect(find(objects, 'Deployment', `suigw-${role}`)).toBeDefined();
     }
+  });
+
+  it("gives authz and ratelimit the memory limit whose heap the benchmark runs them with", () => {
+    // A pod's limit sizes Node's heap (test/support/pod-heap.ts): another limit, another heap to measure.
+    const deployments = ['authz', 'ratelimit'].map((role) => find(rendered['default']!, 'Deployment', `suigw-${role}`)!);
+    const limits = deployments.map((deployment) => (deployment.spec as { template: { spec: { containers: { resources: { limits: { memory: string } } }[] } } }).template.spec.containers[0]!.resources.limits.memory);
+    expect(limits).toEqual([POD_HEAP.memoryLimit, POD_HEAP.memoryLimit]);
   });
 
   it('lets only Envoy reach the roles (and Prometheus their metrics port), and only Envoy reach xDS', () => {

@@ -1,7 +1,9 @@
+import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { credentials, type Client } from '@grpc/grpc-js';
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
@@ -20,6 +22,7 @@ import { CHART_DIR, helm } from '../support/helm.js';
 import type { KubeApiDouble } from '../support/kube-api-server/api-server.js';
 import { startApiDouble } from '../support/kube-api-server/harness.js';
 import { freePort, TEST_SECRET } from '../support/processes.js';
+import { POD_HEAP } from '../support/pod-heap.js';
 import { createEmptyDatabase } from '../support/test-database.js';
 import { buildImage, IMAGE, podman, runContainer, startContainer, type Container } from './support/image-container.js';
 
@@ -128,6 +131,18 @@ describe('the suigw image', () => {
     // Production dependencies only: no test runner, linter or source runner in the image.
     const listed = await runContainerShell('for p in vitest eslint tsx; do test -e /app/node_modules/$p && echo "$p present"; done; ls /app/dist/services/cli/suigw.js');
     expect(listed).toBe('/app/dist/services/cli/suigw.js\n');
+  });
+
+  it("gives Node, in a container with the chart's memory limit for authz and ratelimit, the heap the benchmark runs them with", async () => {
+    // After some garbage the young generation is at its largest: the semi-spaces' limit shows.
+    const probe = `const v8 = require('v8'); let kept = 0; for (let i = 0; i < 300; i++) kept += new Array(100000).fill(i).length;
+      const space = v8.getHeapSpaceStatistics().find((s) => s.space_name === 'new_space');
+      console.log(JSON.stringify({ heapLimitMiB: v8.getHeapStatistics().heap_size_limit / 2 ** 20, newSpaceMiB: space.space_size / 2 ** 20 }));`;
+    const memory = `${Number.parseInt(POD_HEAP.memoryLimit, 10)}m`;
+    expect(POD_HEAP.memoryLimit).toBe(`${Number.parseInt(POD_HEAP.memoryLimit, 10)}Mi`);
+    const inPod = JSON.parse(await podman(['run', '--rm', '--network=host', '--memory', memory, '--entrypoint', 'node', IMAGE, '-e', probe])) as unknown;
+    const { stdout } = await promisify(execFile)(process.execPath, [...POD_HEAP.nodeFlags, '-e', probe]);
+    expect(JSON.parse(stdout)).toEqual(inPod);
   });
 
   it('operator --help prints its usage and exits 0', async () => {
