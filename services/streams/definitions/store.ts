@@ -25,6 +25,8 @@ export type StreamTables = {
   stream_ingest_cursors: {
     network: string;
     checkpoint: ColumnType<string, string | bigint, string | bigint>;
+    /** The upstream's chain identifier when the cursor was written (null: written before it was kept). */
+    chain_id: string | null;
     updated_at: Timestamp;
   };
 };

@@ -49,6 +49,8 @@ export class CheckpointIngest {
   /** Which consumer owns each non-stream target of the matcher. */
   #consumerOf = new Map<string, MatchConsumer>();
   #cursor: bigint | undefined;
+  /** The chain the cursor counts in (undefined: not known yet). */
+  #chainId: string | undefined;
   #abort = new AbortController();
   #running: Promise<void> | undefined;
   #refreshTimer: NodeJS.Timeout | undefined;
@@ -62,9 +64,10 @@ export class CheckpointIngest {
   }
 
   async start(): Promise<void> {
-    const row = await streamsDb(this.#options.database).selectFrom('stream_ingest_cursors').select('checkpoint')
+    const row = await streamsDb(this.#options.database).selectFrom('stream_ingest_cursors').select(['checkpoint', 'chain_id'])
       .where('network', '=', this.#options.network).executeTakeFirst();
     this.#cursor = row ? BigInt(row.checkpoint) : undefined;
+    this.#chainId = row?.chain_id ?? undefined;
     await this.refreshStreams();
     this.#refreshTimer = setInterval(() => {
       this.refreshStreams().catch((error: unknown) => this.#options.logger.warn({ err: error }, 'stream definitions reload failed'));
@@ -120,11 +123,19 @@ export class CheckpointIngest {
     // The subscription starts at the tip: checkpoints sealed since the persisted cursor are read
     // from the ledger now, not when the next live checkpoint arrives (a quiet chain would leave
     // the gap open). Live checkpoints received meanwhile wait in the call and are skipped below
-    // if the backfill covered them.
-    if (this.#cursor !== undefined) {
-      const { response } = await this.#options.upstream.grpc.ledgerService.getServiceInfo({}, { abort: this.#abort.signal, timeout: 10_000 });
-      const tip = response.checkpointHeight;
-      if (tip !== undefined && tip > this.#cursor) await this.#backfill(this.#cursor + 1n, tip);
+    // if the backfill covered them. The same call says which chain the upstream serves.
+    const { response } = await this.#options.upstream.grpc.ledgerService.getServiceInfo({}, { abort: this.#abort.signal, timeout: 10_000 });
+    const tip = response.checkpointHeight;
+    if (this.#cursor !== undefined && tip !== undefined && this.#cursorLost(response.chainId, tip)) {
+      // Every checkpoint up to the cursor would be skipped, and nothing of another chain can be
+      // backfilled: start at the upstream's tip.
+      this.#options.logger.warn({ was: this.#chainId, now: response.chainId, cursor: String(this.#cursor), tip: String(tip) },
+        'the ingest cursor is not on the upstream\'s chain (another chain, or beyond its tip); ingest restarts at its tip');
+      this.#chainId = response.chainId;
+      await this.#persist(tip);
+    } else {
+      this.#chainId ??= response.chainId;
+      if (this.#cursor !== undefined && tip !== undefined && tip > this.#cursor) await this.#backfill(this.#cursor + 1n, tip);
     }
     for await (const message of call.responses) {
       const checkpoint = message.checkpoint;
@@ -192,12 +203,24 @@ export class CheckpointIngest {
     if (sealedAt !== null) instruments.warpIngestLag.set({ network }, (clock.now() - sealedAt) / 1_000);
   }
 
+  /**
+   * Whether the cursor is not on the upstream's chain: it is beyond the upstream's tip (no chain
+   * goes back: another chain under the same identifier, as each new simnet of `suigw dev`, or a
+   * replica behind, whose checkpoints the log and the webhook deliveries take once only), or it
+   * was written on a chain with another identifier (a wiped devnet or testnet).
+   */
+  #cursorLost(chainId: string | undefined, tip: bigint): boolean {
+    if (this.#cursor !== undefined && this.#cursor > tip) return true;
+    return this.#chainId !== undefined && chainId !== undefined && chainId !== this.#chainId;
+  }
+
   async #persist(sequence: bigint): Promise<void> {
     this.#cursor = sequence;
     const now = new Date(this.#options.clock.now());
+    const chainId = this.#chainId ?? null;
     await streamsDb(this.#options.database).insertInto('stream_ingest_cursors')
-      .values({ network: this.#options.network, checkpoint: sequence.toString(), updated_at: now })
-      .onConflict((oc) => oc.column('network').doUpdateSet({ checkpoint: sql`excluded.checkpoint`, updated_at: now }))
+      .values({ network: this.#options.network, checkpoint: sequence.toString(), chain_id: chainId, updated_at: now })
+      .onConflict((oc) => oc.column('network').doUpdateSet({ checkpoint: sql`excluded.checkpoint`, chain_id: chainId, updated_at: now }))
       .execute();
   }
 }

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock, createLogger } from '../../core/index.js';
+import { startSimnet, type RunningSimnet } from '../../simnet/index.js';
+import { SuiUpstream, defaultUpstreamPolicy } from '../../upstream/index.js';
+import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { streamsDb } from '../definitions/store.js';
+import { MemoryStreamLog } from '../log/stream-log.memory.js';
+import { CheckpointIngest } from './checkpoint-ingest.js';
+
+/**
+ * A persisted cursor counts checkpoints of one chain. When the upstream serves another one (a
+ * wiped testnet, a new simnet under `suigw dev`), the ingest must not skip every checkpoint up to
+ * the old number: it restarts at the new chain's tip and keeps the new chain's identifier.
+ */
+describe('CheckpointIngest when the upstream chain changes (simnet)', () => {
+  let simnet: RunningSimnet;
+  let db: TestDatabase;
+  let upstream: SuiUpstream;
+  const clock = new ManualClock();
+
+  beforeAll(async () => {
+    simnet = await startSimnet({ seed: 'ingest-chain-change', autoStart: false });
+    db = await createTestDatabase();
+    upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl }, policy: defaultUpstreamPolicy });
+  });
+  afterAll(async () => {
+    await upstream.close();
+    await simnet.stop();
+    await db.drop();
+  });
+
+  const cursorRow = () => streamsDb(db.database).selectFrom('stream_ingest_cursors').select(['checkpoint', 'chain_id']).where('network', '=', 'mainnet').executeTakeFirstOrThrow();
+
+  async function ingestUntilItSees(count: number): Promise<bigint[]> {
+    const seen: bigint[] = [];
+    const ingest = new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log: new MemoryStreamLog(clock), clock, logger: createLogger('silent'), onCheckpoint: (seq) => seen.push(seq) });
+    await ingest.start();
+    try {
+      await expect.poll(async () => {
+        await simnet.produceCheckpoint();
+        return seen.length;
+      }, { timeout: 10_000 }).toBeGreaterThanOrEqual(count);
+    } finally {
+      await ingest.stop();
+    }
+    return seen;
+  }
+
+  it('restarts at the tip of the new chain instead of waiting for the old cursor', async () => {
+    const now = new Date(clock.now());
+    await streamsDb(db.database).insertInto('stream_ingest_cursors')
+      .values({ network: 'mainnet', checkpoint: '1000000', chain_id: 'a-chain-this-upstream-does-not-serve', updated_at: now })
+      .execute();
+    const tipBefore = simnet.ledger.latestCheckpoint().sequenceNumber;
+
+    const seen = await ingestUntilItSees(2);
+
+    expect(seen[0]! > tipBefore).toBe(true);
+    expect(seen[0]! < 1_000_000n).toBe(true);
+    expect(await cursorRow()).toEqual({ checkpoint: String(seen.at(-1)), chain_id: simnet.ledger.chainId });
+  });
+
+  it('restarts at the tip for a cursor beyond it on the same chain identifier (each new simnet of suigw dev has the same)', async () => {
+    await streamsDb(db.database).updateTable('stream_ingest_cursors').set({ checkpoint: '1000000', chain_id: simnet.ledger.chainId }).where('network', '=', 'mainnet').execute();
+    const tipBefore = simnet.ledger.latestCheckpoint().sequenceNumber;
+
+    const seen = await ingestUntilItSees(2);
+
+    expect(seen[0]! > tipBefore && seen[0]! < 1_000_000n).toBe(true);
+    expect((await cursorRow()).chain_id).toBe(simnet.ledger.chainId);
+  });
+
+  it('takes a cursor written before chains were kept (no chain), within the tip, to be on the upstream\'s chain', async () => {
+    const tip = simnet.ledger.latestCheckpoint().sequenceNumber;
+    await streamsDb(db.database).updateTable('stream_ingest_cursors').set({ checkpoint: String(tip - 2n), chain_id: null }).where('network', '=', 'mainnet').execute();
+
+    const seen = await ingestUntilItSees(3);
+
+    // Backfilled from the cursor, not restarted at the tip.
+    expect(seen.slice(0, 2)).toEqual([tip - 1n, tip]);
+    expect((await cursorRow()).chain_id).toBe(simnet.ledger.chainId);
+  });
+});
