@@ -12,4 +12,4 @@ export { verifyUserSignature } from './signatures.js';
 export type { VerifiedSignature } from './signatures.js';
 export { ALLOWANCE_ABORTS } from './move-calls.js';
 export { SignatureRejected, submitTransaction, simulateTransaction } from './submit.js';
-export type { SimulationOptions } from './submit.js';
+export type { SimulationOptions } from './simulation-options.js';

@@ -2,7 +2,7 @@ import type { bcs } from '@mysten/sui/bcs';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { Ledger } from '../ledger/index.js';
 import { SUI_COIN_TYPE } from '../ledger/constants.js';
-import type { SimulationOptions } from './submit.js';
+import type { SimulationOptions } from './simulation-options.js';
 
 type ParsedData = ReturnType<typeof bcs.TransactionData.parse>['V1'];
 type ParsedArgument = ReturnType<typeof bcs.Argument.parse>;

@@ -10,6 +10,7 @@ import { simulatesWithMockGas } from './mock-gas.js';
 import { resolveTransaction } from './resolve.js';
 import { verifyUserSignature } from './signatures.js';
 import type { VerifiedSignature } from './signatures.js';
+import type { SimulationOptions } from './simulation-options.js';
 
 /** A signature that does not verify, or a required signer that did not sign. */
 export class SignatureRejected extends TransactionRejected {}
@@ -45,11 +46,6 @@ export async function submitTransaction(ledger: Ledger, executor: Executor, txBc
   const outcome = executor.execute(txBcs, { checks: true, signatures: verified.map((signature) => signature.record) });
   applyOutcome(ledger, outcome);
   return outcome.record;
-}
-
-export interface SimulationOptions {
-  readonly checks: boolean;
-  readonly doGasSelection: boolean;
 }
 
 /**

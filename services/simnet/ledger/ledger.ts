@@ -7,7 +7,7 @@ import type {
   Page,
   PageRequest,
   TransactionFilter,
-} from './index.js';
+} from './reader.js';
 import { addToIndex, decodeCursor, decodeNumberCursor, encodeCursor, iterate, lowerBound, narrowest, pageLimit } from './paging.js';
 import { canonicalName, normalizeAddress, normalizeType, typeFilterMatcher } from './normalize.js';
 import { encodeCheckpoint } from './checkpoint-encoding.js';

@@ -1,6 +1,6 @@
 /** Page sizes, opaque cursors and position indexes shared by the ledger's listings. */
 import { InvalidArgumentError, InvalidCursorError } from './errors.js';
-import type { PageRequest } from './index.js';
+import type { PageRequest } from './reader.js';
 
 const DEFAULT_PAGE = 50;
 const MAX_PAGE = 1000;
