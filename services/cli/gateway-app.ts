@@ -86,7 +86,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
       jsonRpcWebSocketCapability({ upstreams, pipeline, feeds: jsonRpcFeeds }),
       ...(config.zklogin.enabled ? [zkloginCapability(createZkLogin({
-        config, database, clock, secret, limiter: metering.limiter, upstreams,
+        config, database, clock, secret, limiter: metering.limiter, metrics, upstreams,
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),
       }))] : []),
       graphqlCapability({ upstreams, limits: config.graphql, clock, ...(options.graphqlPersisted ? { persisted: options.graphqlPersisted } : {}) }),

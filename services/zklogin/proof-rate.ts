@@ -1,3 +1,4 @@
+import type { Metrics } from '../core/index.js';
 import type { RateLimiter } from '../metering/index.js';
 import type { Plan } from '../plans/index.js';
 
@@ -11,22 +12,30 @@ export type ProofRateDecision = { allowed: true } | { allowed: false; retryAfter
  */
 export class ProofRateLimit {
   readonly #limiter: RateLimiter;
+  readonly #rejections: Metrics['rateLimitRejections'] | undefined;
 
-  constructor(limiter: RateLimiter) {
+  /** `rejections`: the process's `suigw_rate_limit_rejections_total`, whose `proofs` kind counts this cap's 429s. */
+  constructor(limiter: RateLimiter, rejections?: Metrics['rateLimitRejections']) {
     this.#limiter = limiter;
+    this.#rejections = rejections;
   }
 
   async take(organizationId: string, plan: Plan): Promise<ProofRateDecision> {
     const perMinute = plan.proofsPerMinute;
     if (perMinute === null) return { allowed: true };
     // A plan without proofs never gets here (PLAN_REQUIRED first); refusing keeps GCRA from dividing by zero.
-    if (perMinute === 0) return { allowed: false, retryAfterSeconds: 60 };
+    if (perMinute === 0) return this.#refused(60);
     const decision = await this.#limiter.check({
       caps: [],
       org: { key: `zklogin-proofs:${organizationId}`, perSecond: perMinute / 60, burst: perMinute },
       quantity: 1,
     });
     if (decision.outcome === 'allowed') return { allowed: true };
-    return { allowed: false, retryAfterSeconds: Math.max(1, Math.ceil(decision.retryAfterMs / 1000)) };
+    return this.#refused(Math.max(1, Math.ceil(decision.retryAfterMs / 1000)));
+  }
+
+  #refused(retryAfterSeconds: number): ProofRateDecision {
+    this.#rejections?.inc({ kind: 'proofs' });
+    return { allowed: false, retryAfterSeconds };
   }
 }

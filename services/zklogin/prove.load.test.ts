@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { Metrics } from '../core/index.js';
 import type { Tier } from '../plans/index.js';
 import { PLANS } from '../plans/index.js';
 import { startZkLoginE2E, type ZkLoginCaller, type ZkLoginE2E } from '../../test/support/zklogin-e2e.js';
@@ -14,6 +15,13 @@ let holding = false;
 let releaseAll: () => void = () => {};
 let held = Promise.resolve();
 const prover = new LocalProver({ hold: () => (holding ? held : Promise.resolve()) });
+const metrics = new Metrics();
+
+/** `suigw_rate_limit_rejections_total{kind="proofs"}` on the gateway's /metrics. */
+async function proofRejections(): Promise<number> {
+  const { values } = await metrics.rateLimitRejections.get();
+  return values.find((value) => value.labels.kind === 'proofs')?.value ?? 0;
+}
 
 function hold(): void {
   holding = true;
@@ -25,7 +33,7 @@ function release(): void {
 }
 
 beforeAll(async () => {
-  e2e = await startZkLoginE2E({ prover });
+  e2e = await startZkLoginE2E({ prover, metrics });
 });
 afterAll(async () => { await e2e.stop(); });
 
@@ -84,6 +92,7 @@ describe('proofs per minute per plan', () => {
       const caller = await e2e.newCaller({ tier });
       const body = await proveBodyFor();
       const before = await credits(caller);
+      const rejectedBefore = await proofRejections();
       const statuses: number[] = [];
       for (let i = 0; i < limit + 5; i += 1) {
         const response = await proveNow(caller, body);
@@ -97,6 +106,7 @@ describe('proofs per minute per plan', () => {
       expect(statuses.filter((s) => s === 200)).toHaveLength(limit);
       expect(statuses.slice(limit)).toEqual([429, 429, 429, 429, 429]);
       expect(before - (await credits(caller))).toBe(limit * 50);
+      expect(await proofRejections() - rejectedBefore).toBe(5);
 
       // One emission interval later exactly one more proof is allowed.
       e2e.gateway.clock.advance(Math.ceil(60_000 / limit));

@@ -1,4 +1,4 @@
-import { deriveSubkey, type Clock, type Config } from '../core/index.js';
+import { deriveSubkey, type Clock, type Config, type Metrics } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { RateLimiter } from '../metering/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
@@ -22,6 +22,8 @@ export interface ZkLoginSetup {
   secret: string;
   /** The metering limiter: proofs per minute are counted where the request rates are (Redis or memory). */
   limiter: RateLimiter;
+  /** The process's metrics: refused proofs count as `suigw_rate_limit_rejections_total{kind="proofs"}`. */
+  metrics?: Pick<Metrics, 'rateLimitRejections'>;
   upstreams: UpstreamSet;
   /** Overrides the configured prover (tests). */
   prover?: Prover;
@@ -39,7 +41,7 @@ export function createZkLogin(setup: ZkLoginSetup): ZkLoginDeps {
     audiences,
     prover: setup.prover ?? proverFrom(settings),
     slots: new ProverSlots(settings.proverSlots),
-    proofRate: new ProofRateLimit(setup.limiter),
+    proofRate: new ProofRateLimit(setup.limiter, setup.metrics?.rateLimitRejections),
   });
   return { service, audiences, upstreams: setup.upstreams };
 }

@@ -1,5 +1,6 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { generateNonce, getExtendedEphemeralPublicKey } from '@mysten/sui/zklogin';
+import type { Metrics } from '../../services/core/index.js';
 import { createKey, createOrganization, type Scope } from '../../services/identity/index.js';
 import { type Tier } from '../../services/plans/index.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Network, type Upstream } from '../../services/upstream/index.js';
@@ -46,7 +47,7 @@ export interface ZkLoginE2E {
  * testnet's) upstream, the four issuers' keys served locally, a real database, a manual clock.
  * `deadTestnet` points testnet at a closed port, so its current epoch cannot be read.
  */
-export async function startZkLoginE2E(options: { prover?: Prover; env?: Record<string, string>; deadTestnet?: boolean } = {}): Promise<ZkLoginE2E> {
+export async function startZkLoginE2E(options: { prover?: Prover; env?: Record<string, string>; deadTestnet?: boolean; metrics?: Metrics } = {}): Promise<ZkLoginE2E> {
   const simnet = await startTestSimnet({ seed: 'suigw-zklogin' });
   const issuers = await startTestIssuers();
   const upstreamOf = (network: Network, grpcUrl: string): Upstream =>
@@ -57,7 +58,7 @@ export async function startZkLoginE2E(options: { prover?: Prover; env?: Record<s
   ]);
   const gateway = await createTestApp({
     env: { SUIGW_ZKLOGIN_ISSUER_JWKS: issuers.jwksEnv, SUIGW_NETWORKS: 'mainnet,testnet,devnet', ...options.env },
-    extra: { upstreams, ...(options.prover ? { zkloginProver: options.prover } : {}) },
+    extra: { upstreams, ...(options.prover ? { zkloginProver: options.prover } : {}), ...(options.metrics ? { metrics: options.metrics } : {}) },
   });
   const call: ZkLoginE2E['call'] = async (method, path, callOptions = {}) => {
     gateway.clock.advance(25);
