@@ -2,7 +2,7 @@
  * simnet: a deterministic simulated Sui network for tests, benchmarks and `make dev`.
  *
  * One gRPC port serves Sui's v2 services over native gRPC and gRPC-Web (plus server
- * reflection); one HTTP port serves GraphQL at `/graphql` and the faucet at `/v2/gas`.
+ * reflection); one HTTP port serves GraphQL at `/graphql` and the faucet at `/v2/gas` (and `/v2/usdc`).
  * See README.md for what is simulated and what is real.
  */
 import http from 'node:http';
@@ -25,7 +25,7 @@ import { TransactionExecutionServiceImpl } from './grpc/transaction-execution-se
 import { CheckpointProducer } from './producer/index.js';
 import { createGraphqlHandler } from './graphql/index.js';
 import { createLedgerRunner } from './graphql/ledger-runner.js';
-import { createFaucetHandler } from './faucet/index.js';
+import { createFaucetHandler, FAUCET_PATHS } from './faucet/index.js';
 
 export { BILLING_TREASURY, CATALOG, COIN_TYPES, EVENT_TYPES, OBJECT_TYPES } from './ledger/catalog.js';
 export type { Ledger, GenesisAccount } from './ledger/index.js';
@@ -115,7 +115,7 @@ export async function startSimnet(options: SimnetOptions = {}): Promise<RunningS
   const httpServer = http.createServer((req, res) => {
     const path = new URL(req.url ?? '/', 'http://simnet.invalid').pathname.replace(/\/+$/, '');
     if (path === '/graphql') return graphql(req, res);
-    if (path === '/v2/gas' || path === '/v1/gas' || path === '/gas') return faucet(req, res);
+    if (FAUCET_PATHS.has(path)) return faucet(req, res);
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
   });

@@ -19,8 +19,8 @@ type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- re
  * Journey 1: a newcomer runs `make dev` and follows the README. The README's curl examples, then
  * each official client's default transfer flow through the gateway (SuiJsonRpcClient, SuiGrpcClient
  * over native gRPC and over gRPC-Web, SuiGraphQLClient), each transfer seen by a Warp WebSocket, a
- * Warp SSE stream and a webhook created just before it (verified with `standardwebhooks`), and
- * every charge in /v1/usage and /metrics.
+ * Warp SSE stream and a webhook created just before it (verified with `standardwebhooks`),
+ * every charge in /v1/usage and /metrics, and last an on-chain plan set up as docs/billing.md says.
  */
 describe('journey 1: make dev, as the README tells a newcomer', () => {
   let dev: DevProcess;
@@ -154,4 +154,41 @@ describe('journey 1: make dev, as the README tells a newcomer', () => {
     // Every credit, Warp's included, goes through the pipeline's one charge: the dashboard and /v1/usage agree.
     expect(sample(`suigw_credits_consumed_total{organization="${dev.state.organizationId}",plan="team"}`)).toBe(data.totals.credits);
   });
+
+  // Last: it moves the organization to another plan.
+  it("an on-chain plan as docs/billing.md's 'Try it in suigw dev' says: USDC from the faucet, prepare, the funder signs and executes through the gateway, activate", async () => {
+    const funder = Ed25519Keypair.generate();
+    for (const coin of ['usdc', 'gas']) {
+      const funded = await dev.curl(['-X', 'POST', `${dev.state.simnet!.faucetUrl}/v2/${coin}`, '-H', 'content-type: application/json', '-d', JSON.stringify({ FixedAmountRequest: { recipient: funder.toSuiAddress() } })]);
+      expect(funded.status, coin).toBe(200);
+    }
+    const billing = (path: string, body?: unknown) => dev.curl([
+      ...(body === undefined ? [] : ['-X', 'POST', '-H', 'content-type: application/json', '-d', JSON.stringify(body)]), `${base}/v1/billing${path}`, '-H', `x-api-key: ${key}`,
+    ]);
+    const prepared = await billing('/onchain/prepare', { network: 'testnet', tier: 'growth', funderAddress: funder.toSuiAddress() });
+    expect(prepared.status).toBe(200);
+
+    // The transaction goes to testnet, so through the gateway with a key of the testnet project.
+    const projects = (await dev.curl([`${base}/v1/projects`, '-H', `x-api-key: ${key}`])).body as Body;
+    const testnetKey = (await dev.curl(['-X', 'POST', `${base}/v1/keys`, '-H', `x-api-key: ${key}`, '-H', 'content-type: application/json', '-d',
+      JSON.stringify({ name: 'billing', projectId: projects.data.find((p: Body) => p.network === 'testnet').id })])).body as Body;
+    const testnet = new SuiJsonRpcClient({ network: 'testnet', transport: new JsonRpcHTTPTransport({
+      url: `${dev.state.networks['testnet']!.baseUrl}/v1/jsonrpc`, rpc: { headers: { 'x-api-key': testnetKey.data.apiKey } },
+    }) });
+    const txBytes = Buffer.from((prepared.body as Body).data.txBytes, 'base64');
+    const executed = await testnet.executeTransactionBlock({
+      transactionBlock: txBytes, signature: (await funder.signTransaction(txBytes)).signature, options: { showEffects: true, showObjectChanges: true },
+    });
+    expect(executed.effects?.status.status).toBe('success');
+    await testnet.waitForTransaction({ digest: executed.digest });
+    const allowance = executed.objectChanges?.find((change) => change.type === 'created' && change.objectType.startsWith('0x2::allowance::Allowance<'));
+    expect(allowance?.type).toBe('created');
+
+    const activated = await billing('/onchain/activate', { network: 'testnet', tier: 'growth', allowanceId: allowance?.type === 'created' ? allowance.objectId : '' });
+    expect(activated.status).toBe(200);
+    expect((activated.body as Body).data).toMatchObject({ state: 'active', network: 'testnet', plan: { tier: 'growth', interval: 'month', price: '199000000' } });
+    expect((activated.body as Body).data.lastCharges).toMatchObject([{ kind: 'first', tier: 'growth', amount: '199000000' }]);
+    const me = await dev.curl([`${base}/v1/auth/me`, '-H', `x-api-key: ${key}`]);
+    expect((me.body as Body).data.subscription).toEqual({ plan: 'growth', status: 'active' });
+  }, 60_000);
 });

@@ -45,6 +45,9 @@ async function readRecipient(req: IncomingMessage): Promise<string> {
   return normalizeSuiAddress(recipient);
 }
 
+/** The paths the faucet answers: the SDK's V2 and the older gas requests, and USDC for billing. */
+export const FAUCET_PATHS: ReadonlySet<string> = new Set(['/v2/gas', '/v2/usdc', '/v1/gas', '/gas']);
+
 /**
  * simnet's faucet, compatible with `requestSuiFromFaucetV2` (`POST /v2/gas`) and the older
  * `POST /gas` / `/v1/gas`: each request is a real transfer from the ledger's faucet account,
@@ -62,6 +65,7 @@ export function createFaucetHandler(
     const path = new URL(req.url ?? '/', 'http://simnet.invalid').pathname.replace(/\/+$/, '');
     const usdc = path === '/v2/usdc';
     const v2 = path === '/v2/gas' || usdc;
+    const legacy = path === '/gas' || path === '/v1/gas';
     const failure = (status: number, message: string) =>
       send(res, status, v2 ? { status: { Failure: { internal: message } }, coins_sent: null } : { transferredGasObjects: [], error: message });
     if (req.method === 'OPTIONS') {
@@ -69,7 +73,7 @@ export function createFaucetHandler(
       res.end();
       return;
     }
-    if (!v2 && path !== '/gas' && path !== '/v1/gas') return failure(404, `no faucet endpoint at ${path}`);
+    if (!v2 && !legacy) return failure(404, `no faucet endpoint at ${path}`);
     const [coinType, sent] = usdc ? [COIN_TYPES.USDC, FAUCET_AMOUNT_USDC] : [SUI_COIN_TYPE, amount];
     if (req.method !== 'POST') return failure(405, `method ${req.method} is not allowed`);
     const work = readRecipient(req).then(async (recipient) => {
