@@ -9,7 +9,7 @@ const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<v
   dev: { about: 'every role in one process, embedded database, seeded admin key', run: async (argv) => (await import('./dev.js')).runDev(argv) },
   gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', run: async () => (await import('./gateway.js')).runGateway() },
   migrate: { about: 'apply database migrations and exit', run: async () => (await import('./migrate.js')).runMigrate() },
-  admin: { about: 'operator tasks: create-org, grant', run: async (argv) => (await import('./admin.js')).runAdmin(argv) },
+  admin: { about: 'operator tasks: create-org, grant, card-subscription', run: async (argv) => (await import('./admin.js')).runAdmin(argv) },
   simnet: {
     about: 'a deterministic simulated Sui network: v2 gRPC + gRPC-Web, GraphQL, faucet (tests, offline dev)',
     run: async (argv) => (await import('../simnet/index.js')).runSimnetCli(argv),

@@ -446,7 +446,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_LOG_SLOW_MS: 'Requests slower than this are logged at warn (default 1000 ms; 0 logs every request). Requests are otherwise not logged, except 5xx answers (at error) and the sample below.',
   SUIGW_LOG_SAMPLE_RATE: 'Share of requests logged at info, 0..1 (default 0: none).',
   DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR.',
-  REDIS_URL: 'Redis URL for limiter counters; unset: in-memory limiter.',
+  REDIS_URL: 'Redis shared by the roles: the rate limiter\'s counters, and the Warp stream logs, delivery state and connection leases; unset: in-memory limiter and stream log (one process only).',
   SUIGW_DATA_DIR: 'Directory for embedded data and dev state (default .suigw).',
   SUIGW_PUBLIC_URL: 'Public base URL printed in examples (default http://HOST:PORT).',
   SUIGW_NETWORKS: 'Networks served, comma separated (default mainnet,testnet; devnet optional).',
