@@ -23,7 +23,7 @@ export function validationFailure(error: unknown, fieldCodes: FieldCodes | undef
   if (!hasZodFastifySchemaValidationErrors(error)) return undefined;
   const issues = error.validation as ValidationIssue[];
   const context = error.validationContext ?? 'request';
-  const described = issues.map((issue) => `${context}${(issue.instancePath ?? '').replace(/\//g, '.')}: ${issue.message ?? 'invalid'}`);
+  const described = issues.map((issue) => `${[context, ...(issue.instancePath ?? '').split('/').filter(Boolean)].join('.')}: ${issue.message ?? 'invalid'}`);
   const first = issues[0];
   const field = first?.instancePath?.split('/')[1] ?? '';
   const code = (first?.keyword !== 'invalid_type' && fieldCodes?.[field]) || 'VALIDATION_FAILED';

@@ -65,6 +65,15 @@ describe('POST /v1/keys (errors)', () => {
     expect(response.body.code).toBe('VALIDATION_FAILED');
   });
 
+  it.each([
+    ['an array', [], 'body: Invalid input: expected object, received array'],
+    ['a field of the wrong type', { name: 7, projectId: 'proj_x' }, 'body.name: Invalid input: expected string, received number'],
+  ])('a body that is %s names where it failed: %j', async (_what, body, issue) => {
+    const response = await t.app.inject({ method: 'POST', url: '/mainnet/v1/keys', headers: { 'x-api-key': t.adminKey }, payload: body as object });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ error: 'Validation failed', message: issue, code: 'VALIDATION_FAILED', issues: [issue], requestId: expect.any(String) });
+  });
+
   it('an invalid allowed origin is 400 VALIDATION_FAILED', async () => {
     const response = await post({ allowedOrigins: ['https://exa mple.com'] });
     expect(response.status).toBe(400);
