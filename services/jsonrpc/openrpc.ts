@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
-import { resultSchemaOf, withWireExceptions } from './wire-exceptions.js';
+import { paramSchemaOf, resultSchemaOf, withWireExceptions } from './wire-exceptions.js';
 
 /**
  * Sui's own OpenRPC document (spec/sui-openrpc.json, version 1.78.2, 56 methods): the method
@@ -34,7 +34,7 @@ export const OPENRPC_DOCUMENT = JSON.parse(
 export const OPENRPC_METHODS: ReadonlyMap<string, OpenRpcMethodSpec> = new Map(
   OPENRPC_DOCUMENT.methods.map((method) => [method.name, {
     name: method.name,
-    params: method.params.map((param) => ({ name: param.name, required: param.required === true, schema: param.schema })),
+    params: method.params.map((param) => ({ name: param.name, required: param.required === true, schema: paramSchemaOf(method.name, param.name, param.schema) })),
     result: resultSchemaOf(method.name, method.result.schema),
   }]),
 );
@@ -48,12 +48,16 @@ const UINT_BITS: Record<string, number> = { uint8: 8, uint16: 16, uint32: 32, ui
  * replace the schemas the document gets wrong.
  */
 function createAjv(use: 'params' | 'results'): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true });
+  // verbose: a failed `oneOf` carries its branches, to name the variant that failed (variantError).
+  const ajv = new Ajv({ strict: false, allErrors: false, validateFormats: true, verbose: true });
   for (const [format, bits] of Object.entries(UINT_BITS)) {
     const max = bits >= 53 ? Number.MAX_SAFE_INTEGER : 2 ** bits - 1;
     ajv.addFormat(format, { type: 'number', validate: (value: number) => Number.isInteger(value) && value >= 0 && value <= max });
   }
   ajv.addFormat('double', { type: 'number', validate: (value: number) => Number.isFinite(value) });
+  // The words of the document's `Hex` and `Digest` as checks (wire-exceptions.ts: addresses, ids, digests).
+  ajv.addFormat('sui-address', /^(0x)?[0-9a-fA-F]{1,64}$/);
+  ajv.addFormat('base58-digest', /^[1-9A-HJ-NP-Za-km-z]{32,44}$/);
   ajv.addSchema({ $id: DOCUMENT_ID, components: { schemas: withWireExceptions(OPENRPC_DOCUMENT.components.schemas, use) } });
   return ajv;
 }
@@ -85,12 +89,32 @@ export class OpenRpcSchemas {
       validate = this.#ajv.compile(anchored(schema));
       this.#compiled.set(schema, validate);
     }
-    return validate(value) ? null : describe(validate.errors?.[0]);
+    return validate(value) ? null : describe(validate.errors ?? []);
   }
 }
 
-function describe(error: ErrorObject | undefined): string {
+function describe(errors: readonly ErrorObject[]): string {
+  const error = variantError(errors) ?? errors[0];
   if (!error) return 'is invalid';
   const at = error.instancePath === '' ? '' : ` at ${error.instancePath}`;
   return `${error.message ?? 'is invalid'}${at}`;
+}
+
+/**
+ * The document's enums of objects (filters, call args) are `oneOf` one-key variants, and Ajv
+ * reports every branch's failure, the first branch's first: "must have required property 'All'"
+ * for `{Sender: 5}`. Said instead: the variant's own failure, or that the variant is unknown.
+ */
+function variantError(errors: readonly ErrorObject[]): ErrorObject | undefined {
+  const oneOf = errors.find((error) => error.keyword === 'oneOf');
+  if (!oneOf || !Array.isArray(oneOf.schema) || oneOf.data === null || typeof oneOf.data !== 'object') return undefined;
+  const variants = (oneOf.schema as { required?: string[] }[]).flatMap((branch) => branch.required?.length === 1 ? branch.required : []);
+  const keys = Object.keys(oneOf.data);
+  if (variants.length === 0 || keys.length !== 1) return undefined;
+  const variant = keys[0]!;
+  if (!variants.includes(variant)) {
+    return { ...oneOf, message: `has an unknown variant '${variant}' (one of ${variants.join(', ')})` };
+  }
+  const inside = `${oneOf.instancePath}/${variant}`;
+  return errors.find((error) => error.instancePath === inside || error.instancePath.startsWith(`${inside}/`));
 }

@@ -8,6 +8,7 @@ import type { OpenRpcMethodSpec, OpenRpcSchemas } from './openrpc.js';
  * schema in the document. Anything else is -32602 with the reason.
  */
 export function namedParams(spec: OpenRpcMethodSpec, params: unknown, schemas: OpenRpcSchemas): Record<string, unknown> {
+  refuseDeepNesting(params);
   const given = new Map<string, unknown>();
   if (Array.isArray(params)) {
     if (params.length > spec.params.length) {
@@ -33,6 +34,29 @@ export function namedParams(spec: OpenRpcMethodSpec, params: unknown, schemas: O
     named[param.name] = value;
   }
   return named;
+}
+
+/**
+ * How deep a call's params may nest. The document's deepest legitimate params (a batch
+ * transaction's Move call arguments, an event filter's `Any`) are a few levels; the schema
+ * validator, the filters and JSON.stringify all recurse, and a few thousand levels, a few KiB of
+ * JSON, would overflow the stack in any of them.
+ */
+export const MAX_PARAMS_DEPTH = 32;
+
+/** -32602 when `params` nests deeper than MAX_PARAMS_DEPTH (measured without recursion). */
+function refuseDeepNesting(params: unknown): void {
+  let level: unknown[] = [params];
+  for (let depth = 0; level.length > 0; depth += 1) {
+    if (depth > MAX_PARAMS_DEPTH) {
+      throw invalidParams(`params nest deeper than ${MAX_PARAMS_DEPTH} levels`, { code: 'PARAMS_TOO_DEEP', max: MAX_PARAMS_DEPTH });
+    }
+    const next: unknown[] = [];
+    for (const value of level) {
+      if (value !== null && typeof value === 'object') for (const child of Object.values(value)) next.push(child);
+    }
+    level = next;
+  }
 }
 
 const U64_MAX = 0xffff_ffff_ffff_ffffn;

@@ -7,8 +7,8 @@
  * with its reasons.
  */
 export interface WireException {
-  /** The schema's name under `components.schemas`, or the method whose result schema is replaced. */
-  target: { schema: string } | { methodResult: string };
+  /** The schema's name under `components.schemas`, the method whose result schema is replaced, or one param of a method. */
+  target: { schema: string } | { methodResult: string } | { methodParam: { method: string; param: string } };
   scope: 'params' | 'results' | 'both';
   /** What the wire carries instead. */
   replacement: object;
@@ -17,6 +17,11 @@ export interface WireException {
 
 const U64_STRING = { type: 'string', pattern: '^(0|[1-9][0-9]{0,19})$' };
 const U64_NUMBER = { type: 'integer', minimum: 0 };
+/** This gateway's page cursors: opaque signed strings where the document types an id or a digest. */
+const OPAQUE_CURSOR = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+const OPAQUE_CURSOR_REASON = 'the cursor is the nextCursor this gateway returned (an opaque signed string, docs/jsonrpc.md): a legacy cursor cannot be resumed upstream, so the slot typed as an object id or a digest carries our string';
+/** 1 to 64 hex digits, `0x` optional (a node reads `0x2` and full-length ids alike): the format `sui-address` (openrpc.ts). */
+const HEX_ADDRESS = { type: 'string', format: 'sui-address' };
 
 export const WIRE_EXCEPTIONS: readonly WireException[] = [
   {
@@ -37,6 +42,48 @@ export const WIRE_EXCEPTIONS: readonly WireException[] = [
     scope: 'both',
     replacement: { type: 'string' },
     reason: '`txSignatures` items are base64 strings of the serialized signature on the wire and in the SDK\'s types; the document describes the Rust enum',
+  },
+  {
+    target: { schema: 'SuiAddress' },
+    scope: 'params',
+    replacement: HEX_ADDRESS,
+    reason: 'the document types addresses as any string ("Hex string encoding" in words); a node refuses anything that is not hex as an invalid address, where an unchecked "" or "zz" would become the zero address or an empty answer',
+  },
+  {
+    target: { schema: 'ObjectID' },
+    scope: 'params',
+    replacement: HEX_ADDRESS,
+    reason: 'object ids are addresses: the same words, the same refusal on a node',
+  },
+  {
+    target: { schema: 'Digest' },
+    scope: 'params',
+    replacement: { type: 'string', format: 'base58-digest' },
+    reason: 'a digest is "a representation of a 32 byte digest" in Base58 (any string in the schema): a node refuses anything else',
+  },
+  {
+    target: { methodParam: { method: 'suix_getDynamicFields', param: 'cursor' } },
+    scope: 'params',
+    replacement: OPAQUE_CURSOR,
+    reason: OPAQUE_CURSOR_REASON,
+  },
+  {
+    target: { methodParam: { method: 'suix_getOwnedObjects', param: 'cursor' } },
+    scope: 'params',
+    replacement: OPAQUE_CURSOR,
+    reason: OPAQUE_CURSOR_REASON,
+  },
+  {
+    target: { methodParam: { method: 'suix_queryTransactionBlocks', param: 'cursor' } },
+    scope: 'params',
+    replacement: OPAQUE_CURSOR,
+    reason: OPAQUE_CURSOR_REASON,
+  },
+  {
+    target: { methodParam: { method: 'suix_resolveNameServiceNames', param: 'cursor' } },
+    scope: 'params',
+    replacement: OPAQUE_CURSOR,
+    reason: OPAQUE_CURSOR_REASON,
   },
   {
     target: { methodResult: 'suix_resolveNameServiceAddress' },
@@ -68,5 +115,12 @@ export function withWireExceptions(schemas: Record<string, unknown>, use: 'param
 /** A method's result schema, with its method-level exception if it has one. */
 export function resultSchemaOf(method: string, documented: object): object {
   const exception = WIRE_EXCEPTIONS.find((entry) => 'methodResult' in entry.target && entry.target.methodResult === method && applies(entry, 'results'));
+  return exception?.replacement ?? documented;
+}
+
+/** A method's param schema, with its param-level exception if it has one. */
+export function paramSchemaOf(method: string, param: string, documented: object): object {
+  const exception = WIRE_EXCEPTIONS.find((entry) => 'methodParam' in entry.target
+    && entry.target.methodParam.method === method && entry.target.methodParam.param === param && applies(entry, 'params'));
   return exception?.replacement ?? documented;
 }

@@ -40,7 +40,7 @@ describe('JSON-RPC conformance against the OpenRPC document', () => {
     const count = (state: string) => rows.filter((row) => row.includes(state)).length;
     console.log([
       `JSON-RPC conformance: ${OPENRPC_METHODS.size} methods: ${served.size} over HTTP (${count(' passed')} passed), ${count('WebSocket only')} over the WebSocket, ${count(' missing')} missing`,
-      `wire exceptions: ${WIRE_EXCEPTIONS.map((exception) => Object.values(exception.target)[0]).join(', ')}`,
+      `wire exceptions: ${WIRE_EXCEPTIONS.map(({ target }) => ('methodParam' in target ? `${target.methodParam.method}.${target.methodParam.param}` : Object.values(target)[0])).join(', ')}`,
       ...rows,
     ].join('\n'));
     await e2e?.stop();

@@ -141,13 +141,50 @@ describe('JSON-RPC subscriptions over the WebSocket of /v1/jsonrpc', () => {
     expect(feed.listeners).toBe(listeners + 2);
   });
 
+  it('filters are checked as over HTTP: an All with filters in it, a value of the wrong form and deep nesting are -32602, never a subscription', async () => {
+    const client = await open();
+    const invalid = (id: number, message: string, data?: unknown) => ({ jsonrpc: '2.0', id, error: { code: -32602, message, ...(data ? { data } : {}) } });
+    // `All` takes no filters (the document's maxItems: 0); it once subscribed to every event.
+    expect(await client.call(1, 'suix_subscribeEvent', [{ All: [{ Sender: alice }] }])).toEqual(invalid(1, "Invalid params: param 'filter' must NOT have more than 0 items at /All"));
+    expect(await client.call(2, 'suix_subscribeEvent', [{ Sender: 'zz' }])).toEqual(invalid(2, 'Invalid params: param \'filter\' must match format "sui-address" at /Sender'));
+    expect(await client.call(3, 'suix_subscribeEvent', [{ Transaction: 'not-a-digest' }])).toEqual(invalid(3, 'Invalid params: param \'filter\' must match format "base58-digest" at /Transaction'));
+    expect(await client.call(4, 'suix_subscribeEvent', [{ MoveEventType: '!!' }])).toEqual(invalid(4, 'Invalid params: MoveEventType is not a Move struct type: !!'));
+    expect(await client.call(5, 'suix_subscribeTransaction', [{ Checkpoint: 'abc' }])).toEqual(invalid(5, 'Invalid params: Checkpoint is not a u64'));
+    // 3,000 levels in 24 KiB: written as text, since JSON.stringify itself would overflow the stack.
+    const deep = `${'{"Any":['.repeat(3_000)}{"Sender":"${alice}"}${']}'.repeat(3_000)}`;
+    client.socket.send(`{"jsonrpc":"2.0","id":6,"method":"suix_subscribeEvent","params":[${deep}]}`);
+    expect(await client.next((frame) => frame.id === 6)).toEqual(invalid(6, 'Invalid params: params nest deeper than 32 levels', { code: 'PARAMS_TOO_DEEP', max: 32 }));
+    expect(await client.call(7, 'suix_subscribeEvent', [{ Any: [{ Any: [{ Any: [{ Any: [{ Sender: alice }] }] }] }] }])).toEqual(invalid(7,
+      'Invalid params: the filter exceeds 4 levels of nesting (limit: depthPerFilter)', { code: 'FILTER_LIMIT_EXCEEDED', limit: 'depthPerFilter', max: 4 }));
+    expect(client.frames).toEqual([]);
+  });
+
+  it('the envelope is read as over HTTP: a notification is not answered nor run, a bad id or an empty batch is -32600', async () => {
+    const client = await open();
+    const listeners = feeds.of('mainnet', e.upstream).listeners;
+    // A subscription nobody could know the id of would notify (and charge) forever.
+    client.socket.send(JSON.stringify({ jsonrpc: '2.0', method: 'suix_subscribeEvent', params: [{ All: [] }] }));
+    client.socket.send(JSON.stringify({ jsonrpc: '2.0', id: { a: 1 }, method: 'suix_subscribeEvent', params: [{ All: [] }] }));
+    expect(await client.next(() => true)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: `id` must be a string, a number or null' } });
+    client.socket.send('[]');
+    expect(await client.next(() => true)).toEqual({ jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: empty batch' } });
+    // A subscription made and ended after them: had the notification subscribed, the socket would still listen.
+    const made = await client.call(1, 'suix_subscribeEvent', [{ Sender: alice }]);
+    expect(await client.call(2, 'suix_unsubscribeEvent', [made.result])).toEqual({ jsonrpc: '2.0', id: 2, result: true });
+    expect(feeds.of('mainnet', e.upstream).listeners).toBe(listeners);
+    expect(client.frames).toEqual([]);
+  });
+
   it('errors: bad filter -32602, unknown method -32601, malformed frame -32700, all with the id echoed', async () => {
     const client = await open();
     expect(await client.call(7, 'suix_subscribeEvent', [{ NoSuchFilter: 1 }])).toEqual({
-      jsonrpc: '2.0', id: 7, error: { code: -32602, message: 'Invalid params: unknown event filter NoSuchFilter' },
+      jsonrpc: '2.0', id: 7, error: {
+        code: -32602,
+        message: "Invalid params: param 'filter' has an unknown variant 'NoSuchFilter' (one of All, Any, Sender, Transaction, MoveModule, MoveEventType, MoveEventModule, TimeRange)",
+      },
     });
     expect(await client.call(8, 'suix_subscribeTransaction', [])).toEqual({
-      jsonrpc: '2.0', id: 8, error: { code: -32602, message: 'Invalid params: missing required param filter' },
+      jsonrpc: '2.0', id: 8, error: { code: -32602, message: "Invalid params: missing required param 'filter'" },
     });
     expect(await client.call(9, 'suix_getBalance', [alice])).toEqual({
       jsonrpc: '2.0', id: 9, error: {
@@ -175,8 +212,8 @@ describe('JSON-RPC subscriptions over the WebSocket of /v1/jsonrpc', () => {
     expect(await client.call(1, 'suix_subscribeEvent', [tooManyParts])).toEqual({
       jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: the filter exceeds 200 parts (limit: partsPerFilter)', data: { code: 'FILTER_LIMIT_EXCEEDED', limit: 'partsPerFilter', max: 200 } },
     });
-    // Filters of exactly the per-filter byte limit ({"Transaction":"…"}: 18 bytes around the digest).
-    const full = (n: number) => ({ Transaction: `${n}`.padEnd(FILTER_LIMITS.maxBytes - 18, 'x') });
+    // Filters of exactly the per-filter byte limit ({"MoveEventType":"…"}: 20 bytes around a long event type).
+    const full = (n: number) => ({ MoveEventType: `0x2::m${n}::`.padEnd(FILTER_LIMITS.maxBytes - 20, 'T') });
     const perSocket = CONNECTION_FILTER_LIMITS.maxBytes / FILTER_LIMITS.maxBytes;
     const sockets = [client];
     while (sockets.length < ORGANIZATION_FILTER_LIMITS.maxBytes / CONNECTION_FILTER_LIMITS.maxBytes) sockets.push(await ownOpen());

@@ -36,8 +36,28 @@ describe('JSON-RPC transactions: errors', () => {
     expect(await fails('suix_queryEvents', [{ Transaction: UNKNOWN_DIGEST }])).toEqual(expected);
   });
 
+  it('params nested past 32 levels are -32602 PARAMS_TOO_DEEP before anything recursive reads them (they overflowed the schema validator: -32603)', async () => {
+    const deep = `${'{"Any":['.repeat(20_000)}{"Sender":"${alice}"}${']}'.repeat(20_000)}`;
+    const { status, body } = await e.send(`{"jsonrpc":"2.0","id":1,"method":"suix_queryEvents","params":[${deep},null,1,false]}`, { raw: true });
+    expect(status).toBe(200);
+    expect(body).toEqual({ jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: params nest deeper than 32 levels', data: { code: 'PARAMS_TOO_DEEP', max: 32 } } });
+  });
+
+  it('addresses, ids and digests that are not hex or base58 are -32602, not the zero address or an upstream failure', async () => {
+    expect(await fails('suix_getCoins', [''])).toEqual({ code: -32602, message: 'Invalid params: param \'owner\' must match format "sui-address"' });
+    expect(await fails('suix_queryEvents', [{ Sender: 'zz' }, null, 1, false])).toEqual({
+      code: -32602, message: 'Invalid params: param \'query\' must match format "sui-address" at /Sender',
+    });
+    expect(await fails('sui_devInspectTransactionBlock', ['zz', 'AAAA'])).toEqual({ code: -32602, message: 'Invalid params: param \'sender_address\' must match format "sui-address"' });
+    expect(await fails('sui_devInspectTransactionBlock', [alice, 'AAAA', null, null, { gasSponsor: 'zz' }])).toEqual({
+      code: -32602, message: 'Invalid params: param \'additional_args\' must match format "sui-address" at /gasSponsor',
+    });
+    expect(await fails('sui_getTransactionBlock', ['not-a-digest'])).toEqual({ code: -32602, message: 'Invalid params: param \'digest\' must match format "base58-digest"' });
+  });
+
   it('multi-get: over 50 digests, or duplicates, is -32602', async () => {
-    const many = Array.from({ length: 51 }, (_, i) => `${UNKNOWN_DIGEST.slice(0, 30)}${String(i).padStart(2, '2')}`);
+    const base58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz';
+    const many = Array.from({ length: 51 }, (_, i) => `${UNKNOWN_DIGEST.slice(0, 31)}${base58[i]}`);
     expect(await fails('sui_multiGetTransactionBlocks', [many])).toEqual({
       code: -32602, message: 'Invalid params: 51 digests exceed the limit of 50', data: { code: 'BATCH_TOO_LARGE' },
     });

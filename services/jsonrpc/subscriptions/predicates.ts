@@ -4,6 +4,7 @@ import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import { FILTER_LIMITS, type FilterLimits } from '../../streams/index.js';
 import { address } from '../methods/transactions/legacy-values.js';
 import { JsonRpcError } from '../method.js';
+import { u64Param } from '../params.js';
 import { FilterBudget, invalidFilter, variantOf } from './filter-budget.js';
 
 /**
@@ -84,6 +85,14 @@ function text(value: unknown, what: string): string {
   return value;
 }
 
+function structTag(value: string, what: string): string {
+  try {
+    return normalizeStructTag(value);
+  } catch {
+    throw invalidFilter(`${what} is not a Move struct type: ${value}`);
+  }
+}
+
 function moduleOf(value: unknown, variant: string): { package: string; module: string } {
   const v = value as { package?: unknown; module?: unknown } | null;
   if (!v || typeof v !== 'object') throw invalidFilter(`${variant} must be {package, module}`);
@@ -110,8 +119,11 @@ export function compileEventFilter(filter: unknown, limits: FilterLimits = FILTE
     budget.part(depth);
     const [variant, value] = variantOf(node);
     switch (variant) {
-      // `All` takes no filters (an empty list): every event.
-      case 'All': index.everything = true; return;
+      // `All` takes no filters (an empty list, the document's `maxItems: 0`): every event.
+      case 'All':
+        if (!Array.isArray(value) || value.length > 0) throw invalidFilter('All takes an empty list (it matches every event)');
+        index.everything = true;
+        return;
       case 'Any':
         if (!Array.isArray(value)) throw invalidFilter('Any must be a list of filters');
         for (const part of value) visit(part, depth + 1);
@@ -122,7 +134,7 @@ export function compileEventFilter(filter: unknown, limits: FilterLimits = FILTE
         const v = moduleOf(value, variant);
         return add(index.emitModules, `${v.package}::${v.module}`, 'emit');
       }
-      case 'MoveEventType': return add(index.types, fullType(text(value, 'MoveEventType')), 'type');
+      case 'MoveEventType': return add(index.types, structTag(text(value, 'MoveEventType'), 'MoveEventType'), 'type');
       case 'MoveEventModule': {
         const v = moduleOf(value, variant);
         return add(index.typeModules, `${v.package}::${v.module}::`, 'typeModule');
@@ -198,7 +210,10 @@ export function compileTransactionFilter(filter: unknown, limits: FilterLimits =
 function transactionPredicate(variant: string, value: unknown): (tx: GrpcTypes.ExecutedTransaction) => boolean {
   const senderOf = (tx: GrpcTypes.ExecutedTransaction) => parsedData(tx)?.sender;
   switch (variant) {
-    case 'Checkpoint': return (tx) => tx.checkpoint !== undefined && tx.checkpoint.toString() === String(value);
+    case 'Checkpoint': {
+      const checkpoint = u64Param(value, 'Checkpoint');
+      return (tx) => tx.checkpoint === checkpoint;
+    }
     case 'MoveFunction': {
       const v = value as { package: string; module?: string | null; function?: string | null };
       const pkg = normalizeSuiAddress(v.package);

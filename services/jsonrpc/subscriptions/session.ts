@@ -1,6 +1,11 @@
 import { randomInt } from 'node:crypto';
 import type { GrpcTypes } from '@mysten/sui/grpc';
+import type { Logger } from '../../core/index.js';
+import { DEFAULT_MAX_BATCH_SIZE } from '../dispatcher.js';
+import { invalidRequest, readCall, type JsonRpcId } from '../envelope.js';
 import { JSONRPC_ERROR, JsonRpcError } from '../method.js';
+import { OPENRPC_METHODS, OpenRpcSchemas } from '../openrpc.js';
+import { namedParams } from '../params.js';
 import { renderEffects, renderEvent } from '../methods/transactions/render-response.js';
 import { timestampMs } from '../methods/transactions/legacy-values.js';
 import type { CheckpointFeed } from './checkpoint-feed.js';
@@ -27,6 +32,8 @@ export interface SessionOptions {
   maxSubscriptions?: number;
   /** The organization's filter bytes over its live sockets: a refusal is -32602 naming the limit. */
   organizationFilters?: OrganizationFilterBudget;
+  /** Where a call that fails for a reason other than its input is logged (-32603 is a bug). */
+  logger?: Pick<Logger, 'error'>;
 }
 
 interface Subscription {
@@ -43,16 +50,13 @@ export const SUBSCRIPTION_METHODS: readonly string[] = Object.keys(SUBSCRIBE);
 const UNSUBSCRIBE = { suix_unsubscribeEvent: 'event', suix_unsubscribeTransaction: 'transaction' } as const;
 const NOTIFICATION_METHOD = { event: 'suix_subscribeEvent', transaction: 'suix_subscribeTransaction' } as const;
 
-type Id = string | number | null;
+type Id = JsonRpcId;
+
+/** The document's param schemas, compiled on first use and shared by every socket. */
+const PARAM_SCHEMAS = new OpenRpcSchemas('params');
 
 function errorFrame(id: Id, code: number, message: string, data?: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data === undefined ? {} : { data }) }, id });
-}
-
-function param(params: unknown, name: string): unknown {
-  if (Array.isArray(params)) return params[0];
-  if (params && typeof params === 'object') return (params as Record<string, unknown>)[name];
-  return undefined;
 }
 
 export class SubscriptionSession {
@@ -81,22 +85,33 @@ export class SubscriptionSession {
       this.#options.send(errorFrame(null, JSONRPC_ERROR.parseError, 'Parse error'));
       return;
     }
-    if (Array.isArray(message)) {
-      // One frame each, as a node's WebSocket answers batches item by item here.
-      for (const item of message) await this.#call(item);
+    if (!Array.isArray(message)) {
+      await this.#call(message);
       return;
     }
-    await this.#call(message);
+    // A batch is read as over HTTP (envelope.ts); its answers go one frame each, as a node's
+    // WebSocket answers batches item by item.
+    if (message.length === 0 || message.length > DEFAULT_MAX_BATCH_SIZE) {
+      if (await this.#refused(null)) return;
+      const detail = message.length === 0 ? 'empty batch' : `a batch holds at most ${DEFAULT_MAX_BATCH_SIZE} calls, got ${message.length}`;
+      this.#options.send(JSON.stringify(invalidRequest(null, detail)));
+      return;
+    }
+    for (const item of message) await this.#call(item);
   }
 
   async #call(message: unknown): Promise<void> {
-    const call = message as { jsonrpc?: unknown; id?: unknown; method?: unknown; params?: unknown } | null;
-    const id = (call && (typeof call.id === 'string' || typeof call.id === 'number') ? call.id : null) as Id;
+    const read = readCall(message);
+    const id: Id = 'call' in read ? (read.call.id ?? null) : null;
     if (await this.#refused(id)) return;
-    if (!call || typeof call !== 'object' || call.jsonrpc !== '2.0' || typeof call.method !== 'string') {
-      this.#options.send(errorFrame(id, JSONRPC_ERROR.invalidRequest, 'Invalid request'));
+    if ('invalid' in read) {
+      this.#options.send(JSON.stringify(read.invalid));
       return;
     }
+    const { call } = read;
+    // A notification gets no answer (JSON-RPC 2.0), so a subscription made by one could never be
+    // known or ended by its client: it is charged as a call and not run.
+    if (!Object.hasOwn(call, 'id')) return;
     const method = call.method;
     if (!(method in SUBSCRIBE) && !(method in UNSUBSCRIBE)) {
       this.#options.send(errorFrame(id, JSONRPC_ERROR.methodNotFound, `Method not found: ${method}`,
@@ -105,12 +120,15 @@ export class SubscriptionSession {
     }
     try {
       const result = method in SUBSCRIBE
-        ? this.#subscribe(SUBSCRIBE[method as keyof typeof SUBSCRIBE], call.params)
+        ? this.#subscribe(method as keyof typeof SUBSCRIBE, call.params)
         : this.#unsubscribe(UNSUBSCRIBE[method as keyof typeof UNSUBSCRIBE], call.params);
       this.#options.send(JSON.stringify({ jsonrpc: '2.0', result, id }));
     } catch (error) {
       if (error instanceof JsonRpcError) this.#options.send(errorFrame(id, error.code, error.message, error.data));
-      else this.#options.send(errorFrame(id, JSONRPC_ERROR.internalError, 'Internal error'));
+      else {
+        this.#options.logger?.error({ err: error, method }, 'JSON-RPC subscription call failed');
+        this.#options.send(errorFrame(id, JSONRPC_ERROR.internalError, 'Internal error'));
+      }
     }
   }
 
@@ -123,9 +141,11 @@ export class SubscriptionSession {
     return true;
   }
 
-  #subscribe(kind: 'event' | 'transaction', params: unknown): number {
-    const filter = param(params, 'filter');
-    if (filter === undefined) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: missing required param filter');
+  #subscribe(method: keyof typeof SUBSCRIBE, params: unknown): number {
+    const kind = SUBSCRIBE[method];
+    // The params as over HTTP: named, each checked against the document's schema (an `All` with
+    // filters in it, an address that is not hex, nesting past MAX_PARAMS_DEPTH are -32602).
+    const { filter } = namedParams(OPENRPC_METHODS.get(method)!, params, PARAM_SCHEMAS);
     const max = this.#options.maxSubscriptions ?? 64;
     if (this.#subscriptions.size >= max) {
       throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: at most ${max} subscriptions per connection`, { code: 'TOO_MANY_SUBSCRIPTIONS' });

@@ -96,6 +96,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
         feed: feeds.of(request.network, upstream),
         maxSubscriptions: options.maxSubscriptionsPerSocket,
         organizationFilters: organizationFilters.of(principal.organization.id),
+        logger: request.log,
         charge,
         send: (text) => {
           if (socket.readyState !== socket.OPEN) return;
