@@ -6,6 +6,9 @@ import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
  * The official (deprecated, still shipped) `SuiJsonRpcClient` does its usual reads through the
  * gateway over HTTP, with the API key in `x-api-key`: the legacy shapes decode as the SDK expects.
  */
+/** SUI's type as a node writes it (the SDK's SUI_TYPE_ARG is the 64-hex form its gRPC client uses). */
+const SUI = '0x2::sui::SUI';
+
 describe('SuiJsonRpcClient through the gateway', () => {
   let e: JsonRpcE2E;
   let client: SuiJsonRpcClient;
@@ -25,10 +28,15 @@ describe('SuiJsonRpcClient through the gateway', () => {
 
   it('reads balances', async () => {
     const sui = await client.getBalance({ owner: alice });
-    expect(sui.coinType).toMatch(/::sui::SUI$/);
+    // Types as a node displays them, leading zeros dropped (the document's examples), as the transactions' balanceChanges write them.
+    expect(sui.coinType).toBe(SUI);
     expect(BigInt(sui.totalBalance)).toBeGreaterThan(0n);
     const all = await client.getAllBalances({ owner: alice });
     expect(all.map((balance) => balance.totalBalance)).toContain(sui.totalBalance);
+    expect(all.map((balance) => balance.coinType)).toContain(SUI);
+    expect(all.filter((balance) => /0x0[0-9a-fA-F]/.test(balance.coinType))).toEqual([]);
+    const coins = await client.getCoins({ owner: alice, limit: 1 });
+    expect(coins.data[0]!.coinType).toBe(SUI);
   });
 
   it('pages coins with our cursors until the end, and the pages add up to the balance', async () => {
@@ -53,6 +61,8 @@ describe('SuiJsonRpcClient through the gateway', () => {
     expect(first.owner).toEqual({ AddressOwner: alice });
     const object = await client.getObject({ id: first.objectId, options: { showType: true, showBcs: true } });
     expect(object.data).toMatchObject({ objectId: first.objectId, version: first.version, type: first.type });
+    const coin = await client.getObject({ id: (await client.getCoins({ owner: alice, limit: 1 })).data[0]!.coinObjectId, options: { showType: true, showContent: true } });
+    expect(coin.data).toMatchObject({ type: `0x2::coin::Coin<${SUI}>`, content: { dataType: 'moveObject', type: `0x2::coin::Coin<${SUI}>` } });
     const many = await client.multiGetObjects({ ids: [first.objectId], options: { showPreviousTransaction: true } });
     expect(many[0]!.data!.previousTransaction).toEqual(expect.any(String));
     const past = await client.tryGetPastObject({ id: first.objectId, version: Number(first.version) });

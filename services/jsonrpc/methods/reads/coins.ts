@@ -2,6 +2,7 @@ import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
 import { invalidParams } from '../../params.js';
+import { legacyType } from '../transactions/legacy-values.js';
 import { pageLimit, pageOf, type PageState } from './paging.js';
 import { mask, read, readOptional, u64 } from './upstream-reads.js';
 
@@ -32,7 +33,7 @@ function innerType(objectType: string | undefined): string {
 
 function toCoin(object: GrpcTypes.Object) {
   return {
-    coinType: innerType(object.objectType),
+    coinType: legacyType(innerType(object.objectType)),
     coinObjectId: object.objectId ?? '',
     version: u64(object.version),
     digest: object.digest ?? '',
@@ -84,7 +85,7 @@ function byNormalizedType(counts: ReadonlyMap<string, number>): Map<string, numb
 
 function toLegacyBalance(balance: GrpcTypes.Balance | undefined, coinType: string, coinObjectCount: number) {
   return {
-    coinType,
+    coinType: legacyType(coinType),
     coinObjectCount,
     totalBalance: u64(balance?.balance),
     lockedBalance: {},

@@ -5,6 +5,7 @@ import { invalidParams } from '../../params.js';
 import { pageLimit } from './paging.js';
 import { legacyObjectData } from './render-object.js';
 import { readGraphQL, readOptional } from './upstream-reads.js';
+import { legacyType } from '../transactions/legacy-values.js';
 
 /** Dynamic fields of an object (GraphQL `dynamicFields`: names come with their JSON there). */
 
@@ -43,7 +44,7 @@ async function fieldsPage(context: JsonRpcContext, parent: string, first: number
 }
 
 function legacyName(node: FieldNode) {
-  return { type: node.name.type.repr, value: node.name.json };
+  return { type: legacyType(node.name.type.repr), value: node.name.json };
 }
 
 /** The legacy DynamicFieldInfo: a dynamic object field names the child object, a plain field the Field object. */
@@ -51,9 +52,9 @@ function legacyFieldInfo(node: FieldNode) {
   const value = node.value;
   const base = { name: legacyName(node), bcsEncoding: 'base64', bcsName: node.name.bcs };
   if (value?.__typename === 'MoveObject') {
-    return { ...base, type: 'DynamicObject', objectType: value.contents?.type.repr ?? '', objectId: value.address, version: String(value.version), digest: value.digest };
+    return { ...base, type: 'DynamicObject', objectType: legacyType(value.contents?.type.repr), objectId: value.address, version: String(value.version), digest: value.digest };
   }
-  return { ...base, type: 'DynamicField', objectType: value?.type.repr ?? '', objectId: node.address, version: String(node.version), digest: node.digest };
+  return { ...base, type: 'DynamicField', objectType: legacyType(value?.type.repr), objectId: node.address, version: String(node.version), digest: node.digest };
 }
 
 interface FieldsCursor {

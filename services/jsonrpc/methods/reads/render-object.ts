@@ -2,6 +2,7 @@ import { GrpcTypes } from '@mysten/sui/grpc';
 import { toBase64 } from '@mysten/sui/utils';
 import { valueToJson, type ProtoValue } from '../../../upstream/index.js';
 import { u64 } from './upstream-reads.js';
+import { legacyType } from '../transactions/legacy-values.js';
 
 /** The legacy `ObjectDataOptions` (every flag defaults to false: only id, version and digest). */
 export interface ObjectOptions {
@@ -53,7 +54,7 @@ function content(object: GrpcTypes.Object): unknown {
   }
   return {
     dataType: 'moveObject',
-    type: object.objectType ?? '',
+    type: legacyType(object.objectType),
     hasPublicTransfer: object.hasPublicTransfer ?? false,
     fields: valueToJson(object.json as ProtoValue | undefined) ?? {},
   };
@@ -74,7 +75,7 @@ function bcs(object: GrpcTypes.Object): unknown {
   // The legacy bcsBytes are the Move struct's own bytes: v2's `contents`.
   return {
     dataType: 'moveObject',
-    type: object.objectType ?? '',
+    type: legacyType(object.objectType),
     hasPublicTransfer: object.hasPublicTransfer ?? false,
     version: u64(object.version),
     bcsBytes: toBase64(object.contents?.value ?? new Uint8Array()),
@@ -93,7 +94,7 @@ function display(object: GrpcTypes.Object): unknown {
 /** A v2 object in the legacy `ObjectData` shape, with exactly the fields `options` asked for. */
 export function legacyObjectData(object: GrpcTypes.Object, options: ObjectOptions): Record<string, unknown> {
   const data: Record<string, unknown> = { objectId: object.objectId, version: u64(object.version), digest: object.digest };
-  if (options.showType) data.type = isPackage(object) ? 'package' : (object.objectType ?? null);
+  if (options.showType) data.type = isPackage(object) ? 'package' : (object.objectType === undefined ? null : legacyType(object.objectType));
   if (options.showOwner) data.owner = legacyOwner(object.owner);
   if (options.showPreviousTransaction) data.previousTransaction = object.previousTransaction ?? null;
   if (options.showStorageRebate) data.storageRebate = object.storageRebate === undefined ? null : u64(object.storageRebate);
