@@ -179,3 +179,29 @@ describe('gRPC proxy: a caller that opens calls and stays silent', () => {
     }
   });
 });
+
+describe('gRPC proxy: gRPC-Web calls with an empty or undecodable body', () => {
+  it("are answered by the node at once and never open the network's breaker", async () => {
+    const odd = await startOddUpstream();
+    const e2e = await startGrpcProxyE2E({ upstreamUrl: odd.url });
+    try {
+      const post = async (body: string, contentType: string) => {
+        const response = await fetch(`http://${e2e.host}/sui.rpc.v2.FutureService/Echo`, {
+          method: 'POST', body, headers: { 'content-type': contentType, 'x-grpc-web': '1', 'x-api-key': e2e.gateway.adminKey },
+        });
+        const text = Buffer.from(await response.arrayBuffer()).toString('latin1');
+        return response.headers.get('grpc-status') ?? /grpc-status:\s*(\d+)/.exec(text)?.[1];
+      };
+      // The empty body reached the node without its end, which then waited: each call timed out
+      // as a transport failure, and a few of them opened the breaker for every tenant.
+      const statuses = await Promise.all(Array.from({ length: defaultUpstreamPolicy.breakerFailureThreshold * 2 }, (_, i) =>
+        post(i % 2 === 0 ? '' : '!!!', i % 2 === 0 ? 'application/grpc-web+proto' : 'application/grpc-web-text')));
+      // grpc-js answers a unary call without a request message itself.
+      expect(statuses).toEqual(statuses.map(() => String(grpc.status.UNIMPLEMENTED)));
+      expect(e2e.upstream.breakers()['grpc']).toBe('closed');
+    } finally {
+      await e2e.stop();
+      odd.stop();
+    }
+  });
+});

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { PassThrough, Readable } from 'node:stream';
 import http2 from 'node:http2';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -147,5 +149,16 @@ describe('forwardRequestBody: the caller\'s request body to the upstream stream'
     echoed.push(await rest);
     expect(Buffer.concat(echoed).toString()).toBe('firstsecond');
     expect(received.get('streamed')).toEqual({ body: Buffer.from('firstsecond'), ended: true });
+  });
+});
+
+describe('forwardRequestBody: a body that ended before forwarding began', () => {
+  it("still ends the upstream's request (an empty gRPC-Web body timed out upstream and counted against the breaker)", async () => {
+    const from = Readable.from([]);
+    from.resume();
+    await once(from, 'end');
+    const to = new PassThrough();
+    forwardRequestBody(from, to);
+    expect(to.writableEnded).toBe(true);
   });
 });

@@ -14,6 +14,14 @@ import type { Readable, Writable } from 'node:stream';
  * Returns a function that stops forwarding (the call failed before the upstream answered).
  */
 export function forwardRequestBody(from: Readable, to: Writable): () => void {
+  // A body that ended before forwarding began (an empty one: the caller's END_STREAM came while
+  // the call was authenticated and admitted) has emitted 'end' already: the upstream must still
+  // see it end, or it waits for a request that never comes and the call times out as if the node
+  // were down (and counts against the network's breaker).
+  if (from.readableEnded) {
+    to.end();
+    return () => undefined;
+  }
   let held: Buffer[] = [];
   let flush: NodeJS.Immediate | undefined;
   let stopped = false;
