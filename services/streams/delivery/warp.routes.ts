@@ -141,8 +141,11 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
       },
     },
     async (request, reply) => {
+      // Any Last-Event-ID asks to resume. One that is not an id of ours acknowledges nothing: the
+      // buffer is replayed (at least once), where a live connect would have discarded it.
       const lastEventHeader = request.headers['last-event-id'];
-      const lastEventId = typeof lastEventHeader === 'string' && isLogId(lastEventHeader) ? lastEventHeader : undefined;
+      const resuming = typeof lastEventHeader === 'string' && lastEventHeader !== '';
+      const lastEventId = resuming && isLogId(lastEventHeader) ? lastEventHeader : undefined;
       const principal = caller(request);
       void reply.hijack();
       // A hijacked reply never reaches the meter's onSend: the connect credit is settled here, with its headers.
@@ -169,7 +172,7 @@ export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
       };
       const open = await openConnection(deps, {
         streamId: request.params.id, principal, ticket: request.meterTicket, network: request.network, protocol: 'sse', recheck: recheckOf(deps, request),
-        mode: request.query.mode === 'resume' || lastEventId !== undefined ? 'resume' : 'live', lastEventId,
+        mode: request.query.mode === 'resume' || resuming ? 'resume' : 'live', lastEventId,
       }, sink);
       const done = () => {
         ended = true;
