@@ -14,3 +14,4 @@ export * from './request-id.js';
 export * from './port-in-use.js';
 export * from './async-resource-bind.js';
 export * from './grpc-wire.js';
+export { isStorableText, unstorableTextAt } from './storable-text.js';

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, networkRewriter, redactQueryKey, requestIdFrom, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, networkRewriter, redactQueryKey, requestIdFrom, unstorableTextAt, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
@@ -191,6 +191,13 @@ function parseJsonBodies(app: App): void {
       done(null, undefined);
       return;
     }
-    parseJson(request, text, done);
+    parseJson(request, text, (error, parsed) => {
+      if (error) return done(error, undefined);
+      const at = unstorableTextAt(parsed);
+      if (at === undefined) return done(null, parsed);
+      const issue = `${at}: text must not contain NUL (U+0000) or lone surrogates`;
+      done(new ApiError('VALIDATION_FAILED', { message: issue, fields: { issues: [issue] } }), undefined);
+    });
   });
 }
+

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError } from '../core/index.js';
 import type { App } from '../route-contract/index.js';
 import type { AuthenticationStage } from './authenticate.js';
 import type { CorsStage } from './cors.js';
@@ -47,6 +48,9 @@ export function registerRootHooks(app: App, stages: RootStages): void {
     void reply.header('x-request-id', request.id);
     // Answered (a preflight): fastify goes on once the reply is sent, `done` must not be called.
     if (cors(request, reply, route)) return;
+    // NUL, which PostgreSQL cannot store or compare, reaches params and queries only as `%00`
+    // (the HTTP parser refuses a raw one); bodies are checked where they are parsed (app.ts).
+    if (request.url.includes('%00')) return done(nulInUrl());
     if (!route.shedExempt) {
       const shed = pressure();
       if (shed) return done(shed);
@@ -67,4 +71,9 @@ export function registerRootHooks(app: App, stages: RootStages): void {
     record?.(request, reply, request.routeFacts ?? routes.of(request));
     done();
   });
+}
+
+function nulInUrl(): ApiError {
+  const issue = 'url: must not contain NUL (%00)';
+  return new ApiError('VALIDATION_FAILED', { message: issue, fields: { issues: [issue] } });
 }

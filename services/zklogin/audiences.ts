@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { toBase58 } from '@mysten/sui/utils';
 import type { Kysely } from 'kysely';
-import type { Clock } from '../core/index.js';
+import { isStorableText, type Clock } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 
 /** An OAuth client ID an organization accepts as the `aud` of zkLogin tokens. */
@@ -47,6 +47,8 @@ export class AudienceStore {
   }
 
   async isAllowed(organizationId: string, audience: string): Promise<boolean> {
+    // Text the list cannot hold is not on it (a JWT's `aud` is the issuer's to write).
+    if (!isStorableText(audience)) return false;
     const row = await this.#db.selectFrom('zklogin_audiences').select('id')
       .where('organization_id', '=', organizationId).where('audience', '=', audience).executeTakeFirst();
     return row !== undefined;

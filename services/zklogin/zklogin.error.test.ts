@@ -201,6 +201,13 @@ describe('403 AUDIENCE_NOT_ALLOWED (address, prove)', () => {
     expectError(await prove(await proveBody({ claims: { aud: 'someone-elses-client' } })), 403, 'AUDIENCE_NOT_ALLOWED');
   });
 
+  it('a client ID the list could not hold (NUL, a lone surrogate) is not on it: 403, not a 503 from the database', async () => {
+    for (const aud of ['client-1\u0000', 'client-\ud800']) {
+      expectError(await address({ jwt: await e2e.jwt({ aud }) }), 403, 'AUDIENCE_NOT_ALLOWED');
+      expectError(await prove(await proveBody({ claims: { aud } })), 403, 'AUDIENCE_NOT_ALLOWED');
+    }
+  });
+
   it("another organization's list does not count", async () => {
     const other = await e2e.newCaller({ audiences: [] });
     expectError(await address({ jwt: await e2e.jwt() }, { key: other.key }), 403, 'AUDIENCE_NOT_ALLOWED');
