@@ -11,6 +11,9 @@ import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-c
 import { metricOperationOf } from './metric-operation.js';
 import { recordCall, type CallInstruments } from './call-metrics.js';
 
+/** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires after 1 ms. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
 export interface CallOrigin {
   /** The browser's Origin for a gRPC-Web call; native gRPC has none, whatever its metadata says. */
@@ -139,7 +142,9 @@ class ForwardedCall implements CallerLink {
       if (!this.#finished) this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
     });
     const deadlineMs = parseGrpcTimeout(this.#headers['grpc-timeout']);
-    if (deadlineMs !== undefined) {
+    // Node fires a timer longer than 2^31 - 1 ms (24.8 days) at once: a deadline that far away
+    // is left to the upstream, which gets the same grpc-timeout.
+    if (deadlineMs !== undefined && deadlineMs <= MAX_TIMER_MS) {
       // The upstream gets the same grpc-timeout and normally ends the call itself; this bounds a node that does not.
       this.#deadline = setTimeout(() => this.#end({ code: GrpcStatus.DEADLINE_EXCEEDED, message: 'deadline exceeded' }, true), deadlineMs);
     }

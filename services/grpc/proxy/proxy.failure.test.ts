@@ -96,6 +96,12 @@ describe('gRPC proxy: transparency, deadlines, cancellation and the breaker', ()
     expect(e2e.upstream.breakers()['grpc']).toBe('closed');
   });
 
+  it('a deadline weeks away (past the 24.8 days a Node timer holds) is a deadline, not an instant DEADLINE_EXCEEDED', async () => {
+    const answered = await call('Echo', Buffer.from([7]), { deadlineMs: 30 * 24 * 3_600_000 });
+    expect(answered.error).toBeUndefined();
+    expect(answered.response).toEqual(Buffer.from([...Buffer.from('echo:'), 7]));
+  });
+
   it('streams reset by the client at any stage (before auth, mid-call, whole connection dropped) leave the proxy serving', async () => {
     for (let i = 0; i < 10; i += 1) {
       const session = http2.connect(`http://${e2e.host}`);
