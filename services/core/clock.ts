@@ -9,6 +9,9 @@ export interface Clock {
 
 export const systemClock: Clock = { now: () => Date.now() };
 
+/** The longest delay a Node timer keeps (2^31 - 1 ms, 24.8 days): a longer one fires after 1 ms. */
+export const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** A clock that only moves when told: for tests. */
 export class ManualClock implements Clock {
   #now: number;

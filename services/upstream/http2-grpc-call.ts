@@ -1,13 +1,12 @@
 import http2 from 'node:http2';
 import { RpcError, type MethodInfo, type RpcMetadata, type RpcOptions } from '@protobuf-ts/runtime-rpc';
-import { decodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, metadataOf, statusName, statusOfHttp } from '../core/index.js';
+import { decodeGrpcMessage, frameMessage, GrpcMessageReader, grpcTimeout, MAX_TIMER_MS, metadataOf, statusName, statusOfHttp } from '../core/index.js';
 import type { RawGrpcChannel } from './grpc-raw-channel.js';
 import { REQUEST_CANCELLATION, RequestCancellation } from './request-cancellation.js';
 
 const {
   NGHTTP2_CANCEL, NGHTTP2_NO_ERROR, NGHTTP2_REFUSED_STREAM, NGHTTP2_ENHANCE_YOUR_CALM, NGHTTP2_INADEQUATE_SECURITY, NGHTTP2_FLAG_END_STREAM,
 } = http2.constants;
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /**
  * One gRPC call as one HTTP/2 stream on the shared channel. Subclasses decide what the messages

@@ -7,8 +7,7 @@ import type { CallCancel } from './request-cancellation.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth,
 } from './types.js';
-
-const MAX_TIMER_MS = 2 ** 31 - 1;
+import { MAX_TIMER_MS } from '../core/index.js';
 
 /**
  * An upstream as one request sees it: every call carries the request's deadline and cancel

@@ -12,7 +12,7 @@ import { Http2GrpcTransport } from './http2-grpc-transport.js';
 import { isCancelled, REQUEST_CANCELLATION, RequestCancellation, signalOf, type CallCancel } from './request-cancellation.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv, type RetryPolicy } from './retry.js';
-import { BREAKER_STATE_VALUE, type CounterSeries, type HistogramSeries } from '../core/index.js';
+import { BREAKER_STATE_VALUE, MAX_TIMER_MS, type CounterSeries, type HistogramSeries } from '../core/index.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
 } from './types.js';
@@ -24,7 +24,6 @@ export interface SuiUpstreamOptions {
   env?: RetryEnv;
 }
 
-const MAX_TIMER_MS = 2 ** 31 - 1;
 /** Event-loop utilization over an attempt above which a timeout is ours, not the node's. */
 const STARVED_UTILIZATION = 0.9;
 

@@ -1,6 +1,6 @@
 import http2 from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import { ApiError, GrpcStatus, parseGrpcTimeout, type Network } from '../../core/index.js';
+import { ApiError, GrpcStatus, MAX_TIMER_MS, parseGrpcTimeout, type Network } from '../../core/index.js';
 import { readApiKey, type Principal } from '../../identity/index.js';
 import type { MeterTicket } from '../../metering/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
@@ -11,8 +11,6 @@ import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-c
 import { metricOperationOf } from './metric-operation.js';
 import { recordCall, type CallInstruments } from './call-metrics.js';
 
-/** The longest delay a Node timer keeps (2^31 - 1 ms); a longer one fires after 1 ms. */
-const MAX_TIMER_MS = 2 ** 31 - 1;
 
 /** Who the call came from, as the listener saw it (the gRPC-Web translation passes on the browser's). */
 export interface CallOrigin {
