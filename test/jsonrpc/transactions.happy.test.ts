@@ -158,6 +158,18 @@ describe('JSON-RPC transactions, events, execution, builders', () => {
     }
   });
 
+  it('unsafe_batchTransaction never picks as gas a coin one of its Move calls takes', async () => {
+    // Whichever coin the choice would fall on first, taking each in turn as the argument covers it.
+    for (const coin of (await suiCoins(alice)).slice(0, 3)) {
+      const built = await call('unsafe_batchTransaction', [alice, [{
+        moveCallRequestParams: { packageObjectId: '0x2', module: 'coin', function: 'value', typeArguments: ['0x2::sui::SUI'], arguments: [coin.coinObjectId] },
+      }], null, '10000000']);
+      expect(built.gas.map((gas: { objectId: string }) => gas.objectId)).not.toContain(coin.coinObjectId);
+      const dry = await e.call('sui_dryRunTransactionBlock', [built.txBytes]);
+      expect(dry.effects.status).toEqual({ status: 'success' });
+    }
+  });
+
   it('a builder picks a gas coin of the signer\'s outside the inputs when none is given', async () => {
     const coins = await suiCoins(alice);
     const built = await call('unsafe_transferObject', [alice, coins[0]!.coinObjectId, null, '10000000', bob]);

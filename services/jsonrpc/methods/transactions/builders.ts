@@ -270,9 +270,17 @@ const mergeCoins = builder('unsafe_mergeCoins', 'MergeCoins', (params) => ({
   compose: (tx) => tx.mergeCoins(tx.object(String(params.primary_coin)), [tx.object(String(params.coin_to_merge))]),
 }));
 
+/**
+ * The arguments of a Move call that may be objects: every id-shaped string, in vectors too.
+ * None of them may be picked as gas (an address passed as a pure value only narrows the choice).
+ */
+function idsAmong(args: readonly unknown[]): string[] {
+  return args.flatMap((arg) => (Array.isArray(arg) ? idsAmong(arg) : typeof arg === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(arg) ? [arg] : []));
+}
+
 const moveCall = builder('unsafe_moveCall', 'MoveCall; SuiJsonValue arguments typed by the function signature', (params) => ({
   signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params),
-  inputs: (params.arguments as unknown[]).filter((a): a is string => typeof a === 'string' && /^0x[0-9a-fA-F]{1,64}$/.test(a)),
+  inputs: idsAmong(params.arguments as unknown[]),
   compose: (tx) => {
     tx.moveCall({
       package: normalizeSuiAddress(String(params.package_object_id)), module: String(params.module), function: String(params.function),
@@ -320,7 +328,10 @@ const batchTransaction = builder('unsafe_batchTransaction', 'one PTB of Transfer
   const items = params.single_transaction_params as BatchItem[];
   return {
     signer: String(params.signer), budget: budgetOf(params), gas: gasOf(params),
-    inputs: items.flatMap((item) => item.transferObjectRequestParams ? [item.transferObjectRequestParams.objectId] : []),
+    inputs: items.flatMap((item) => {
+      if (item.transferObjectRequestParams) return [item.transferObjectRequestParams.objectId];
+      return item.moveCallRequestParams ? idsAmong(item.moveCallRequestParams.arguments ?? []) : [];
+    }),
     compose: (tx) => {
       if (items.length === 0) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: single_transaction_params is empty');
       for (const item of items) {
