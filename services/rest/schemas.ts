@@ -262,7 +262,9 @@ export const NameResolution = z.object({
 
 export const ReverseResolution = z.object({ address, name: z.string().nullable() }).meta({ id: 'ReverseResolution', examples: [examples.ReverseResolution] });
 
-export const NameBatchRequest = z.object({ names: z.array(z.string().min(1).max(63)).min(1).max(100) });
+/** A name of a batch resolve (spec): 1 to 63 characters, given without the name-service suffix. */
+export const batchName = z.string().min(1).max(63).regex(NAME_PATTERN).refine((value) => !/\.sui$/i.test(value), { message: 'give the name without the .sui suffix' });
+export const NameBatchRequest = z.object({ names: z.array(batchName).min(1).max(100) });
 export const NameBatchResult = z.object({ name: z.string(), address: z.string().nullable(), error: z.string().optional() });
 
 export const NameAvailability = z.object({ name: z.string(), available: z.boolean(), registered: z.boolean(), expiration: z.string().optional() }).meta({ id: 'NameAvailability', examples: [examples.NameAvailability] });

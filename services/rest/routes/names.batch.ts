@@ -1,6 +1,6 @@
 import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
-import { name, NameBatchResult } from '../schemas.js';
+import { NameBatchRequest, NameBatchResult } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
 /** POST /names/batch: resolve 1 to 100 names at once. */
@@ -11,7 +11,7 @@ export function registerBatchResolveNames(app: App, deps: RestDeps): void {
       tags: ['names'],
       summary: 'Resolve many names',
       description: 'Body `{names}`: 1 to 100 names, each 1 to 63 characters, without the suffix. One result per name, in order; unresolvable names have address null and an error.',
-      body: z.object({ names: z.array(name).min(1).max(100) }),
+      body: NameBatchRequest,
       response: { 200: z.object({ data: z.object({ results: z.array(NameBatchResult) }) }), ...errors(400) },
     },
   }, async (request) => ({ data: { results: await deps.services.names.resolveMany(contextOf(deps, request), request.body.names) } }));

@@ -79,10 +79,15 @@ describe('REST input validation (400 with a code, before any upstream call)', ()
     ['GET', '/mainnet/v1/names/reverse/0x1', 'INVALID_ADDRESS'],
     ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: [] }],
     ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: ['a'.repeat(64)] }],
+    // Spec: each 1 to 63 characters, given without the suffix (labels of 63 are not the limit here).
+    ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: [`${'a'.repeat(60)}.bbbbbbbbbb`] }],
+    ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: ['foo.sui'] }],
     ['POST', '/mainnet/v1/names/batch', 'INVALID_NAME', { names: Array(101).fill('abc') }],
   ];
 
   it.each(cases)('%s %s → 400 %s', async (method, url, code, payload) => {
+    // Time moves between requests as for a client: the plan's rate is not what is tested.
+    gateway.clock.advance(100);
     const response = await gateway.app.inject({ method: method as 'GET' | 'POST', url, headers: { 'x-api-key': gateway.adminKey }, ...(payload ? { payload: payload as object } : {}) });
     expect(response.statusCode, response.body).toBe(400);
     expect(response.json()).toMatchObject({ code, error: expect.any(String) });
