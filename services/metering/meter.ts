@@ -94,12 +94,19 @@ export class Meter {
 
   /**
    * Per-key and per-IP caps, then the organization's plan rate, then its credits. Free routes
-   * (management) are not limited and work at zero balance: they only read the state for headers.
-   * `stage` says who runs which part when Envoy is in front (see `AdmissionStage`).
+   * (management) work at zero balance and do not count against the plan's rate, so a saturated
+   * data plane never locks an administrator out; they pass the key's caps, and writes (and a
+   * capped key's reads) count against a management allowance of the same rate (`managementRule`),
+   * so one tenant's management calls cannot flood the database for all. They read the
+   * organization's state for headers. `stage` says who runs which part when Envoy is in front.
    */
   async admit(request: MeteredRequest, stage: AdmissionStage = 'whole'): Promise<Admission> {
     const plan = planOf(request.principal.organization);
     const free = isFree(request.cost);
+    if (free && stage !== 'credits' && managementLimited(request)) {
+      const refused = await this.#admitManagement(request, plan);
+      if (refused) return refused;
+    }
     // Behind Envoy the service only reads the organization's state: the ratelimit service consumed it.
     const limited = !free && stage !== 'credits';
     const decision = await this.#deps.limiter.check({
@@ -128,14 +135,38 @@ export class Meter {
    */
   admitNow(request: MeteredRequest, stage: AdmissionStage = 'whole'): Admission | undefined {
     const plan = planOf(request.principal.organization);
-    const limited = !isFree(request.cost) && stage !== 'credits';
+    const free = isFree(request.cost);
+    const limited = !free && stage !== 'credits';
     const organizationId = request.principal.organization.id;
     if ((limited && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId, plan)) return undefined;
+    if (free && stage !== 'credits' && managementLimited(request)) return undefined;
     const decision = this.#deps.limiter.checkNow({ caps: [], org: orgRule(request, plan), quantity: limited ? 1 : 0 });
     if (decision === undefined) return undefined;
     // The account is current (checked above) and nothing awaited since: this answers.
     const reservation = this.#deps.ledger.reserveNow(organizationId, plan, admissionCredits(request.cost))!;
     return this.#admission(request, plan, stage, decision, reservation);
+  }
+
+  /** The key's caps and the management allowance for a free route: the refusal, or undefined to go on. */
+  async #admitManagement(request: MeteredRequest, plan: Plan): Promise<Admission | undefined> {
+    const decision = await this.#deps.limiter.check({ caps: capsOf(request), org: managementRule(request, plan), quantity: 1 });
+    if (decision.outcome === 'allowed') return undefined;
+    // The headers show the organization's plan rate, which management calls do not spend.
+    const [state, credit] = await Promise.all([
+      this.#deps.limiter.check({ caps: [], org: orgRule(request, plan), quantity: 0 }),
+      this.#deps.ledger.balance(request.principal.organization.id, plan),
+    ]);
+    const seconds = retryAfterSeconds(decision.retryAfterMs);
+    if (decision.outcome === 'cap-exceeded') {
+      return { ticket: this.#ticket(request, plan, state.org, 'key-cap', 0, credit), error: new ApiError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(seconds) } }) };
+    }
+    return {
+      ticket: this.#ticket(request, plan, state.org, 'org-rate', 0, credit),
+      error: new ApiError('ORG_RATE_LIMITED', {
+        message: `The organization's management calls exceed its plan's rate (${plan.orgRps} per second, ${plan.orgRps * MANAGEMENT_BURST_SECONDS} at once).`,
+        fields: { retryAfter: seconds }, headers: { 'retry-after': String(seconds) },
+      }),
+    };
   }
 
   /** What admission decided once the limiter passed the caps and the credits were reserved. */
@@ -267,6 +298,21 @@ export class Meter {
 
 function orgRule(request: MeteredRequest, plan: Plan): LimitRule {
   return { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps };
+}
+
+/**
+ * Management calls' own allowance, apart from the data plane's: the plan's rate, with a burst of
+ * ten seconds' worth (a script that sets up keys, streams and webhooks at once is not refused).
+ */
+function managementRule(request: MeteredRequest, plan: Plan): LimitRule {
+  return { key: `mgmt:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps * MANAGEMENT_BURST_SECONDS };
+}
+
+const MANAGEMENT_BURST_SECONDS = 10;
+
+/** A free call that counts: a write, or any call of a key with its own caps (reads stay on the fast path). */
+function managementLimited(request: MeteredRequest): boolean {
+  return !request.route.startsWith('GET ') || capsOf(request).length > 0;
 }
 
 function capsOf(request: MeteredRequest): LimitRule[] {

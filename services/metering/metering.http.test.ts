@@ -18,6 +18,7 @@ interface Caller {
   organizationId: string;
   key: string;
   keyId: string;
+  reader: string;
 }
 
 describe('metering through HTTP: headers, the three 429s, and what is charged', () => {
@@ -42,13 +43,18 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
       expiresInDays: 30,
       rateLimit: options.rateLimit,
     });
-    return { organizationId: organization.id, key: key.apiKey, keyId: key.id };
+    // The organization's other key, without caps: it reads credits and usage as an administrator would.
+    const reader = await createKey(t.db.database, t.clock, { kind: 'operator' }, {
+      organizationId: organization.id, projectId: projects[0]!.id, name: 'reader', scopes: ALL_SCOPES, expiresInDays: 30,
+    });
+    return { organizationId: organization.id, key: key.apiKey, keyId: key.id, reader: reader.apiKey };
   }
 
+  const uncappedReader = (caller: Caller): Caller => ({ ...caller, key: caller.reader });
   const get = (caller: Caller, url: string, headers: Record<string, string> = {}) =>
     t.app.inject({ url, headers: { 'x-api-key': caller.key, ...headers } });
   /** Credits left, read from a free management call (which must not change them). */
-  const credits = async (caller: Caller) => Number((await get(caller, '/mainnet/v1/account')).headers['x-svc-credit-remaining']);
+  const credits = async (caller: Caller) => Number((await get({ ...caller, key: caller.reader }, '/mainnet/v1/account')).headers['x-svc-credit-remaining']);
 
   beforeAll(async () => {
     fake = await startFakeUpstream();
@@ -76,15 +82,44 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
     expect(response.headers['x-svc-credit-replenish-date']).toBe(REPLENISH);
   });
 
-  it('management calls are free, not rate limited, and carry the headers too', async () => {
+  it("management calls are free and do not spend the plan's rate, carry the headers too, and pass the key's own caps", async () => {
     const caller = await newCaller({ tier: 'free', rateLimit: { perKeyRps: 1 } });
+    const uncapped = { ...caller, key: caller.reader };
     for (let i = 0; i < 15; i += 1) {
-      const response = await get(caller, '/mainnet/v1/keys');
+      const response = await get(uncapped, '/mainnet/v1/keys');
       expect(response.statusCode).toBe(200);
       expect(response.headers['x-ratelimit-limit']).toBe('10');
       expect(response.headers['x-ratelimit-remaining']).toBe('10');
       expect(response.headers['x-svc-credit-remaining']).toBe('1000000');
     }
+    // Spec, Limits: the per-key and per-IP caps "apply to requests", management calls included.
+    expect((await get(caller, '/mainnet/v1/keys')).statusCode).toBe(200);
+    const capped = await get(caller, '/mainnet/v1/keys');
+    expect(capped.statusCode).toBe(429);
+    expect(capped.json()).toEqual({ error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED', requestId: capped.headers['x-request-id'] });
+    expect(capped.headers['x-ratelimit-remaining']).toBe('10');
+    expect(capped.headers['x-svc-credit-remaining']).toBe('1000000');
+  });
+
+  it("management writes have an allowance of their own (the plan's rate, ten seconds' worth at once), apart from the data plane's", async () => {
+    const caller = await newCaller({ tier: 'free' });
+    const patch = () => t.app.inject({ method: 'PATCH', url: `/mainnet/v1/keys/${caller.keyId}`, headers: { 'x-api-key': caller.reader }, payload: { name: 'k' } });
+    // free: 10 requests per second, so 100 writes at once, then ten a second.
+    for (let i = 0; i < 100; i += 1) expect((await patch()).statusCode).toBe(200);
+    const refused = await patch();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      error: 'Organization rate limit exceeded', message: "The organization's management calls exceed its plan's rate (10 per second, 100 at once).",
+      retryAfter: 1, requestId: refused.headers['x-request-id'],
+    });
+    expect(refused.headers['x-svc-credit-remaining']).toBe('1000000');
+    // The data plane's allowance is untouched, and reads are not counted.
+    expect((await get(caller, OBJECT)).headers['x-ratelimit-remaining']).toBe('9');
+    expect((await get(uncappedReader(caller), '/mainnet/v1/keys')).statusCode).toBe(200);
+    // A second later, ten more (the clock stays on whole seconds for the tests after this one).
+    t.clock.advance(1_000);
+    for (let i = 0; i < 10; i += 1) expect((await patch()).statusCode).toBe(200);
+    expect((await patch()).statusCode).toBe(429);
   });
 
   it('a schema failure costs 1 credit; an upstream 4xx costs the price; a 5xx costs nothing', async () => {
@@ -186,7 +221,7 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
     fake.state.behaviour = 'error';
     expect((await get(caller, OBJECT)).statusCode).toBe(502);
     expect((await get(caller, OBJECT)).statusCode).toBe(429);
-    const response = await get(caller, '/mainnet/v1/usage?interval=hour');
+    const response = await get(uncappedReader(caller), '/mainnet/v1/usage?interval=hour');
     expect(response.statusCode, response.body).toBe(200);
     const hour = new Date(Math.floor(t.clock.now() / 3_600_000) * 3_600_000).toISOString();
     expect(response.json()).toEqual({

@@ -173,13 +173,15 @@ describe('Envoy parity: authz + ratelimit + trusting gateway answer and charge a
     await sameCharge(callers, { requests: 4, credits: 3 });
   });
 
-  it('management routes: free, not limited, the same headers', async () => {
+  it("management routes: free, not spending the plan's rate, within the key's caps, the same headers", async () => {
     const callers = await pair({ tier: 'free', rateLimit: { perKeyRps: 1 } });
-    for (let i = 0; i < 3; i += 1) {
-      const answer = await both({ url: '/mainnet/v1/keys' }, callers, { body: false });
-      expect(answer.status).toBe(200);
-      expect(answer.headers).toMatchObject({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '10', 'x-svc-credit-remaining': '1000000' });
-    }
+    const answer = await both({ url: '/mainnet/v1/keys' }, callers, { body: false });
+    expect(answer.status).toBe(200);
+    expect(answer.headers).toMatchObject({ 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '10', 'x-svc-credit-remaining': '1000000' });
+    const capped = await both({ url: '/mainnet/v1/keys' }, callers);
+    expect(capped.status).toBe(429);
+    expect(capped.body).toEqual({ error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED', requestId: capped.headers['x-request-id'] });
+    expect(capped.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '10', 'x-svc-credit-remaining': '1000000' });
     await sameCharge(callers, { requests: 0, credits: 0 });
   });
 

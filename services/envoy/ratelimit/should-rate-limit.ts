@@ -1,6 +1,6 @@
 import { errorBody, type Clock } from '../../core/index.js';
 import type { SignedIdentity } from '../../identity/index.js';
-import { isFree, type RouteCost } from '../../metering/index.js';
+import type { RouteCost } from '../../metering/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
 import { encodeRateLimitResponse } from '../codecs/rate-limit-response.js';
 import { RLS_OK, RLS_OVER_LIMIT, UNIT_SECOND, type HeaderValue, type RateLimitRequest, type RateLimitResponse } from '../envoy-types.js';
@@ -35,7 +35,8 @@ export class RateLimitCheck {
     const claims = this.#options.identity.verify(values.identity);
     const cost = claims?.cost as RouteCost | undefined;
     const { pipeline } = this.#options;
-    if (!claims || cost === undefined || isFree(cost)) return allowed(descriptors.length);
+    // Free (management) routes pass too: the key's caps and the management allowance apply to them.
+    if (!claims || cost === undefined) return allowed(descriptors.length);
     const admission = await pipeline.admit(
       { principal: claims.principal, clientIp: values.remoteAddress ?? '', network: claims.network, route: claims.route, cost },
       'limits',
