@@ -1,5 +1,6 @@
 import type { App, Capability } from '../route-contract/index.js';
 import type { WarpDeliveryDeps } from './delivery/connection.js';
+import { StreamPresence } from './delivery/stream-presence.js';
 import { registerWarpRoutes } from './delivery/warp.routes.js';
 import type { StreamDefinitionDeps } from './routes/deps.js';
 import { registerCreateStream } from './routes/streams.create.js';
@@ -33,5 +34,7 @@ export { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, type StreamLog } from './log/stre
 
 /** Warp delivery (`/v1/warp/{id}/ws` and `/v1/warp/{id}/stream`, streams scope), registered once per network. */
 export function warpDeliveryCapability(deps: WarpDeliveryDeps): Capability {
-  return (app: App) => registerWarpRoutes(app, deps);
+  // One watch on deleted streams for every network scope of the process.
+  const delivery = { ...deps, presence: new StreamPresence(deps.database) };
+  return (app: App) => registerWarpRoutes(app, delivery);
 }

@@ -127,6 +127,13 @@ export async function findStream(database: Database, id: string): Promise<Stream
   return row ? toDefinition(row) : undefined;
 }
 
+/** Which of `ids` are live streams (not deleted): one query for any number. */
+export async function liveStreamIds(database: Database, ids: readonly string[]): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const rows = await streamsDb(database).selectFrom('streams').select('id').where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  return new Set(rows.map((row) => row.id));
+}
+
 /** Every live stream of a network: what the ingest matches checkpoints against. */
 export async function listNetworkStreams(database: Database, network: Network): Promise<StreamDefinition[]> {
   const rows = await streamsDb(database).selectFrom('streams').select(COLUMNS)

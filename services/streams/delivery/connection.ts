@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isApiError, WsClose, type Clock, type Logger } from '../../core/index.js';
+import { ApiError, isApiError, WsClose, type Clock, type Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
 import { type MeterTicket } from '../../metering/index.js';
@@ -10,6 +10,7 @@ import { findStream } from '../definitions/store.js';
 import type { StreamLog } from '../log/stream-log.js';
 import { DeliverySession, type MessageSink } from './delivery-session.js';
 import { LEASE_RENEW_MS, newLeaseToken, type StreamLease } from './stream-lease.js';
+import type { StreamPresence } from './stream-presence.js';
 import { StartedMinutes, WarpCharges } from './warp-charges.js';
 
 /** How often a connection looks at the clock (minute charges, SSE's redelivery window). */
@@ -24,6 +25,11 @@ export interface WarpDeliveryDeps {
   lease: StreamLease;
   /** Settles the connect request (a hijacked reply never reaches the meter's onSend) and charges events and minutes. */
   pipeline: RequestPipeline;
+}
+
+/** What the delivery routes build from the deps once: the process's watch on deleted streams. */
+export interface DeliveryDeps extends WarpDeliveryDeps {
+  presence: StreamPresence;
 }
 
 export interface ConnectRequest {
@@ -58,7 +64,7 @@ export interface OpenConnection {
  * the connection lives, each started minute is charged and the key is checked again every
  * second (a refusal: an `error` message with its code, then the close code of the error table).
  */
-export async function openConnection(deps: WarpDeliveryDeps, request: ConnectRequest, sink: MessageSink): Promise<OpenConnection | undefined> {
+export async function openConnection(deps: DeliveryDeps, request: ConnectRequest, sink: MessageSink): Promise<OpenConnection | undefined> {
   const stream = await findStream(deps.database, request.streamId);
   if (!stream || stream.organizationId !== request.principal.organization.id || stream.network !== request.network) {
     await sink.send({ event: 'error', data: { code: 'STREAM_NOT_FOUND', message: 'Stream not found' } });
@@ -123,11 +129,14 @@ export async function openConnection(deps: WarpDeliveryDeps, request: ConnectReq
     }, () => undefined);
     if (request.protocol === 'sse') void session.ackWritten().catch(() => undefined);
   }, TICK_MS);
+  // Deleted while connected: the connection ends as a connect to it would (4004), and its minutes stop.
+  const unwatch = deps.presence.watch(stream.id, () => void refused(new ApiError('STREAM_NOT_FOUND')).catch(() => undefined));
   await sink.send({ event: 'connected', data: { connId: randomUUID(), subscriptionId: stream.id, subscriptionType: stream.type, protocol: request.protocol } });
   await session.start(request.mode, request.lastEventId);
   return {
     ack: (id) => { void session.ack(id).catch(() => undefined); },
     closed: async () => {
+      unwatch();
       session.stop();
       stopListening();
       clearInterval(renew);

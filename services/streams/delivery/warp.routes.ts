@@ -5,7 +5,7 @@ import { errorResponses, isApiError, WsClose } from '../../core/index.js';
 import { readApiKey } from '../../identity/index.js';
 import { caller, type App } from '../../route-contract/index.js';
 import { isLogId } from '../log/stream-log.js';
-import { openConnection, type WarpDeliveryDeps } from './connection.js';
+import { openConnection, type DeliveryDeps, type WarpDeliveryDeps } from './connection.js';
 import type { MessageSink, StreamMessage } from './delivery-session.js';
 
 const params = z.object({ id: z.string().min(1).max(64) });
@@ -60,7 +60,7 @@ function wsSink(socket: WebSocket): MessageSink {
   };
 }
 
-export function registerWarpRoutes(app: App, deps: WarpDeliveryDeps): void {
+export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
   app.get(
     '/v1/warp/:id/ws',
     {

@@ -97,6 +97,15 @@ describe.each(WARP_ENGINES)('Warp WebSocket /v1/warp/{id}/ws (%s log)', (_engine
     expect(await unknown.closed).toEqual({ code: 4004, reason: 'STREAM_NOT_FOUND' });
   });
 
+  it('a stream deleted while connected: error STREAM_NOT_FOUND, close 4004 (it stayed open, charged by the minute)', async () => {
+    const stream = await createStream();
+    const client = connect(`${base}/${stream}/ws`, { 'x-api-key': t.adminKey });
+    await expect.poll(() => client.messages[0]?.event).toBe('connected');
+    expect((await call(t, 'DELETE', `/v1/streams/${stream}`, { key: t.adminKey })).status).toBe(200);
+    expect(await client.closed).toEqual({ code: 4004, reason: 'STREAM_NOT_FOUND' });
+    expect(client.messages.at(-1)).toEqual({ event: 'error', data: { code: 'STREAM_NOT_FOUND', message: 'Stream not found' } });
+  });
+
   it('live mode discards the buffer; resume replays it', async () => {
     await append(0, 3);
     const live = connect(`${base}/${streamId}/ws`, { 'x-api-key': t.adminKey });

@@ -13,7 +13,7 @@ export function registerDeleteStream(app: App, deps: StreamDefinitionDeps): void
       config: { auth: { scope: 'manage' }, cost: 'free' },
       schema: {
         summary: 'Delete a Warp stream',
-        description: 'The stream stops matching at once and frees its plan slot. Errors: 404 STREAM_NOT_FOUND.',
+        description: 'The stream stops matching at once and frees its plan slot; an open connection to it closes with STREAM_NOT_FOUND within a second. Errors: 404 STREAM_NOT_FOUND.',
         tags: ['streams'],
         params: z.object({ id: streamIdSchema }),
         response: {
