@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createLogger } from '../core/index.js';
 import { openDatabase } from '../db/index.js';
@@ -99,6 +100,21 @@ describe('the HTTP app: health, legacy redirects, unknown routes, body rules', (
       const response = await post(payload, 'application/json');
       expect(response.statusCode).toBe(400);
       expect(response.json()).toMatchObject({ code: 'INVALID_BODY', error: 'Invalid body' });
+    });
+
+    it.each(['{"__proto__":{"x":1}}', '{"a":{"constructor":{"prototype":{"x":1}}}}'])('valid JSON reaching a prototype (%s) is 400 INVALID_BODY saying so', async (payload) => {
+      const response = await post(payload, 'application/json');
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ code: 'INVALID_BODY', message: 'The body has a `__proto__` or `constructor.prototype` key, which is refused.' });
+    });
+
+    it('a compressed JSON body is 415 UNSUPPORTED_MEDIA_TYPE naming the coding, not invalid UTF-8', async () => {
+      const response = await t.app.inject({
+        method: 'POST', url: '/mainnet/v1/keys', headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+        payload: gzipSync('{"name":"x"}'),
+      });
+      expect(response.statusCode).toBe(415);
+      expect(response.json()).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Content-Encoding gzip is not supported: send the JSON body uncompressed.' });
     });
 
     it('an empty JSON body is 400 INVALID_BODY', async () => {

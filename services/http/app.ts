@@ -165,6 +165,17 @@ function requestLogger(settings: Config['requestLog']): (request: FastifyRequest
   };
 }
 
+const PROTOTYPE_KEY_MESSAGE = 'The body has a `__proto__` or `constructor.prototype` key, which is refused.';
+
+function isJson(text: string): boolean {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Methods whose requests have no defined body semantics (RFC 9110 9.3). */
 const BODYLESS_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
 
@@ -180,6 +191,12 @@ function parseJsonBodies(app: App): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    // A compressed body is not decompressed here (RFC 7694: 415 for an unsupported coding).
+    const coding = request.headers['content-encoding'];
+    if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
+      done(new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: `Content-Encoding ${coding} is not supported: send the JSON body uncompressed.` }), undefined);
+      return;
+    }
     let text: string;
     try {
       text = STRICT_UTF8.decode(body as Buffer);
@@ -192,7 +209,9 @@ function parseJsonBodies(app: App): void {
       return;
     }
     parseJson(request, text, (error, parsed) => {
-      if (error) return done(error, undefined);
+      // fastify's parser refuses valid JSON that would reach an object's prototype with the same
+      // error as broken JSON: say which it was.
+      if (error) return done(isJson(text) ? new ApiError('INVALID_BODY', { message: PROTOTYPE_KEY_MESSAGE }) : error, undefined);
       const at = unstorableTextAt(parsed);
       if (at === undefined) return done(null, parsed);
       const issue = `${at}: text must not contain NUL (U+0000) or lone surrogates`;

@@ -18,8 +18,9 @@ export function readApiKey(sources: CredentialSources): string | undefined {
   if (header) return header;
   const authorization = first(sources.authorization)?.trim();
   if (authorization) {
-    const match = /^Bearer\s+(\S+)$/i.exec(authorization);
-    if (match) return match[1];
+    // Whatever follows the Bearer scheme is the key as sent: `Bearer a b` is an invalid key, not a missing one.
+    const match = /^Bearer\s+(.+)$/i.exec(authorization);
+    if (match) return match[1]!.trim();
   }
   const query = Array.isArray(sources.queryApiKey) ? sources.queryApiKey[0] : sources.queryApiKey;
   if (typeof query === 'string' && query.trim() !== '') return query.trim();

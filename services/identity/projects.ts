@@ -66,7 +66,7 @@ export async function createProject(
   const name = input.name.trim();
   const slug = slugify(name);
   if (slug === '') {
-    throw new ApiError('INVALID_PROJECT_NAME', { message: 'The name must contain at least one letter or digit.' });
+    throw new ApiError('INVALID_PROJECT_NAME', { message: 'The name must contain at least one Latin letter or digit (a-z, 0-9; accents fold to their letters): the project\'s slug is made of them.' });
   }
   return database.db.transaction().execute(async (trx) => {
     const organization = await trx
