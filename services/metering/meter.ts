@@ -312,7 +312,10 @@ const MANAGEMENT_BURST_SECONDS = 10;
 
 /** A free call that counts: a write, or any call of a key with its own caps (reads stay on the fast path). */
 function managementLimited(request: MeteredRequest): boolean {
-  return !request.route.startsWith('GET ') || capsOf(request).length > 0;
+  if (!request.route.startsWith('GET ')) return true;
+  // Read without building the caps: this runs on every free read (auth/me).
+  const { perKeyRps, perIpRps } = request.principal.rateLimit;
+  return (perKeyRps !== null && perKeyRps > 0) || (perIpRps !== null && perIpRps > 0);
 }
 
 function capsOf(request: MeteredRequest): LimitRule[] {
