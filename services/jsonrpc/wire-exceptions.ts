@@ -19,6 +19,7 @@ const U64_STRING = { type: 'string', pattern: '^(0|[1-9][0-9]{0,19})$' };
 const U64_NUMBER = { type: 'integer', minimum: 0 };
 /** This gateway's page cursors: opaque signed strings where the document types an id or a digest. */
 const OPAQUE_CURSOR = { anyOf: [{ type: 'string' }, { type: 'null' }] };
+const OPAQUE_CURSOR_METHODS = ['suix_getDynamicFields', 'suix_getOwnedObjects', 'suix_queryTransactionBlocks', 'suix_resolveNameServiceNames'];
 const OPAQUE_CURSOR_REASON = 'the cursor is the nextCursor this gateway returned (an opaque signed string, docs/jsonrpc.md): a legacy cursor cannot be resumed upstream, so the slot typed as an object id or a digest carries our string';
 /** 1 to 64 hex digits, `0x` optional (a node reads `0x2` and full-length ids alike): the format `sui-address` (openrpc.ts). */
 const HEX_ADDRESS = { type: 'string', format: 'sui-address' };
@@ -61,30 +62,9 @@ export const WIRE_EXCEPTIONS: readonly WireException[] = [
     replacement: { type: 'string', format: 'base58-digest' },
     reason: 'a digest is "a representation of a 32 byte digest" in Base58 (any string in the schema): a node refuses anything else',
   },
-  {
-    target: { methodParam: { method: 'suix_getDynamicFields', param: 'cursor' } },
-    scope: 'params',
-    replacement: OPAQUE_CURSOR,
-    reason: OPAQUE_CURSOR_REASON,
-  },
-  {
-    target: { methodParam: { method: 'suix_getOwnedObjects', param: 'cursor' } },
-    scope: 'params',
-    replacement: OPAQUE_CURSOR,
-    reason: OPAQUE_CURSOR_REASON,
-  },
-  {
-    target: { methodParam: { method: 'suix_queryTransactionBlocks', param: 'cursor' } },
-    scope: 'params',
-    replacement: OPAQUE_CURSOR,
-    reason: OPAQUE_CURSOR_REASON,
-  },
-  {
-    target: { methodParam: { method: 'suix_resolveNameServiceNames', param: 'cursor' } },
-    scope: 'params',
-    replacement: OPAQUE_CURSOR,
-    reason: OPAQUE_CURSOR_REASON,
-  },
+  ...OPAQUE_CURSOR_METHODS.map((method): WireException => ({
+    target: { methodParam: { method, param: 'cursor' } }, scope: 'params', replacement: OPAQUE_CURSOR, reason: OPAQUE_CURSOR_REASON,
+  })),
   {
     target: { methodResult: 'suix_resolveNameServiceAddress' },
     scope: 'results',
