@@ -87,7 +87,7 @@ export class BillingService {
     const tier = this.#paidTier(input.tier);
     await this.#enabled(input.network);
     const settings = this.#deps.chain.settings(input.network);
-    if (input.coinType !== undefined && normalizeStructTag(input.coinType) !== normalizeStructTag(settings.usdcType)) throw new ApiError('COIN_NOT_ACCEPTED');
+    if (input.coinType !== undefined && !sameCoinType(input.coinType, settings.usdcType)) throw new ApiError('COIN_NOT_ACCEPTED');
     if (!isValidSuiAddress(normalizeSuiAddress(input.funderAddress)) || !/^0x[0-9a-fA-F]{1,64}$/.test(input.funderAddress)) throw new ApiError('INVALID_FUNDER_ADDRESS');
     const funder = normalizeSuiAddress(input.funderAddress);
     if (funder === this.#deps.chain.spender) throw new ApiError('INVALID_FUNDER_ADDRESS', { message: 'The service cannot fund its own plan.' });
@@ -196,6 +196,12 @@ export class BillingService {
     }
     const now = clock.now();
     const { charge } = proratedUpgradeCharge({ newPrice: price, oldPrice: plan.price, periodStart: plan.periodStart ?? now, periodEnd: plan.periodEnd ?? now, now });
+    // As the billing pass does: a balance below the charge is a failed charge (rule 6), decided
+    // before anything is recorded or built (a charge that cannot be built is not a node outage).
+    if (await this.#funderBalance(plan) < charge) {
+      await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier}: address balance below the ${charge} micro-USDC charge; applies at the next renewal`);
+      return this.current(organizationId);
+    }
     const result = await this.#deps.lock.tryRun(() => this.#charger.charge(plan, { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId }));
     if (result === undefined) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
     if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
@@ -204,7 +210,7 @@ export class BillingService {
       await this.#saveChange(plan, {
         tier, price, allowanceId, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
         periodEnd: chargeDate(now, plan.interval, 1), nextAttemptAt: chargeDate(now, plan.interval, 1), failedAttempts: 0, remindedFor: null,
-      }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`);
+      }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`, { paid: true });
     } else {
       // Rule 6: if that charge fails, the current plan continues and the change applies at the next renewal.
       await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier} charge failed; applies at the next renewal`);
@@ -221,8 +227,12 @@ export class BillingService {
     if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, organizationId, true))!;
-      await applyTransition(trx, clock, locked, 'cancel', { actor: 'owner', reason: 'cancelled through the API', idempotencyKey: `${plan.id}:cancel:${locked.periodEnd ?? 0}` });
-      await savePlan(trx, { ...locked, pendingTier: null, pendingAllowanceId: null, nextAttemptAt: locked.periodEnd });
+      // Under the row lock: of two cancels at once, the second finds the plan cancelled.
+      if (locked.state === 'cancel_pending') throw new ApiError('PLAN_CANCELLED');
+      // One key per cancel: a plan resumed and cancelled again in the same period (rule 7) is
+      // cancelled again (a key per period made the second cancel a silent no-op, and the plan renewed).
+      const cancelled = await applyTransition(trx, clock, locked, 'cancel', { actor: 'owner', reason: 'cancelled through the API', idempotencyKey: `${plan.id}:cancel:${clock.now()}` });
+      await savePlan(trx, { ...cancelled, pendingTier: null, pendingAllowanceId: null, nextAttemptAt: locked.periodEnd });
     });
     this.#deps.organizationChanged?.(organizationId);
     return this.current(organizationId);
@@ -241,13 +251,14 @@ export class BillingService {
     return this.current(plan.organizationId);
   }
 
-  async #saveChange(plan: OnchainPlan, fields: Partial<OnchainPlan>, reason: string): Promise<void> {
+  /** `paid`: a new period was just paid for (an upgrade now), which brings a past-due plan back to active. */
+  async #saveChange(plan: OnchainPlan, fields: Partial<OnchainPlan>, reason: string, options: { paid?: boolean } = {}): Promise<void> {
     const { db, clock } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, plan.organizationId, true))!;
       const next = { ...locked, ...fields };
       await savePlan(trx, next);
-      if (locked.state === 'active') {
+      if (locked.state === 'active' || (options.paid && locked.state === 'past_due')) {
         await applyTransition(trx, clock, next, 'tier_changed', { actor: 'owner', reason, idempotencyKey: `${plan.id}:change:${clock.now()}:${next.tier}:${next.pendingTier ?? ''}` });
       }
     });
@@ -293,6 +304,16 @@ export class BillingService {
     if (same || live.interval !== interval) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
   }
 
+  /** The funder's USDC address balance, what an allowance can draw from (503 BALANCE_UNAVAILABLE when unreadable). */
+  async #funderBalance(plan: OnchainPlan): Promise<bigint> {
+    try {
+      return await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
+    } catch (error) {
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The balance cannot be read right now; nothing was charged. Try again.', headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+      throw error;
+    }
+  }
+
   async #readAllowance(network: Network, allowanceId: string) {
     try {
       return await this.#deps.chain.allowance(network, allowanceId);
@@ -330,4 +351,13 @@ export interface PreparedTransaction {
   allowance: { name: string; coinType: string; periodLimit: string; window: 'calendar_month' | '12_months'; spender: string; app: string };
   prefund: string;
   preparedAt: string;
+}
+
+/** Whether `given` names `accepted` (any spelling of its address); a string that is no type at all names nothing. */
+function sameCoinType(given: string, accepted: string): boolean {
+  try {
+    return normalizeStructTag(given) === normalizeStructTag(accepted);
+  } catch {
+    return false;
+  }
 }

@@ -243,7 +243,8 @@ describe('an annual plan on simnet: ten months’ price, renewed on the annivers
   it('activate on a leap day charges the year at once; the pass renews it on the anniversary, nothing in between', async () => {
     h.moveTo(at('2028-02-29T10:00:00.000Z'));
     const treasuryBefore = await h.usdcBalance(BILLING_TREASURY);
-    const { allowanceId } = await h.setUp({ funder: 'heidi', tier: 'team', interval: 'year', prefundPeriods: 3 });
+    // heidi holds her USDC in her address balance (2,500 at genesis), no coins: nothing to prefund from.
+    const { allowanceId } = await h.setUp({ funder: 'heidi', tier: 'team', interval: 'year', prefundPeriods: 0 });
     const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', interval: 'year', allowanceId });
     expect(activated.status).toBe(200);
     expect(activated.body.data).toMatchObject({

@@ -94,7 +94,12 @@ export class Charger {
     try {
       signed = await this.#chain.signCharge(plan.network, { allowanceId: pending.order.allowanceId, funder: plan.funder, amount: pending.order.amount, period: pending.order.periodKey });
     } catch (error) {
-      if (!(error instanceof ChargeDeclined)) throw error;
+      if (!(error instanceof ChargeDeclined)) {
+        // Never signed, so never sent: nothing is in flight (a pending row left behind answered
+        // CHARGE_IN_PROGRESS to cancel and change until the next renewal).
+        await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', pending.id).where('status', '=', 'pending').execute();
+        throw error;
+      }
       await this.#finish(pending.id, { kind: 'declined', digest: null, reason: error.reason, message: error.message });
       return { kind: 'declined', reason: error.reason, message: error.message, chargeId: pending.id };
     }

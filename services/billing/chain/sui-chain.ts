@@ -1,7 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import type { ClientWithCoreApi } from '@mysten/sui/client';
 import type { Keypair } from '@mysten/sui/cryptography';
-import { Transaction, TransactionDataBuilder, coinWithBalance } from '@mysten/sui/transactions';
+import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
 import { fromBase64, normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { Network } from '../../core/index.js';
 import type { BillingNetwork, Chain, ChargeOutcome, ChargeRequest, DeclineReason, OnchainAllowance, PrepareRequest, SignedCharge } from './chain.js';
@@ -85,9 +85,14 @@ export class SuiChain implements Chain {
     const tx = new Transaction();
     tx.setSender(request.funder);
     if (request.prefund > 0n) {
-      // Allowances spend only from the address balance, never from coin objects (Billing rule 4).
-      const coin = tx.add(coinWithBalance({ type: settings.usdcType, balance: request.prefund, useGasCoin: false }));
-      tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: [settings.usdcType], arguments: [coin, tx.pure.address(request.funder)] });
+      // Allowances spend only from the address balance, never from coin objects (Billing rule 4),
+      // so the prefund moves from the funder's coins into it. Not `coinWithBalance`: with enough
+      // in the address balance already it withdraws from there and sends it back, moving nothing.
+      const coins = await this.#coinsCovering(network, request.funder, settings.usdcType, request.prefund);
+      const [primary, ...others] = coins.map((coin) => tx.objectRef(coin));
+      if (others.length > 0) tx.mergeCoins(primary!, others);
+      const [prefund] = tx.splitCoins(primary!, [request.prefund]);
+      tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: [settings.usdcType], arguments: [prefund!, tx.pure.address(request.funder)] });
     }
     const proposal = tx.moveCall({
       target: '0x2::allowance::propose',
@@ -109,6 +114,29 @@ export class SuiChain implements Chain {
       if (error instanceof ChainUnavailable) throw error;
       throw new TransactionBuildFailed(error instanceof Error ? error.message : String(error), { cause: error });
     }
+  }
+
+  /** The funder's coin objects of `coinType`, largest first, until they hold `amount` (TransactionBuildFailed when they cannot). */
+  async #coinsCovering(network: Network, owner: string, coinType: string, amount: bigint): Promise<{ objectId: string; version: string; digest: string }[]> {
+    const chosen: { objectId: string; version: string; digest: string }[] = [];
+    let held = 0n;
+    let cursor: string | null = null;
+    do {
+      let page;
+      try {
+        page = await this.#client(network).core.listCoins({ owner, coinType, cursor });
+      } catch (error) {
+        throw new ChainUnavailable(`coins of ${owner} unreadable`, { cause: error });
+      }
+      for (const coin of [...page.objects].sort((a, b) => (BigInt(b.balance) > BigInt(a.balance) ? 1 : -1))) {
+        if (held >= amount) break;
+        chosen.push({ objectId: coin.objectId, version: coin.version, digest: coin.digest });
+        held += BigInt(coin.balance);
+      }
+      cursor = page.hasNextPage && held < amount ? page.cursor : null;
+    } while (cursor);
+    if (held < amount) throw new TransactionBuildFailed(`the funder's ${coinType} coins hold ${held}, below the prefund of ${amount}`);
+    return chosen;
   }
 
   async allowance(network: Network, allowanceId: string): Promise<OnchainAllowance | null> {

@@ -53,6 +53,7 @@ export const TRANSITIONS: readonly TransitionRow[] = Object.freeze([
   row('past_due', 'allowance_revoked', 'cancel_pending', 'billing', 'allowance found revoked on chain', 'treated as cancel at period end'),
   row('cancel_pending', 'resume', 'active', 'owner', 'activate with the same tier and interval', 'Billing rule 7: setting up the same plan again resumes it; the paid period continues', true),
   row('active', 'tier_changed', 'active', 'owner', 'POST /v1/billing/onchain/change, or the renewal that applies a downgrade', 'the plan changes, the state does not'),
+  row('past_due', 'tier_changed', 'active', 'owner', 'POST /v1/billing/onchain/change with when: now, its charge paid', 'the upgrade paid a new period from today (rule 6): nothing is owed any more', true),
 ]);
 
 export class InvalidTransition extends Error {

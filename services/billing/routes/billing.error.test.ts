@@ -76,6 +76,8 @@ describe('on-chain billing errors through HTTP: every billing code with its stat
 
   it('a coin other than USDC: 400 COIN_NOT_ACCEPTED', async () => {
     expectError(await prepare({ coinType: COIN_TYPES.SUI }), 'COIN_NOT_ACCEPTED');
+    // A string that is no type at all names no accepted coin either (it was a 500).
+    expectError(await prepare({ coinType: 'not a type' }), 'COIN_NOT_ACCEPTED');
   });
 
   it('a funder with no coins at all: 400 TX_BUILD_FAILED', async () => {
