@@ -134,6 +134,8 @@ export class BillingPass {
     const periodEnd = chargeDate(anchorAt, plan.interval, periodsPaid);
     const fields: Partial<OnchainPlan> = {
       tier: order.tier as OnchainPlan['tier'], price: order.amount, allowanceId: order.allowanceId, pendingTier: null, pendingAllowanceId: null,
+      // A pending upgrade's allowance replaces the old one, whose cap no longer applies.
+      ...(order.allowanceId === plan.allowanceId ? {} : { allowanceCapId: null }),
       anchorAt, periodsPaid, periodStart: first ? now : order.periodKey, periodEnd, failedAttempts: 0, nextAttemptAt: periodEnd,
     };
     await this.#transition(plan, 'charge_succeeded', 'billing', `charged ${order.amount} micro-USDC, digest ${digest}`, `${plan.id}:${order.kind}:${order.periodKey}:paid`, fields);

@@ -208,7 +208,8 @@ export class BillingService {
     if (result.kind === 'succeeded') {
       // Rule 6: a new period starts today, so the charge day becomes today's.
       await this.#saveChange(plan, {
-        tier, price, allowanceId, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
+        // The old cap belongs to the old allowance; the new one's is not known (change takes no cap id).
+        tier, price, allowanceId, allowanceCapId: null, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
         periodEnd: chargeDate(now, plan.interval, 1), nextAttemptAt: chargeDate(now, plan.interval, 1), failedAttempts: 0, remindedFor: null,
       }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`, { paid: true });
     } else {
@@ -245,7 +246,9 @@ export class BillingService {
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, plan.organizationId, true))!;
       await applyTransition(trx, clock, locked, 'resume', { actor: 'owner', reason: `resumed with allowance ${allowanceId}`, idempotencyKey: `${plan.id}:resume:${clock.now()}` });
-      await savePlan(trx, { ...locked, allowanceId, allowanceCapId: allowanceCapId ?? locked.allowanceCapId, notifyEmail: notifyEmail ?? locked.notifyEmail, nextAttemptAt: locked.periodEnd });
+      // A cap id names its own allowance: with another allowance, the old one's cap no longer applies.
+      const capId = allowanceCapId ?? (allowanceId === locked.allowanceId ? locked.allowanceCapId : null);
+      await savePlan(trx, { ...locked, allowanceId, allowanceCapId: capId, notifyEmail: notifyEmail ?? locked.notifyEmail, nextAttemptAt: locked.periodEnd });
     });
     this.#deps.organizationChanged?.(plan.organizationId);
     return this.current(plan.organizationId);

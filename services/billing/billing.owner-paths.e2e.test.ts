@@ -80,8 +80,9 @@ describe('on-chain plan, owner paths: an upgrade now from past_due', () => {
   it('paid, it makes the plan active on the new tier, and the organization with it (it stayed past_due on the old limits)', async () => {
     h.moveTo(at('2027-03-10T10:00:00.000Z'));
     // grace holds coins and no address balance: one prefunded period, then the renewal fails.
-    const { allowanceId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 1 });
-    expect((await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId })).body.data).toMatchObject({ state: 'active' });
+    const { allowanceId, capId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 1 });
+    expect((await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId, allowanceCapId: capId })).body.data)
+      .toMatchObject({ state: 'active', allowance: { id: allowanceId, capId } });
     h.moveTo(at('2027-04-10T10:00:00.000Z'));
     expect(await h.billing.pass.run()).toMatchObject({ declined: 1 });
     expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ state: 'past_due' });
@@ -89,6 +90,8 @@ describe('on-chain plan, owner paths: an upgrade now from past_due', () => {
     const changed = await h.call('POST', '/v1/billing/onchain/change', { tier: 'growth', when: 'now', allowanceId: growth.allowanceId });
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({ state: 'active', plan: { tier: 'growth' }, failedAttempts: 0 });
+    // The new allowance with no cap id (change takes none), not the old allowance's cap.
+    expect(changed.body.data.allowance).toEqual({ id: growth.allowanceId, capId: null });
     const organization = await h.db.database.db.selectFrom('organizations').select(['subscription_plan', 'subscription_status']).where('id', '=', h.organizationId).executeTakeFirstOrThrow();
     expect(organization).toEqual({ subscription_plan: 'growth', subscription_status: 'active' });
   });
