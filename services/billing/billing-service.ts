@@ -9,7 +9,7 @@ import { chargeDate } from './domain/periods.js';
 import { PAID_TIERS, isPaidTier, MONTHLY_PRICE, periodPrice, tierRank, type Interval, type PaidTier } from './domain/prices.js';
 import { proratedUpgradeCharge } from './domain/proration.js';
 import { BillingPass } from './billing-pass.js';
-import { activatePlan, applyTransition, billingId, livePlanOf, savePlan, type OnchainPlan } from './plan-store.js';
+import { activatePlan, applyTransition, billingId, livePlanOf, planById, savePlan, type OnchainPlan } from './plan-store.js';
 import { planView, type PlanView } from './views.js';
 import { verifyAllowance } from './verify-allowance.js';
 
@@ -150,13 +150,19 @@ export class BillingService {
     // If a billing pass holds the lock, that pass (or the next) takes it instead.
     await this.#deps.lock.tryRun(() => new BillingPass({ db, clock, chain, charger: this.#charger }).processPlan(plan.id));
     this.#deps.organizationChanged?.(organizationId);
-    return this.current(organizationId);
+    // A first charge that failed ended the plan (nothing was ever paid): the answer is still this
+    // plan, `ended`, with its declined charge, not a 404 for a plan the caller just activated.
+    return this.#view((await planById(db, plan.id))!);
   }
 
   /** GET /v1/billing/onchain */
   async current(organizationId: string): Promise<PlanView> {
     const plan = await livePlanOf(this.#deps.db, organizationId);
     if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
+    return this.#view(plan);
+  }
+
+  async #view(plan: OnchainPlan): Promise<PlanView> {
     let balance: bigint;
     try {
       balance = await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);

@@ -91,8 +91,27 @@ describe('on-chain plan, owner paths: an upgrade now from past_due', () => {
     expect(changed.status).toBe(200);
     expect(changed.body.data).toMatchObject({ state: 'active', plan: { tier: 'growth' }, failedAttempts: 0 });
     // The new allowance with no cap id (change takes none), not the old allowance's cap.
-    expect(changed.body.data.allowance).toEqual({ id: growth.allowanceId, capId: null });
+    expect((changed.body.data as { allowance: unknown }).allowance).toEqual({ id: growth.allowanceId, capId: null });
     const organization = await h.db.database.db.selectFrom('organizations').select(['subscription_plan', 'subscription_status']).where('id', '=', h.organizationId).executeTakeFirstOrThrow();
     expect(organization).toEqual({ subscription_plan: 'growth', subscription_status: 'active' });
+  });
+});
+
+describe('on-chain plan, owner paths: a first charge that fails', () => {
+  let h: BillingHarness;
+  beforeAll(async () => {
+    h = await startBillingHarness({ seed: 'billing-owner-paths-c', start: at('2027-03-10T09:00:00.000Z') });
+  });
+  afterAll(async () => h.close());
+
+  it('activate answers the plan it just made, ended, with the balance that could not pay (it was a 404 ONCHAIN_SUBSCRIPTION_NOT_FOUND)', async () => {
+    h.moveTo(at('2027-03-10T10:00:00.000Z'));
+    // grace has no USDC address balance, and nothing is prefunded: the first charge cannot be paid.
+    const { allowanceId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 0 });
+    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId });
+    expect(activated.status).toBe(200);
+    // The balance is read before anything is built: a charge it cannot pay is declined unrecorded.
+    expect(activated.body.data).toMatchObject({ state: 'ended', plan: { tier: 'team', price: '49000000' }, billingBalance: '0', nextCharge: null });
+    expect((await h.call('GET', '/v1/billing/onchain')).body).toMatchObject({ code: 'ONCHAIN_SUBSCRIPTION_NOT_FOUND' });
   });
 });
