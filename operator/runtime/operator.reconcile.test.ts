@@ -110,6 +110,57 @@ describe('operator reconcile loop', () => {
     expect(get('secrets', 'leaving-apikey')).toBeUndefined();
   });
 
+  it("a Secret written in another namespace naming this organization's key cannot take it over, nor revoke it", async () => {
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'victim' }, spec: { project: 'shop' } });
+    const victim = await ready('apikeys', 'victim');
+    const other = await createOrganization(db.database.db, systemClock, { name: 'Other', tier: 'growth', projects: [] });
+    api.store.create(api.type('projects'), 'team-b', { metadata: { name: 'evil' }, spec: { organizationId: other.organization.id, network: 'mainnet' } });
+    await eventually(() => get('projects', 'evil', 'team-b')?.status?.projectId, 'project evil');
+    // Anyone who may write Secrets can label and annotate one as the operator does.
+    api.store.create(api.type('secrets'), 'team-b', {
+      metadata: { name: 'steal-apikey', labels: { 'app.kubernetes.io/managed-by': 'suigw-operator' }, annotations: { 'suigw.io/key-id': victim.status.keyId } },
+      data: { apiKey: Buffer.from('svc_pat_x').toString('base64') },
+    });
+    api.store.create(api.type('apikeys'), 'team-b', { metadata: { name: 'steal' }, spec: { project: 'evil', allowedOrigins: ['https://evil.example'], rateLimit: { perKeyRps: 1 } } });
+    const steal = await eventually(() => {
+      const k = get('apikeys', 'steal', 'team-b');
+      return k?.status?.keyId ? k : undefined;
+    }, 'steal has its own key');
+    expect(steal.status.keyId).not.toBe(victim.status.keyId);
+    expect(await keyRow(victim.status.keyId)).toMatchObject({ enabled: true, allowed_origins: [], rate_limit: { perKeyRps: null, perIpRps: null }, organization_id: organizationId });
+    api.store.delete(api.type('apikeys'), 'team-b', 'steal');
+    await eventually(() => get('apikeys', 'steal', 'team-b') === undefined, 'steal deleted');
+    expect((await keyRow(steal.status.keyId))?.enabled).toBe(false);
+    expect((await keyRow(victim.status.keyId))?.enabled).toBe(true);
+  });
+
+  it('a deleted Secret: the key whose value it held is revoked, and a new key and Secret are made', async () => {
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'lost' }, spec: { project: 'shop' } });
+    const first = await ready('apikeys', 'lost');
+    api.store.delete(api.type('secrets'), ns, 'lost-apikey');
+    const second = await eventually(() => {
+      const k = get('apikeys', 'lost');
+      return k?.status?.keyId && k.status.keyId !== first.status.keyId ? k : undefined;
+    }, 'a new key');
+    expect((await keyRow(first.status.keyId))?.enabled).toBe(false);
+    expect((await keyRow(second.status.keyId))?.enabled).toBe(true);
+    expect(get('secrets', 'lost-apikey')!.metadata.annotations['suigw.io/key-id']).toBe(second.status.keyId);
+  });
+
+  it("an ApiKey whose Secret is refused gets its own failed status (its key disabled); the other tenants' resources go on", async () => {
+    api.refuseWrites((_method, path) => path.endsWith('/secrets/refused-apikey'));
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'refused' }, spec: { project: 'shop' } });
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'innocent' }, spec: { project: 'shop' } });
+    const innocent = await ready('apikeys', 'innocent');
+    expect((await keyRow(innocent.status.keyId))?.enabled).toBe(true);
+    const refused = await ready('apikeys', 'refused', 'INTERNAL_ERROR');
+    const condition = refused.status.conditions.find((c: KubeObject) => c.type === 'Ready');
+    expect(condition.message).toMatch(/^The key's Secret team-a\/refused-apikey could not be written \([\s\S]*\); the key made for it was disabled\.$/);
+    const rows = await db.database.db.selectFrom('api_keys').select(['enabled']).where('name', '=', 'refused').execute();
+    expect(rows.length).toBeGreaterThan(0);
+    expect(rows.every((row) => !row.enabled)).toBe(true);
+  });
+
   it('server-side applies the stream workers (replicas from load) and re-asserts drifted fields', async () => {
     api.store.create(api.type('warpstreams'), ns, { metadata: { name: 'swaps' }, spec: { project: 'shop', type: 'event', filter: '0x2::coin::CoinEvent', expectedEventsPerSecond: 1200 } });
     await ready('warpstreams', 'swaps');

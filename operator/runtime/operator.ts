@@ -241,7 +241,12 @@ export class Operator {
     } catch (error) {
       // A key whose value nobody holds must not stay usable.
       await disableKey(database, clock, action.organizationId, created.id);
-      throw error;
+      // This ApiKey's failure, in its status: thrown as is, it aborted the whole rebuild, every
+      // other tenant's resources waited, and each retry a second later made one more key row.
+      throw new ApiError('INTERNAL_ERROR', {
+        message: `The key's Secret ${action.ref.namespace}/${action.secretName} could not be written (${error instanceof Error ? error.message : String(error)}); the key made for it was disabled.`,
+        cause: error,
+      });
     }
     this.#writtenSecrets.set(`${action.ref.namespace}/${action.secretName}`, { metadata: { ...secret.metadata, uid: '' } });
     if (!action.enabled) await disableKey(database, clock, action.organizationId, created.id);

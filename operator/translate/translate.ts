@@ -145,18 +145,29 @@ function translateKey(
   const secretName = spec.ok ? (spec.value.secretName ?? `${resource.metadata.name}-apikey`) : `${resource.metadata.name}-apikey`;
   const secret = secrets.get(`${resource.metadata.namespace}/${secretName}`);
   const keyId = secret?.metadata.annotations?.[KEY_ID_ANNOTATION];
-  const row = keyId === undefined ? undefined : rows.get(keyId);
+  const named = keyId === undefined ? undefined : rows.get(keyId);
   const hasFinalizer = (resource.metadata.finalizers ?? []).includes(FINALIZER);
+  // The key this ApiKey was given, as the operator recorded it in its status (tenants write specs
+  // and Secrets, not statuses).
+  const recordedKeyId = typeof resource.status?.['keyId'] === 'string' ? resource.status['keyId'] : undefined;
+  const project = spec.ok ? projects.get(`${resource.metadata.namespace}/${spec.value.project}`) : undefined;
+  // A Secret is anyone's to write, labels and annotations included: the key it names is this
+  // ApiKey's only if the operator recorded it so, or, before any record, if it is a key of this
+  // ApiKey's project. Else another tenant's Secret could take over (edit, revoke) a key of theirs.
+  const row = named && (named.id === recordedKeyId || (recordedKeyId === undefined && project !== undefined && named.projectId === project.id)) ? named : undefined;
+  // The recorded key when the Secret no longer names it (deleted, or overwritten): its value is
+  // lost to everyone but whoever read it, so it is revoked, not left enabled beside its successor.
+  const lost = recordedKeyId !== undefined && row === undefined ? rows.get(recordedKeyId) : undefined;
 
   if (resource.metadata.deletionTimestamp !== undefined) {
     // The finalizer's work: revoke the key, then let the resource go.
     const actions: RowAction[] = [];
     if (row?.enabled) actions.push({ action: 'disableKey', ref, organizationId: row.organizationId, keyId: row.id });
+    if (lost?.enabled) actions.push({ action: 'disableKey', ref, organizationId: lost.organizationId, keyId: lost.id });
     if (hasFinalizer) actions.push({ action: 'removeFinalizer', ref });
     return { status: statusFor(resource, notReady('Deleting', 'The key is being revoked.'), true, settings.now), actions };
   }
   if (!spec.ok) return { status: statusFor(resource, spec.outcome, false, settings.now), actions: [] };
-  const project = projects.get(`${resource.metadata.namespace}/${spec.value.project}`);
   if (!project) {
     return { status: statusFor(resource, notReady('ProjectNotReady', `Project ${spec.value.project} is not ready.`), false, settings.now), actions: [] };
   }
@@ -169,6 +180,7 @@ function translateKey(
     return {
       status: statusFor(resource, notReady('Creating', 'The key is being created.'), true, settings.now),
       actions: [
+        ...(lost?.enabled ? [{ action: 'disableKey' as const, ref, organizationId: lost.organizationId, keyId: lost.id }] : []),
         {
           action: 'createKey',
           ref,

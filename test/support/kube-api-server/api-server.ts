@@ -61,6 +61,7 @@ export class KubeApiDouble {
   readonly #server: Server;
   readonly #watches = new Set<ServerResponse>();
   #failures: { count: number; status: number } = { count: 0, status: 500 };
+  readonly #refusals: { matches: (method: string, path: string) => boolean; status: number }[] = [];
   #hooks: { matches: (method: string, path: string) => boolean; run: () => void }[] = [];
 
   constructor(types: ResourceType[], now: () => number = Date.now) {
@@ -96,6 +97,11 @@ export class KubeApiDouble {
     this.#failures = { count, status };
   }
 
+  /** Every later write that `matches` answers `status` (a namespace's RBAC refusing the operator, a name too long). */
+  refuseWrites(matches: (method: string, path: string) => boolean, status = 403): void {
+    this.#refusals.push({ matches, status });
+  }
+
   /** Runs `run` once, just before the first request that `matches` is served (to stage races). */
   beforeNext(matches: (method: string, path: string) => boolean, run: () => void): void {
     this.#hooks.push({ matches, run });
@@ -128,6 +134,8 @@ export class KubeApiDouble {
       this.#failures.count -= 1;
       return sendStatus(res, this.#failures.status, 'InternalError', 'injected failure');
     }
+    const refusal = method === 'GET' ? undefined : this.#refusals.find((r) => r.matches(method, url.pathname));
+    if (refusal) return sendStatus(res, refusal.status, 'Forbidden', 'refused by the test');
     const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
     const hook = this.#hooks.find((h) => h.matches(method, url.pathname));
     if (hook) {
