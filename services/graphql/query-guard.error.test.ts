@@ -56,6 +56,15 @@ describe('GraphQL guard rails', () => {
     expect(checkQuery('mutation { __typename }', limits).introspection).toBe(false);
   });
 
+  it.each([
+    ['a missing fragment', 'fragment F40 on Query { ...Missing }'],
+    ['a cycle back to the first', 'fragment F40 on Query { ...F0 }'],
+  ])('refuses a fragment bomb whose last spread selects no field (%s), in bounded work', (_what, last) => {
+    // 2^40 spreads to walk if only fields counted: the test would never end.
+    const bomb = '{ ...F0 } ' + Array.from({ length: 40 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ') + ` ${last}`;
+    expect(refusal(bomb, { ...DEFAULT_QUERY_LIMITS })).toEqual({ code: 'GRAPHQL_QUERY_TOO_COMPLEX', message: "The query's fragments expand to more than 4000 selections." });
+  });
+
   it('refuses a fragment bomb by complexity, in bounded work', () => {
     const bomb = '{ ...F0 } ' + Array.from({ length: 30 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} ...F${i + 1} }`).join(' ') + ' fragment F30 on Query { a }';
     expect(refusal(bomb, { ...DEFAULT_QUERY_LIMITS })).toEqual({ code: 'GRAPHQL_QUERY_TOO_COMPLEX', message: 'The query selects more than 1000 fields (fragments counted where spread).' });

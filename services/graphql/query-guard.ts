@@ -37,7 +37,8 @@ const INTROSPECTION_FIELDS = new Set(['__schema', '__type', '__typename']);
  * too large, does not parse, nests too deep, carries too many aliases or selects too many fields
  * is the caller's 400 with its own code. Aliases, fields and depth are counted over the selection
  * as the upstream will run it, fragments expanded where spread. Counting stops at the limit, so a
- * fragment bomb (each fragment spreading the next twice) costs at most `maxComplexity` steps, not 2^n.
+ * fragment bomb (each fragment spreading the next twice) costs at most `maxComplexity` fields and
+ * `STEPS_PER_FIELD` times that in visited selections, not 2^n, even when its spreads select nothing.
  */
 export function checkQuery(query: string, limits: QueryLimits): QueryShape {
   const bytes = Buffer.byteLength(query, 'utf8');
@@ -65,10 +66,19 @@ export function checkQuery(query: string, limits: QueryLimits): QueryShape {
   return { depth: walk.depth, aliases: walk.aliases, complexity: walk.complexity, introspection };
 }
 
+/**
+ * Every selection the walk visits (fields, spreads, inline fragments) costs a step, and the walk
+ * stops after this many times `maxComplexity`: spreads of a missing or cyclic fragment select no
+ * field, so counting fields alone let a chain of them be walked 2^n times (26 levels, 1.2 KB,
+ * held the event loop for 6 s).
+ */
+const STEPS_PER_FIELD = 4;
+
 class ShapeWalk {
   depth = 0;
   aliases = 0;
   complexity = 0;
+  #steps = 0;
   readonly topLevelFields = new Set<string>();
   readonly #fragments: Map<string, FragmentDefinitionNode>;
   readonly #limits: QueryLimits;
@@ -81,6 +91,10 @@ class ShapeWalk {
   /** `spreading` holds the fragments on the current path: a cycle is not followed (the upstream rejects it). */
   selections(set: SelectionSetNode, level: number, spreading: Set<string>): void {
     for (const selection of set.selections) {
+      this.#steps += 1;
+      if (this.#steps > this.#limits.maxComplexity * STEPS_PER_FIELD) {
+        throw new ApiError('GRAPHQL_QUERY_TOO_COMPLEX', { message: `The query's fragments expand to more than ${this.#limits.maxComplexity * STEPS_PER_FIELD} selections.` });
+      }
       if (selection.kind === Kind.FIELD) {
         this.complexity += 1;
         if (level === 1) this.topLevelFields.add(selection.name.value);
