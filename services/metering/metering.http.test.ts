@@ -214,6 +214,16 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
     expect(response.headers['x-svc-credit-remaining']).toBeUndefined();
   });
 
+  it.each([
+    ['from=0000-01-01T00:00:00Z&to=0001-01-01T00:00:00Z'],
+    ['from=9999-12-31T23:00:00Z&to=9999-12-31T23:59:59-12:00&interval=hour'],
+  ])('GET /v1/usage?%s: dates PostgreSQL cannot store are 400 VALIDATION_FAILED (they were a 500)', async (query) => {
+    const caller = await newCaller();
+    const response = await get(uncappedReader(caller), `/mainnet/v1/usage?${query}`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'from and to must be within the years 0001 to 9999 (UTC).' });
+  });
+
   it('GET /v1/usage: totals, series and per-route counts equal what was answered and charged', async () => {
     const caller = await newCaller({ rateLimit: { perKeyRps: 5 } });
     for (let i = 0; i < 3; i += 1) expect((await get(caller, OBJECT)).statusCode).toBe(200);

@@ -30,6 +30,8 @@ const query = z.object({
 
 /** Longest period one call may ask for, so a series stays bounded (at most 31 days of minutes). */
 const MAX_PERIOD_MS = { minute: 86_400_000, hour: 31 * 86_400_000, day: 400 * 86_400_000 } as const;
+const EARLIEST_MS = Date.parse('0001-01-01T00:00:00.000Z');
+const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
 /** `GET /v1/usage` (manage scope, free): requests and credits of the organization over a period. */
 export function usageCapability(deps: UsageRouteDeps): Capability {
@@ -55,6 +57,10 @@ export function usageCapability(deps: UsageRouteDeps): Capability {
         const fromMs = request.query.from ? Date.parse(request.query.from) : creditPeriod(now).startMs;
         const toMs = request.query.to ? Date.parse(request.query.to) : now + 1;
         const { interval, keyId } = request.query;
+        // Dates PostgreSQL stores (year 1 to 9999): year 0 or an offset past 9999-12-31 was a 500.
+        if (![fromMs, toMs].every((ms) => ms >= EARLIEST_MS && ms <= LATEST_MS)) {
+          throw new ApiError('VALIDATION_FAILED', { message: 'from and to must be within the years 0001 to 9999 (UTC).' });
+        }
         if (toMs <= fromMs || toMs - fromMs > MAX_PERIOD_MS[interval]) {
           throw new ApiError('VALIDATION_FAILED', { message: `from must precede to, by at most ${MAX_PERIOD_MS[interval] / 86_400_000} days for interval ${interval}.` });
         }
