@@ -43,6 +43,16 @@ describe('PersistedQueries', () => {
     expect(counted.size).toBe(2);
   });
 
+  it("at the process's bounds the organization holding the most gives up its own: one tenant's flood does not flush another's", () => {
+    const store = new PersistedQueries({ maxEntries: 10, maxBytes: 100_000, maxBytesPerOrganization: 100_000 });
+    store.remember('org_victim', sha256(query(0)), query(0));
+    for (let n = 1; n <= 30; n += 1) store.remember('org_flood', sha256(query(n)), query(n));
+    expect(store.size).toBe(10);
+    expect(store.lookup('org_victim', sha256(query(0)))).toBe(query(0));
+    expect(store.lookup('org_flood', sha256(query(30)))).toBe(query(30));
+    expect(store.lookup('org_flood', sha256(query(1)))).toBeUndefined();
+  });
+
   it('does not keep a query larger than an organization\'s share at all', () => {
     const store = new PersistedQueries({ maxEntries: 100, maxBytes: 100_000, maxBytesPerOrganization: 1_000 });
     store.remember('org_a', sha256(query(1, 1_000)), query(1, 1_000));

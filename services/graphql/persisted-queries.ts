@@ -6,7 +6,7 @@ export interface PersistedQueryBounds {
   maxEntries: number;
   /** Bytes of query text (UTF-8) plus the key, over all organizations. */
   maxBytes: number;
-  /** Bytes one organization may hold: its new queries evict its own oldest, never another's. */
+  /** Bytes one organization may hold: its new queries evict its own oldest. */
   maxBytesPerOrganization: number;
 }
 
@@ -82,10 +82,31 @@ export class PersistedQueries {
     this.#entries.set(key, { query, organization, bytes });
     own.set(key, bytes);
     this.#bytes += bytes;
-    for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= this.#bounds.maxEntries && this.#bytes <= this.#bounds.maxBytes) break;
+    while (this.#entries.size > this.#bounds.maxEntries || this.#bytes > this.#bounds.maxBytes) {
+      const oldest = this.#oldestOfLargestHolder(this.#entries.size > this.#bounds.maxEntries ? 'entries' : 'bytes');
+      if (oldest === undefined) break;
       this.#evict(oldest);
     }
+  }
+
+  /**
+   * At the process's bounds the organizations holding the most give up their least recently used
+   * query: evicting the oldest overall let one tenant flush every other's by storing 1,000 of its own.
+   */
+  #oldestOfLargestHolder(by: 'entries' | 'bytes'): string | undefined {
+    const held = new Map<string, number>();
+    let most = 0;
+    for (const [organization, own] of this.#byOrganization) {
+      let amount = own.size;
+      if (by === 'bytes') {
+        amount = 0;
+        for (const size of own.values()) amount += size;
+      }
+      held.set(organization, amount);
+      most = Math.max(most, amount);
+    }
+    for (const [key, entry] of this.#entries) if (held.get(entry.organization) === most) return key;
+    return undefined;
   }
 
   #touch(key: string, entry: Entry): void {
