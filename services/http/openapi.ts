@@ -52,7 +52,7 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       }
       const auth = input.route.config?.auth;
       if (auth === 'none') transformed.schema = { ...transformed.schema, security: [] };
-      return transformed;
+      return withBodyRefusals(transformed, input.route.method);
     },
     // Schemas registered with an id (`.meta({ id })`) are emitted once under components.schemas;
     // without this their `$ref`s would dangle.
@@ -67,4 +67,21 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
     });
     await docs.register(swaggerUi, { routePrefix: DOCS_PATH });
   });
+}
+
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
+/**
+ * Every route that takes a body answers 413 PAYLOAD_TOO_LARGE past the body limit and 415
+ * UNSUPPORTED_MEDIA_TYPE for a body that is not JSON, whatever the route declares: the framework
+ * answers them before the route runs, in the same error body as its 400.
+ */
+function withBodyRefusals<T extends { schema: unknown }>(transformed: T, method: string | string[]): T {
+  const methods = Array.isArray(method) ? method : [method];
+  if (!methods.some((m) => BODY_METHODS.has(m.toUpperCase()))) return transformed;
+  const schema = transformed.schema as { response?: Record<string, unknown> };
+  const responses = schema.response ?? {};
+  const refusal = responses['400'];
+  if (refusal === undefined) return transformed;
+  return { ...transformed, schema: { ...schema, response: { 413: refusal, 415: refusal, ...responses } } };
 }

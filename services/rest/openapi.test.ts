@@ -26,6 +26,11 @@ describe('REST in the OpenAPI document', () => {
     expect(operation.security).not.toEqual([]);
   });
 
+  it.each(['post /v1/transactions/batch', 'post /v1/objects/batch', 'post /v1/names/batch'])('%s documents the 413 and 415 the framework answers before the route', (entry) => {
+    const operation = openApi.operation(entry);
+    for (const status of ['413', '415']) expect(operation.responses[status], `${entry} ${status}`).toEqual(operation.responses['400']);
+  });
+
   it('resource schemas carry examples', () => {
     for (const id of ['Account', 'Balance', 'Object', 'TransactionBlockResponse', 'CoinMetadata', 'Checkpoint', 'ValidatorApy', 'NameResolution']) {
       expect(openApi.document.components.schemas[id]?.examples, id).toHaveLength(1);
