@@ -134,6 +134,22 @@ describe('operator reconcile loop', () => {
     expect((await keyRow(victim.status.keyId))?.enabled).toBe(true);
   });
 
+  it('an ApiKey deleted after its Project (the only one naming its organization) still revokes its key', async () => {
+    const lone = await createOrganization(db.database.db, systemClock, { name: 'Lone', tier: 'growth', projects: [] });
+    api.store.create(api.type('projects'), 'team-c', { metadata: { name: 'only' }, spec: { organizationId: lone.organization.id, network: 'mainnet' } });
+    await eventually(() => get('projects', 'only', 'team-c')?.status?.projectId, 'project only');
+    api.store.create(api.type('apikeys'), 'team-c', { metadata: { name: 'orphan' }, spec: { project: 'only' } });
+    const key = await eventually(() => {
+      const k = get('apikeys', 'orphan', 'team-c');
+      return k?.status?.keyId ? k : undefined;
+    }, 'orphan has a key');
+    api.store.delete(api.type('projects'), 'team-c', 'only');
+    await eventually(() => get('projects', 'only', 'team-c') === undefined, 'project deleted');
+    api.store.delete(api.type('apikeys'), 'team-c', 'orphan');
+    await eventually(() => get('apikeys', 'orphan', 'team-c') === undefined, 'orphan deleted');
+    expect((await keyRow(key.status.keyId))?.enabled).toBe(false);
+  });
+
   it('a deleted Secret: the key whose value it held is revoked, and a new key and Secret are made', async () => {
     api.store.create(api.type('apikeys'), ns, { metadata: { name: 'lost' }, spec: { project: 'shop' } });
     const first = await ready('apikeys', 'lost');

@@ -1,7 +1,7 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
 import { ApiError, type Clock, type Logger } from '../../services/core/index.js';
 import type { Database } from '../../services/db/index.js';
-import { createKey, createProject, disableKey, updateKey } from '../../services/identity/index.js';
+import { createKey, createProject, disableKey, organizationsOfKeys, updateKey } from '../../services/identity/index.js';
 import { projectLimit } from '../../services/plans/plan-table.js';
 import { API_GROUP, API_VERSION, type Kind } from '../crds/schemas.js';
 import type { GatewayIR } from '../ir.js';
@@ -151,6 +151,12 @@ export class Operator {
       .filter((r) => r.kind === 'Project' || r.kind === 'OnchainPlan')
       .map((r) => (r.spec as Json | undefined)?.['organizationId'])
       .filter((id): id is string => typeof id === 'string');
+    // The keys ApiKeys recorded: their organizations are read even when no Project names them any
+    // more, so deleting an ApiKey whose Project went first still revokes its key.
+    const recorded = cluster.resources
+      .filter((r) => r.kind === 'ApiKey' && typeof r.status?.['keyId'] === 'string')
+      .map((r) => r.status!['keyId'] as string);
+    organizations.push(...await organizationsOfKeys(this.options.database.db, recorded));
     const database = await loadDatabaseView(this.options.database, organizations);
     const now = new Date(this.options.clock.now()).toISOString();
     const translation = translate({ settings: { ...this.options.settings, now }, cluster, database });

@@ -146,6 +146,13 @@ function checkOrigins(origins: readonly string[]): string[] {
   return [...new Set(origins.map((origin) => origin.trim().toLowerCase()))];
 }
 
+/** The organizations the keys `ids` belong to (unknown ids are skipped). */
+export async function organizationsOfKeys(db: Kysely<DatabaseSchema>, ids: readonly string[]): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db.selectFrom('api_keys').select('organization_id').distinct().where('id', 'in', [...ids]).execute();
+  return rows.flatMap((row) => (row.organization_id === null ? [] : [row.organization_id]));
+}
+
 export async function listKeys(db: Kysely<DatabaseSchema>, organizationId: string): Promise<ApiKeyListItem[]> {
   const rows = await db
     .selectFrom('api_keys')
