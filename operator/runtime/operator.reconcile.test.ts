@@ -177,6 +177,21 @@ describe('operator reconcile loop', () => {
     expect(rows.every((row) => !row.enabled)).toBe(true);
   });
 
+  it("an xDS client's listener rejection stays on the statuses when it ACKs other resource types of that version", async () => {
+    const envoyCondition = () => (get('apikeys', 'backend')?.status?.conditions ?? []).find((c: KubeObject) => c.type === 'EnvoyAccepted');
+    // At once, as a client answers one snapshot: it refuses the listener and ACKs the routes and
+    // clusters of the very same version.
+    const version = operator.latest!.version;
+    operator.reportEnvoy({ accepted: false, version, nodeId: 'envoy-1', kind: 'listener', message: 'ext_authz is not supported' });
+    operator.reportEnvoy({ accepted: true, version, nodeId: 'envoy-1', kind: 'route' });
+    operator.reportEnvoy({ accepted: true, version, nodeId: 'envoy-1', kind: 'cluster' });
+    // A spec edit, reconciled: a rebuild has written statuses after those reports.
+    const generation = get('apikeys', 'backend')!.metadata.generation;
+    api.store.patch(api.type('apikeys'), ns, 'backend', { spec: { displayName: 'backend (edited)' } }, { manager: 'kubectl' });
+    await eventually(() => get('apikeys', 'backend')?.status?.observedGeneration === generation + 1, 'the edit reconciled');
+    expect(envoyCondition()).toMatchObject({ status: 'False', reason: 'Rejected', message: `envoy-1 rejected listener version ${version}: ext_authz is not supported` });
+  });
+
   it('server-side applies the stream workers (replicas from load) and re-asserts drifted fields', async () => {
     api.store.create(api.type('warpstreams'), ns, { metadata: { name: 'swaps' }, spec: { project: 'shop', type: 'event', filter: '0x2::coin::CoinEvent', expectedEventsPerSecond: 1200 } });
     await ready('warpstreams', 'swaps');

@@ -100,9 +100,11 @@ export class Operator {
    */
   reportEnvoy(report: EnvoyReport): void {
     const current = this.#envoy;
-    // Only the version now built clears a rejection: a client may still ACK another resource type
-    // of an older version.
-    if (report.accepted && current?.accepted === false && report.version !== this.#latest?.version) return;
+    // Only the rejected resource type accepting a later version, the one now built, clears a
+    // rejection: another type's ACK (of an older version, or of the very version rejected: a
+    // client ACKs routes and clusters of a snapshot whose listener it refused) says nothing of it.
+    if (report.accepted && current?.accepted === false
+      && (report.version !== this.#latest?.version || report.version === current.version || report.kind !== current.kind)) return;
     if (current && current.accepted === report.accepted && current.version === report.version) return;
     this.#envoy = report;
     this.#debouncer.notify();

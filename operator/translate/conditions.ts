@@ -51,7 +51,7 @@ export function statusFor(
 
 /** What the xDS clients last said about the configuration built from the resources. */
 export type EnvoyReport =
-  | { accepted: true; version: string; nodeId: string }
+  | { accepted: true; version: string; nodeId: string; kind: string }
   | { accepted: false; version: string; nodeId: string; kind: string; message: string };
 
 /**

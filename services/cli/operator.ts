@@ -105,7 +105,7 @@ export async function runOperator(argv: string[] = []): Promise<void> {
     // The operator shows it as EnvoyAccepted=False on the resources' statuses until a later
     // version is accepted.
     onNack: (nack) => operator.reportEnvoy({ accepted: false, version: nack.rejectedVersion, nodeId: nack.nodeId, kind: nack.kind, message: nack.message }),
-    onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId }),
+    onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId, kind: ack.kind }),
   });
   const xdsPort = await bindPort('--xds-port', options.xdsPort, () => ads.listen(options.xdsPort));
   operator.onSnapshot((ir) => {

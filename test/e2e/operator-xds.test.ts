@@ -87,7 +87,7 @@ describe('operator → IR → ADS → a real xDS client', () => {
       logger: createLogger('silent'),
       registry: metrics.registry,
       onNack: (nack) => operator.reportEnvoy({ accepted: false, version: nack.rejectedVersion, nodeId: nack.nodeId, kind: nack.kind, message: nack.message }),
-      onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId }),
+      onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId, kind: ack.kind }),
     });
     const adsPort = await ads.listen(0, '127.0.0.1');
     operator.onSnapshot((ir) => {
