@@ -1,8 +1,7 @@
 import type { AddressInfo } from 'node:net';
-import { Transaction, coinWithBalance } from '@mysten/sui/transactions';
 import WebSocket from 'ws';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeAllowance, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { fundAddressBalance, revokeAllowance, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { BILLING_TREASURY, COIN_TYPES } from '../simnet/index.js';
 import { proratedUpgradeCharge } from './domain/proration.js';
 import { WINDOW_OPENING_MARGIN_MS } from './domain/allowance-window.js';
@@ -18,16 +17,6 @@ async function chargesOf(h: BillingHarness) {
   return h.db.database.db.selectFrom('billing_charges').select(['kind', 'period_key', 'amount_micro_usdc', 'status']).orderBy('created_at').orderBy('id').execute();
 }
 
-async function fundAddressBalance(h: BillingHarness, label: string, amount: bigint) {
-  const funder = h.account(label);
-  const tx = new Transaction();
-  tx.setSender(funder.address);
-  tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: [COIN_TYPES.USDC], arguments: [tx.add(coinWithBalance({ type: COIN_TYPES.USDC, balance: amount, useGasCoin: false })), tx.pure.address(funder.address)] });
-  const bytes = await tx.build({ client: h.sui });
-  const { signature } = await funder.keypair.signTransaction(bytes);
-  await h.sui.core.executeTransaction({ transaction: bytes, signatures: [signature] });
-  h.simnet.seal();
-}
 
 describe('on-chain plan lifecycle on simnet: renewals, upgrade now, downgrade at renewal, cancel', () => {
   let h: BillingHarness;

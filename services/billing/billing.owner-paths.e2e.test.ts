@@ -1,22 +1,10 @@
-import { Transaction, coinWithBalance } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
-import { BILLING_TREASURY, COIN_TYPES } from '../simnet/index.js';
+import { fundAddressBalance, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { BILLING_TREASURY } from '../simnet/index.js';
 
 const USDC = 1_000_000n;
 const at = (iso: string) => Date.parse(iso);
 
-/** Moves `amount` of the funder's USDC coins into their address balance (what a top-up is). */
-async function fundAddressBalance(h: BillingHarness, label: string, amount: bigint) {
-  const funder = h.account(label);
-  const tx = new Transaction();
-  tx.setSender(funder.address);
-  tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: [COIN_TYPES.USDC], arguments: [tx.add(coinWithBalance({ type: COIN_TYPES.USDC, balance: amount, useGasCoin: false })), tx.pure.address(funder.address)] });
-  const bytes = await tx.build({ client: h.sui });
-  const { signature } = await funder.keypair.signTransaction(bytes);
-  await h.sui.core.executeTransaction({ transaction: bytes, signatures: [signature] });
-  h.simnet.seal();
-}
 
 /**
  * What an owner does between renewals, found broken by an adversarial walk (2026-11-28): a

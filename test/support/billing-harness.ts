@@ -1,5 +1,5 @@
 import { SuiGrpcClient } from '@mysten/sui/grpc';
-import { Transaction } from '@mysten/sui/transactions';
+import { Transaction, coinWithBalance } from '@mysten/sui/transactions';
 import { fromBase64 } from '@mysten/sui/utils';
 import { ManualClock, createLogger, loadConfig, type Config } from '../../services/core/index.js';
 import { createKey, createOrganization } from '../../services/identity/index.js';
@@ -119,5 +119,17 @@ export async function revokeAllowance(h: BillingHarness, funderLabel: string, al
   const { signature } = await funder.keypair.signTransaction(bytes);
   const result = await h.sui.core.executeTransaction({ transaction: bytes, signatures: [signature] });
   if (!result.Transaction?.status.success) throw new Error('revoke failed');
+  h.simnet.seal();
+}
+
+/** The funder moves `amount` of their USDC coins into their address balance (a top-up, which they sign and pay for). */
+export async function fundAddressBalance(h: BillingHarness, label: string, amount: bigint): Promise<void> {
+  const funder = h.account(label);
+  const tx = new Transaction();
+  tx.setSender(funder.address);
+  tx.moveCall({ target: '0x2::coin::send_funds', typeArguments: [COIN_TYPES.USDC], arguments: [tx.add(coinWithBalance({ type: COIN_TYPES.USDC, balance: amount, useGasCoin: false })), tx.pure.address(funder.address)] });
+  const bytes = await tx.build({ client: h.sui });
+  const { signature } = await funder.keypair.signTransaction(bytes);
+  await h.sui.core.executeTransaction({ transaction: bytes, signatures: [signature] });
   h.simnet.seal();
 }
