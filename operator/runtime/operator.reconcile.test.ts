@@ -150,6 +150,19 @@ describe('operator reconcile loop', () => {
     expect((await keyRow(key.status.keyId))?.enabled).toBe(false);
   });
 
+  it("two ApiKeys naming the same secretName: the second is refused (SecretNameTaken), and deleting it leaves the first's key alone", async () => {
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'first' }, spec: { project: 'shop', secretName: 'shared' } });
+    const first = await ready('apikeys', 'first');
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'second' }, spec: { project: 'shop', secretName: 'shared', scopes: ['data', 'manage'] } });
+    const second = await ready('apikeys', 'second', 'SecretNameTaken');
+    expect(second.status.keyId).toBeUndefined();
+    expect(await keyRow(first.status.keyId)).toMatchObject({ enabled: true, scopes: ['data'] });
+    api.store.delete(api.type('apikeys'), ns, 'second');
+    await eventually(() => get('apikeys', 'second') === undefined, 'second deleted');
+    expect((await keyRow(first.status.keyId))?.enabled).toBe(true);
+    expect(get('secrets', 'shared')!.metadata.annotations['suigw.io/key-id']).toBe(first.status.keyId);
+  });
+
   it('a deleted Secret: the key whose value it held is revoked, and a new key and Secret are made', async () => {
     api.store.create(api.type('apikeys'), ns, { metadata: { name: 'lost' }, spec: { project: 'shop' } });
     const first = await ready('apikeys', 'lost');

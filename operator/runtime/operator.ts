@@ -256,7 +256,7 @@ export class Operator {
         cause: error,
       });
     }
-    this.#writtenSecrets.set(`${action.ref.namespace}/${action.secretName}`, { metadata: { ...secret.metadata, uid: '' } });
+    this.#writtenSecrets.set(`${action.ref.namespace}/${action.secretName}`, { metadata: { ...secret.metadata, uid: '', ownerUids: [action.ref.uid] } });
     if (!action.enabled) await disableKey(database, clock, action.organizationId, created.id);
   }
 
@@ -298,5 +298,6 @@ function metaOf(object: KubernetesObject): CustomResource['metadata'] {
     ...(m.finalizers ? { finalizers: m.finalizers } : {}),
     ...(m.labels ? { labels: m.labels } : {}),
     ...(m.annotations ? { annotations: m.annotations } : {}),
+    ...(m.ownerReferences ? { ownerUids: m.ownerReferences.map((owner) => owner.uid) } : {}),
   };
 }

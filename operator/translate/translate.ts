@@ -154,7 +154,9 @@ function translateKey(
   // A Secret is anyone's to write, labels and annotations included: the key it names is this
   // ApiKey's only if the operator recorded it so, or, before any record, if it is a key of this
   // ApiKey's project. Else another tenant's Secret could take over (edit, revoke) a key of theirs.
-  const row = named && (named.id === recordedKeyId || (recordedKeyId === undefined && project !== undefined && named.projectId === project.id)) ? named : undefined;
+  // Another ApiKey's Secret (the same spec.secretName) names that one's key, never this one's.
+  const foreignSecret = secret?.metadata.ownerUids !== undefined && !secret.metadata.ownerUids.includes(resource.metadata.uid);
+  const row = named && !foreignSecret && (named.id === recordedKeyId || (recordedKeyId === undefined && project !== undefined && named.projectId === project.id)) ? named : undefined;
   // The recorded key when the Secret no longer names it (deleted, or overwritten): its value is
   // lost to everyone but whoever read it, so it is revoked, not left enabled beside its successor.
   const lost = recordedKeyId !== undefined && row === undefined ? rows.get(recordedKeyId) : undefined;
@@ -168,6 +170,10 @@ function translateKey(
     return { status: statusFor(resource, notReady('Deleting', 'The key is being revoked.'), true, settings.now), actions };
   }
   if (!spec.ok) return { status: statusFor(resource, spec.outcome, false, settings.now), actions: [] };
+  // Writing a new key into another ApiKey's Secret would take it from its owner.
+  if (foreignSecret) {
+    return { status: statusFor(resource, notReady('SecretNameTaken', `The Secret ${secretName} belongs to another resource; set another spec.secretName.`), false, settings.now), actions: [] };
+  }
   if (!project) {
     return { status: statusFor(resource, notReady('ProjectNotReady', `Project ${spec.value.project} is not ready.`), false, settings.now), actions: [] };
   }

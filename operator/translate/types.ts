@@ -13,6 +13,8 @@ export interface ObjectMeta {
   finalizers?: string[];
   labels?: Record<string, string>;
   annotations?: Record<string, string>;
+  /** The uids of the object's owners (`metadata.ownerReferences`). */
+  ownerUids?: string[];
 }
 
 export interface CustomResource {
