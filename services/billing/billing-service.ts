@@ -163,14 +163,7 @@ export class BillingService {
   }
 
   async #view(plan: OnchainPlan): Promise<PlanView> {
-    let balance: bigint;
-    try {
-      balance = await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
-    } catch (error) {
-      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
-      throw error;
-    }
-    return planView(this.#deps.db, plan, balance);
+    return planView(this.#deps.db, plan, await this.#funderBalance(plan));
   }
 
   /** POST /v1/billing/onchain/change (Billing rules 5 and 6). */
@@ -204,7 +197,7 @@ export class BillingService {
     const { charge } = proratedUpgradeCharge({ newPrice: price, oldPrice: plan.price, periodStart: plan.periodStart ?? now, periodEnd: plan.periodEnd ?? now, now });
     // As the billing pass does: a balance below the charge is a failed charge (rule 6), decided
     // before anything is recorded or built (a charge that cannot be built is not a node outage).
-    if (await this.#funderBalance(plan) < charge) {
+    if (await this.#funderBalance(plan, 'The balance cannot be read right now; nothing was charged. Try again.') < charge) {
       await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier}: address balance below the ${charge} micro-USDC charge; applies at the next renewal`);
       return this.current(organizationId);
     }
@@ -313,12 +306,15 @@ export class BillingService {
     if (same || live.interval !== interval) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
   }
 
-  /** The funder's USDC address balance, what an allowance can draw from (503 BALANCE_UNAVAILABLE when unreadable). */
-  async #funderBalance(plan: OnchainPlan): Promise<bigint> {
+  /**
+   * The funder's USDC address balance, what an allowance can draw from; 503 BALANCE_UNAVAILABLE
+   * (with `message` when given) when it cannot be read.
+   */
+  async #funderBalance(plan: OnchainPlan, message?: string): Promise<bigint> {
     try {
       return await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
     } catch (error) {
-      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The balance cannot be read right now; nothing was charged. Try again.', headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { ...(message ? { message } : {}), headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
       throw error;
     }
   }

@@ -1,7 +1,7 @@
 import { isApiError, type Logger } from '../core/index.js';
 import { upstreamApiError } from '../upstream/index.js';
 import {
-  errorResponse, invalidRequest, readCall, resultResponse, STANDARD_MESSAGES,
+  batchRefusal, errorResponse, readCall, resultResponse, STANDARD_MESSAGES,
   type JsonRpcErrorObject, type JsonRpcResponse,
 } from './envelope.js';
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from './method.js';
@@ -75,10 +75,8 @@ export class JsonRpcDispatcher {
       return { kind: 'refused', response: errorResponse(null, { code: JSONRPC_ERROR.parseError, message: STANDARD_MESSAGES[JSONRPC_ERROR.parseError]! }) };
     }
     if (!Array.isArray(value)) return { kind: 'calls', batch: false, items: [value] };
-    if (value.length === 0) return { kind: 'refused', response: invalidRequest(null, 'empty batch') };
-    if (value.length > this.maxBatchSize) {
-      return { kind: 'refused', response: invalidRequest(null, `a batch holds at most ${this.maxBatchSize} calls, got ${value.length}`) };
-    }
+    const refusal = batchRefusal(value.length, this.maxBatchSize);
+    if (refusal) return { kind: 'refused', response: refusal };
     return { kind: 'calls', batch: true, items: value };
   }
 

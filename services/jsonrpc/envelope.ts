@@ -65,6 +65,13 @@ export function readCall(value: unknown): { call: JsonRpcCall } | { invalid: Jso
   return { call: { method: request.method, params, ...(hasId ? { id } : {}) } };
 }
 
+/** The -32600 a batch of `size` calls earns over any transport (empty, or over `max`), or undefined. */
+export function batchRefusal(size: number, max: number): JsonRpcResponse | undefined {
+  if (size === 0) return invalidRequest(null, 'empty batch');
+  if (size > max) return invalidRequest(null, `a batch holds at most ${max} calls, got ${size}`);
+  return undefined;
+}
+
 export function invalidRequest(id: JsonRpcId, detail: string): JsonRpcResponse {
   return errorResponse(id, { code: JSONRPC_ERROR.invalidRequest, message: `Invalid Request: ${detail}` });
 }

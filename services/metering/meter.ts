@@ -315,14 +315,19 @@ function managementLimited(request: MeteredRequest): boolean {
   if (!request.route.startsWith('GET ')) return true;
   // Read without building the caps: this runs on every free read (auth/me).
   const { perKeyRps, perIpRps } = request.principal.rateLimit;
-  return (perKeyRps !== null && perKeyRps > 0) || (perIpRps !== null && perIpRps > 0);
+  return isCap(perKeyRps) || isCap(perIpRps);
+}
+
+/** A key's per-key or per-IP cap is set (null or 0: none). */
+function isCap(perSecond: number | null): perSecond is number {
+  return perSecond !== null && perSecond > 0;
 }
 
 function capsOf(request: MeteredRequest): LimitRule[] {
   const { perKeyRps, perIpRps } = request.principal.rateLimit;
   const caps: LimitRule[] = [];
-  if (perKeyRps !== null && perKeyRps > 0) caps.push({ key: `key:${request.principal.keyId}`, perSecond: perKeyRps, burst: perKeyRps });
-  if (perIpRps !== null && perIpRps > 0) {
+  if (isCap(perKeyRps)) caps.push({ key: `key:${request.principal.keyId}`, perSecond: perKeyRps, burst: perKeyRps });
+  if (isCap(perIpRps)) {
     caps.push({ key: `ip:${request.principal.keyId}:${request.clientIp}`, perSecond: perIpRps, burst: perIpRps });
   }
   return caps;

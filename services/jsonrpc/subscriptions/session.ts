@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import type { Logger } from '../../core/index.js';
 import { DEFAULT_MAX_BATCH_SIZE } from '../dispatcher.js';
-import { invalidRequest, readCall, type JsonRpcId } from '../envelope.js';
+import { batchRefusal, readCall, type JsonRpcId } from '../envelope.js';
 import { JSONRPC_ERROR, JsonRpcError } from '../method.js';
 import { OPENRPC_METHODS, OpenRpcSchemas } from '../openrpc.js';
 import { namedParams } from '../params.js';
@@ -91,10 +91,10 @@ export class SubscriptionSession {
     }
     // A batch is read as over HTTP (envelope.ts); its answers go one frame each, as a node's
     // WebSocket answers batches item by item.
-    if (message.length === 0 || message.length > DEFAULT_MAX_BATCH_SIZE) {
+    const refusal = batchRefusal(message.length, DEFAULT_MAX_BATCH_SIZE);
+    if (refusal) {
       if (await this.#refused(null)) return;
-      const detail = message.length === 0 ? 'empty batch' : `a batch holds at most ${DEFAULT_MAX_BATCH_SIZE} calls, got ${message.length}`;
-      this.#options.send(JSON.stringify(invalidRequest(null, detail)));
+      this.#options.send(JSON.stringify(refusal));
       return;
     }
     for (const item of message) await this.#call(item);
