@@ -19,6 +19,10 @@ const USAGE = `usage:
 /** `suigw admin`: operator tasks that have no API (there is no dashboard). */
 export async function runAdmin(argv: string[]): Promise<void> {
   const [command, ...rest] = argv;
+  if (command === '--help' || command === '-h' || command === 'help') {
+    console.log(USAGE);
+    return;
+  }
   if (command !== 'create-org' && command !== 'grant' && command !== 'card-subscription') {
     console.error(USAGE);
     process.exit(2);

@@ -5,25 +5,42 @@ import { isWorkerRole, runRolePrimary, workerCount, WorkersRefused } from './wor
 
 // Every role's module is loaded when that role runs, never before: a role (and `--help`) pays only
 // for its own dependencies (docs/benchmarks.md, start-up per role).
-const ROLES: Record<string, { about: string; run?: (argv: string[]) => Promise<void> }> = {
-  dev: { about: 'every role in one process, embedded database, seeded admin key', run: async (argv) => (await import('./dev.js')).runDev(argv) },
-  gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', run: async () => (await import('./gateway.js')).runGateway() },
-  migrate: { about: 'apply database migrations and exit', run: async () => (await import('./migrate.js')).runMigrate() },
+// `options`: the role's command line after its name, shown by `suigw <role> --help` (which runs
+// nothing); `[]` means the role takes none (its settings are environment variables) and refuses
+// any. Roles without `options` (admin, operator) print their own help.
+const ROLES: Record<string, { about: string; options?: string[]; run?: (argv: string[]) => Promise<void> }> = {
+  dev: { about: 'every role in one process, embedded database, seeded admin key', options: ['[--state-file PATH]'], run: async (argv) => (await import('./dev.js')).runDev(argv) },
+  gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', options: [], run: async () => (await import('./gateway.js')).runGateway() },
+  migrate: { about: 'apply database migrations and exit', options: [], run: async () => (await import('./migrate.js')).runMigrate() },
   admin: { about: 'operator tasks: create-org, grant, card-subscription', run: async (argv) => (await import('./admin.js')).runAdmin(argv) },
   simnet: {
     about: 'a deterministic simulated Sui network: v2 gRPC + gRPC-Web, GraphQL, faucet (tests, offline dev)',
+    options: ['[--grpc-port 9000] [--http-port 9100] [--host 127.0.0.1] [--seed dev]', '[--checkpoint-interval-ms 250] [--transactions-per-checkpoint N]'],
     run: async (argv) => (await import('../simnet/index.js')).runSimnetCli(argv),
   },
-  grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services, one port (SUIGW_GRPC_PORT), network by host', run: async () => (await import('./grpc.js')).runGrpc() },
-  authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', run: async (argv) => (await import('./envoy-services.js')).runAuthz(argv) },
-  ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', run: async (argv) => (await import('./envoy-services.js')).runRateLimit(argv) },
-  streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', run: async () => (await import('./streams.js')).runStreams() },
-  billing: { about: 'one pass over due on-chain charges, retries, reminders and emails, then exit (exit codes: docs/billing.md)', run: async () => (await import('./billing.js')).runBilling() },
+  grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services, one port (SUIGW_GRPC_PORT), network by host', options: [], run: async () => (await import('./grpc.js')).runGrpc() },
+  authz: { about: 'Envoy ext_authz service (envoy.service.auth.v3.Authorization), --port (default 9001)', options: ['[--port 9001]'], run: async (argv) => (await import('./envoy-services.js')).runAuthz(argv) },
+  ratelimit: { about: 'Envoy global rate limit service (envoy.service.ratelimit.v3), --port (default 9002)', options: ['[--port 9002]'], run: async (argv) => (await import('./envoy-services.js')).runRateLimit(argv) },
+  streams: { about: 'checkpoint ingest and Warp stream delivery (WebSocket, SSE); shares Redis with its replicas', options: [], run: async () => (await import('./streams.js')).runStreams() },
+  billing: { about: 'one pass over due on-chain charges, retries, reminders and emails, then exit (exit codes: docs/billing.md)', options: [], run: async () => (await import('./billing.js')).runBilling() },
   operator: {
     about: 'Kubernetes operator: suigw.io custom resources → keys, projects, stream workers, billing CronJobs; serves Envoy over ADS (--xds-port, default 18000)',
     run: async (argv) => (await import('./operator.js')).runOperator(argv),
   },
 };
+
+/** `suigw <role> --help`: what the role does and its command line; settings are environment variables. */
+function roleUsage(role: string, options: readonly string[]): string {
+  const line = [`usage: suigw ${role}`, ...(isWorkerRole(role) ? ['[--workers N]'] : []), ...options.slice(0, 1)].join(' ');
+  return [
+    line,
+    ...options.slice(1).map((more) => `${' '.repeat(`usage: suigw ${role} `.length)}${more}`),
+    '',
+    `  ${ROLES[role]!.about}`,
+    '',
+    '  Settings are environment variables, validated at start-up (README.md, Configuration).',
+  ].join('\n');
+}
 
 function usage(): string {
   const width = Math.max(...Object.keys(ROLES).map((r) => r.length));
@@ -47,11 +64,19 @@ export async function main(argv: string[]): Promise<void> {
     console.error(`suigw ${role}: this role is not built yet (see the open issues).`);
     process.exit(2);
   }
+  if (entry.options !== undefined && (rest.includes('--help') || rest.includes('-h'))) {
+    console.log(roleUsage(role, entry.options));
+    return;
+  }
   try {
-    let roleArgs = rest;
+    const { workers, others } = isWorkerRole(role) ? takeWorkersFlag(rest) : { workers: undefined, others: rest };
+    const roleArgs = others;
+    // A role that takes no options would otherwise ignore them (`gateway --port 9000` listening on PORT).
+    if (entry.options?.length === 0 && roleArgs.length > 0) {
+      console.error(`suigw ${role}: unexpected argument '${roleArgs[0]}'; this role's settings are environment variables (suigw ${role} --help)`);
+      process.exit(2);
+    }
     if (isWorkerRole(role)) {
-      const { workers, others } = takeWorkersFlag(rest);
-      roleArgs = others;
       if (cluster.isPrimary) {
         const config = readConfig(workers === undefined ? {} : { SUIGW_WORKERS: workers });
         const count = workerCount(role, config);
@@ -63,10 +88,16 @@ export async function main(argv: string[]): Promise<void> {
     }
     await entry.run(roleArgs);
   } catch (error) {
-    if (!(error instanceof PortInUseError) && !(error instanceof WorkersRefused)) throw error;
-    console.error(`suigw ${role}: ${error.message}`);
+    if (!(error instanceof PortInUseError) && !(error instanceof WorkersRefused) && !isArgumentError(error)) throw error;
+    console.error(`suigw ${role}: ${(error as Error).message}`);
     process.exit(2);
   }
+}
+
+/** node:util parseArgs' refusals (an unknown option, a missing value): a usage error, not a crash. */
+function isArgumentError(error: unknown): error is Error {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  return error instanceof Error && typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS_');
 }
 
 /** `--workers N` (or `--workers=N`), which overrides SUIGW_WORKERS; the role's own options are the rest. */
