@@ -64,7 +64,17 @@ export function registerRootHooks(app: App, stages: RootStages): void {
     if (pending === undefined) return done();
     pending.then(() => done(), done);
   });
+  // Shutting down (SIGTERM): a kept-alive connection whose request was in flight when the server
+  // stopped listening is closed as soon as its answer is sent. Node closes only the connections
+  // idle at that moment, so such a connection (Envoy's pool, any keep-alive client) otherwise held
+  // the drain open for SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS (72 s), past Kubernetes' 30 s grace period.
+  let closing = false;
+  app.addHook('preClose', (done: () => void) => {
+    closing = true;
+    done();
+  });
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
     stats.record(reply.statusCode);
     logRequest(request, reply);
     // Answers sent before the root hook ran (framework errors) have no facts yet.
