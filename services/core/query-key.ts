@@ -24,6 +24,19 @@ export function withoutQueryKey(url: string): string {
   return kept.length > 0 ? `${path}?${kept.join('&')}` : path;
 }
 
+/**
+ * Anything shaped like a key (`svc_pat_` + base58, identity/key-value.ts) anywhere in a URL: a
+ * caller who puts a key where it does not belong (`?apikey=`, `?key=`, a path segment) sent a
+ * working secret all the same, and a log line must not keep it.
+ */
+const KEY_SHAPED = /svc_pat_[1-9A-HJ-NP-Za-km-z]+/g;
+
+/** The URL as logged: the `api_key` parameter's value and every key-shaped text replaced by `censor`. */
+export function redactLoggedUrl(url: string, censor: string): string {
+  const redacted = redactQueryKey(url, censor);
+  return redacted.includes('svc_pat_') ? redacted.replace(KEY_SHAPED, `svc_pat_${censor}`) : redacted;
+}
+
 /** The URL with the parameter's value replaced by `censor` (for logs). */
 export function redactQueryKey(url: string, censor: string): string {
   const query = queryOf(url);

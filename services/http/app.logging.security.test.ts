@@ -27,6 +27,11 @@ describe('request logging never carries a key', () => {
     ['API_KEY on a network route', '/mainnet/v1/auth/me?a=1&API_KEY=', false, 401],
     ['api%5fKey on the legacy redirect', '/v1/keys?api%5fKey=', false, 308],
     ['api_key with the key in the headers too', '/mainnet/v1/keys?api_key=', true, 401],
+    // Misspelt parameters and path segments are not the api_key parameter, but the key is as live.
+    ['apikey (misspelt) on a JSON-RPC route', '/mainnet/v1/jsonrpc?apikey=', false, 401],
+    ['key= on a REST route, after another parameter', '/mainnet/v1/chain?x=1&key=', false, 401],
+    ['api_key[] on a JSON-RPC route', '/mainnet/v1/jsonrpc?api_key[]=', false, 401],
+    ['a key in the path', '/mainnet/v1/accounts/', true, 400],
   ])('%s', async (_what, prefix, withHeader, status) => {
     const before = lines.length;
     const response = await t.app.inject({
@@ -40,5 +45,12 @@ describe('request logging never carries a key', () => {
     expect(logged).toContain('[redacted]');
     expect(logged).not.toContain(t.adminKey);
     expect(logged).not.toContain(t.adminKey.slice('svc_pat_'.length));
+  });
+
+  it('a key-shaped value is logged as svc_pat_[redacted], the rest of the URL as sent', async () => {
+    const before = lines.length;
+    await t.app.inject({ method: 'GET', url: `/mainnet/v1/chain?apikey=${t.adminKey}&limit=5` });
+    const line = JSON.parse(lines.slice(before).find((l) => l.includes('request completed'))!) as { req: { url: string } };
+    expect(line.req.url).toBe('/mainnet/v1/chain?apikey=svc_pat_[redacted]&limit=5');
   });
 });

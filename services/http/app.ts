@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, networkRewriter, redactQueryKey, requestIdFrom, unstorableTextAt, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, networkRewriter, redactLoggedUrl, requestIdFrom, unstorableTextAt, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
@@ -65,7 +65,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
         req: (request: { method: string; url: string; id: string }) => ({
           id: request.id,
           method: request.method,
-          url: redactQueryKey(request.url, '[redacted]'),
+          url: redactLoggedUrl(request.url, '[redacted]'),
         }),
       },
     }),
