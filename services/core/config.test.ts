@@ -72,6 +72,27 @@ describe('loadConfig', () => {
     expect((error as Error).message).toContain(name);
   });
 
+  // Exact messages: a bad value must say what was expected, not zod's bare 'Invalid input', and a
+  // malformed URL must stop start-up here (DATABASE_URL=notaurl was a getaddrinfo stack trace;
+  // REDIS_URL=nope started a gateway whose limiter failed open on every request).
+  it.each([
+    [{ SUIGW_METRICS_PORT: 'public' }, 'SUIGW_METRICS_PORT: expected a port number (0-65535) or off'],
+    [{ SUIGW_WORKERS: 'lots' }, 'SUIGW_WORKERS: expected auto or a number of processes (1-64)'],
+    [{ SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.0/8,localhost' }, 'SUIGW_WEBHOOK_ALLOWED_ADDRESSES.1: expected an IP address or a CIDR block (e.g. 10.0.0.0/8)'],
+    [{ DATABASE_URL: 'notaurl' }, 'DATABASE_URL: expected a postgres:// or postgresql:// URL'],
+    [{ DATABASE_URL: 'mysql://db/suigw' }, 'DATABASE_URL: expected a postgres:// or postgresql:// URL'],
+    [{ REDIS_URL: 'nope' }, 'REDIS_URL: expected a redis:// or rediss:// URL'],
+  ])('%j says what it expected', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(`invalid configuration:\n  ${message}`);
+  });
+
+  it('accepts the usual PostgreSQL and Redis URLs', () => {
+    const config = loadConfig({ DATABASE_URL: 'postgresql://suigw:p%40ss@db:5432/suigw?sslmode=require', REDIS_URL: 'rediss://:pw@cache:6380/2' });
+    expect(config.databaseUrl).toBe('postgresql://suigw:p%40ss@db:5432/suigw?sslmode=require');
+    expect(config.redisUrl).toBe('rediss://:pw@cache:6380/2');
+    expect(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', REDIS_URL: '' }).redisUrl).toBeUndefined();
+  });
+
   it('lists every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });

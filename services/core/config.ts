@@ -51,14 +51,16 @@ const boolean = booleanSetting(false);
 export const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
-  SUIGW_METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)]).default(9464),
+  SUIGW_METRICS_PORT: z.union([z.literal('off'), z.coerce.number().int().min(0).max(65535)], { error: 'expected a port number (0-65535) or off' }).default(9464),
   SUIGW_METRICS_HOST: optionalString,
-  SUIGW_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)]).default('auto'),
+  SUIGW_WORKERS: z.union([z.literal('auto'), z.coerce.number().int().min(1).max(64)], { error: 'expected auto or a number of processes (1-64)' }).default('auto'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   SUIGW_LOG_SLOW_MS: z.coerce.number().int().min(0).max(600_000).default(1_000),
   SUIGW_LOG_SAMPLE_RATE: z.coerce.number().min(0).max(1).default(0),
-  DATABASE_URL: optionalString,
-  REDIS_URL: optionalString,
+  // A scheme check, so a typo is one line at start-up instead of a DNS error's stack trace (PostgreSQL)
+  // or a limiter that silently fails open on every request (Redis).
+  DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\/\S+$/, 'expected a postgres:// or postgresql:// URL').optional()),
+  REDIS_URL: optionalString.pipe(z.string().regex(/^rediss?:\/\/\S+$/, 'expected a redis:// or rediss:// URL').optional()),
   SUIGW_DATA_DIR: z.string().default('.suigw'),
   SUIGW_PUBLIC_URL: optionalUrl,
   SUIGW_NETWORKS: networkList,
@@ -144,7 +146,7 @@ export const ENV_SCHEMA = z.object({
   // Webhooks (services/webhooks, docs/webhooks.md).
   SUIGW_WEBHOOK_ALLOW_HTTP: boolean,
   SUIGW_WEBHOOK_ALLOWED_ADDRESSES: z.string().default('').transform((value) => value.split(',').map((entry) => entry.trim()).filter(Boolean))
-    .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()]))),
+    .pipe(z.array(z.union([z.ipv4(), z.ipv6(), z.cidrv4(), z.cidrv6()], { error: 'expected an IP address or a CIDR block (e.g. 10.0.0.0/8)' }))),
   SUIGW_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   SUIGW_OPERATOR_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('suigw'),
   SUIGW_OPERATOR_IDENTITY: optionalString,
