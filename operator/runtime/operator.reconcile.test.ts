@@ -31,6 +31,8 @@ describe('operator reconcile loop', () => {
       return condition?.reason === reason && object!.status.observedGeneration === object!.metadata.generation ? object : undefined;
     }, `${plural}/${name} ${reason}`);
   const keyRow = (id: string) => db.database.db.selectFrom('api_keys').selectAll().where('id', '=', id).executeTakeFirst();
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const keyRowsNamed = async (name: string) => (await db.database.db.selectFrom('api_keys').select(['id']).where('name', '=', name).execute()).length;
 
   beforeAll(async () => {
     db = await createTestDatabase();
@@ -188,6 +190,15 @@ describe('operator reconcile loop', () => {
     const rows = await db.database.db.selectFrom('api_keys').select(['enabled']).where('name', '=', 'refused').execute();
     expect(rows.length).toBeGreaterThan(0);
     expect(rows.every((row) => !row.enabled)).toBe(true);
+    // A failure is not retried at once (it made a row every rebuild, one each quiet period of
+    // 20 ms here): once the rebuild its own status write brings has run, no row is added.
+    const settled = await eventually(async () => {
+      const before = await keyRowsNamed('refused');
+      await sleep(200);
+      return (await keyRowsNamed('refused')) === before ? before : undefined;
+    }, 'no new refused rows for 200 ms');
+    await sleep(500);
+    expect(await keyRowsNamed('refused')).toBe(settled);
   });
 
   it("an xDS client's listener rejection stays on the statuses when it ACKs other resource types of that version", async () => {

@@ -167,10 +167,13 @@ export class Operator {
       for (const listener of this.#listeners) listener(translation.ir);
     }
     if (!this.#elector.isLeader) return;
-    const failures = await this.#runActions(translation.actions);
+    const { failures, applied } = await this.#runActions(translation.actions);
     await this.#applyWorkloads(translation.workloads);
     await this.#writeStatuses(cluster, translation.statuses, failures, now);
-    if (translation.actions.length > 0) this.#debouncer.notify();
+    // Applied row changes move the database the next translation reads. Failed ones changed
+    // nothing that needs showing: repeated at once, a refused Secret write made one more disabled
+    // key row every rebuild, ten a second; they are tried again at the next change or resync.
+    if (applied > 0) this.#debouncer.notify();
   }
 
   #clusterState(): ClusterState {
@@ -189,8 +192,9 @@ export class Operator {
   }
 
   /** Row changes through the identity module; a refusal becomes the resource's Ready condition. */
-  async #runActions(actions: RowAction[]): Promise<Map<string, ApiError>> {
+  async #runActions(actions: RowAction[]): Promise<{ failures: Map<string, ApiError>; applied: number }> {
     const failures = new Map<string, ApiError>();
+    let applied = 0;
     const { database, clock } = this.options;
     for (const action of actions) {
       try {
@@ -212,12 +216,13 @@ export class Operator {
             await this.#createKey(action);
             break;
         }
+        applied += 1;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
         failures.set(refKey(action.ref), error);
       }
     }
-    return failures;
+    return { failures, applied };
   }
 
   async #createKey(action: Extract<RowAction, { action: 'createKey' }>): Promise<void> {
