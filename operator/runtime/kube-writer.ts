@@ -1,4 +1,4 @@
-import { ApiException, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
+import { ApiException, CoreV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { API_GROUP, API_VERSION, type Kind } from '../crds/schemas.js';
 import { KINDS } from '../crds/definitions.js';
 import { FINALIZER, MANAGER, type ResourceRef } from '../translate/types.js';
@@ -15,19 +15,32 @@ export function isStatus(error: unknown, code: number): boolean {
 /**
  * The operator's writes to the API server: server-side apply under one field manager (every
  * replica uses the same one, so a new leader does not conflict with the old), status through the
- * status subresource, finalizers by update; conflicts are retried on a fresh read.
+ * status subresource, finalizers by update; conflicts are retried on a fresh read. Also the read a
+ * key Secret's write waits for (is the name free, or the ApiKey's own).
  */
 export class KubeWriter {
   readonly #objects: KubernetesObjectApi;
   readonly #custom: CustomObjectsApi;
+  readonly #core: CoreV1Api;
 
   constructor(kubeConfig: KubeConfig) {
     this.#objects = KubernetesObjectApi.makeApiClient(kubeConfig);
     this.#custom = kubeConfig.makeApiClient(CustomObjectsApi);
+    this.#core = kubeConfig.makeApiClient(CoreV1Api);
   }
 
   async apply(object: Json): Promise<void> {
     await this.#objects.patch(object as KubernetesObject, undefined, undefined, MANAGER, true, PatchStrategy.ServerSideApply);
+  }
+
+  /** The Secret stored under that name, whoever wrote it (the informers see only the operator's). */
+  async readSecret(namespace: string, name: string): Promise<KubernetesObject | undefined> {
+    try {
+      return await this.#core.readNamespacedSecret({ namespace, name });
+    } catch (error) {
+      if (isStatus(error, 404)) return undefined;
+      throw error;
+    }
   }
 
   /** Writes a status unless the stored one already equals it; retries on 409 with a fresh read. */

@@ -124,6 +124,11 @@ describe('operator reconcile loop', () => {
       data: { apiKey: Buffer.from('svc_pat_x').toString('base64') },
     });
     api.store.create(api.type('apikeys'), 'team-b', { metadata: { name: 'steal' }, spec: { project: 'evil', allowedOrigins: ['https://evil.example'], rateLimit: { perKeyRps: 1 } } });
+    // Not owned by the ApiKey, the Secret is not its to write.
+    await eventually(() => (get('apikeys', 'steal', 'team-b')?.status?.conditions ?? []).find((c: KubeObject) => c.reason === 'SecretNameTaken'), 'steal refused');
+    // Owner references are anyone's to write too: owned, the Secret is rewritten, with a key of steal's own.
+    const stealUid = get('apikeys', 'steal', 'team-b')!.metadata.uid;
+    api.store.patch(api.type('secrets'), 'team-b', 'steal-apikey', { metadata: { ownerReferences: [{ apiVersion: 'suigw.io/v1alpha1', kind: 'ApiKey', name: 'steal', uid: stealUid }] } }, { manager: 'kubectl' });
     const steal = await eventually(() => {
       const k = get('apikeys', 'steal', 'team-b');
       return k?.status?.keyId ? k : undefined;
@@ -163,6 +168,58 @@ describe('operator reconcile loop', () => {
     await eventually(() => get('apikeys', 'second') === undefined, 'second deleted');
     expect((await keyRow(first.status.keyId))?.enabled).toBe(true);
     expect(get('secrets', 'shared')!.metadata.annotations['suigw.io/key-id']).toBe(first.status.keyId);
+  });
+
+  it('a secretName naming a Secret the operator did not write (a TLS Secret): SecretNameTaken, no key, the Secret untouched', async () => {
+    api.store.create(api.type('secrets'), ns, {
+      type: 'kubernetes.io/tls',
+      metadata: { name: 'web-tls', labels: { app: 'web' } },
+      data: { 'tls.crt': Buffer.from('certificate').toString('base64'), 'tls.key': Buffer.from('private key').toString('base64') },
+    }, 'cert-manager');
+    const before = structuredClone(get('secrets', 'web-tls'));
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'clash' }, spec: { project: 'shop', secretName: 'web-tls' } });
+    const clash = await ready('apikeys', 'clash', 'SecretNameTaken');
+    expect(clash.status).toEqual({
+      observedGeneration: 1,
+      conditions: [
+        { type: 'Ready', status: 'False', reason: 'SecretNameTaken', message: 'The Secret web-tls belongs to another resource; set another spec.secretName.', observedGeneration: 1, lastTransitionTime: expect.any(String) },
+        { type: 'Reconciled', status: 'True', reason: 'Reconciled', message: '', observedGeneration: 1, lastTransitionTime: expect.any(String) },
+      ],
+    });
+    expect(get('secrets', 'web-tls')).toEqual(before);
+    expect(api.requests.filter((r) => r.method !== 'GET' && r.path.endsWith('/secrets/web-tls'))).toEqual([]);
+    expect(await keyRowsNamed('clash')).toBe(0);
+    // Another name: the key is made, and the TLS Secret stays as it was.
+    api.store.patch(api.type('apikeys'), ns, 'clash', { spec: { secretName: 'clash-key' } }, { manager: 'kubectl' });
+    const moved = await ready('apikeys', 'clash');
+    expect(moved.status).toMatchObject({ secretName: 'clash-key', keyId: expect.stringMatching(/./) });
+    expect(get('secrets', 'clash-key')!.metadata.annotations['suigw.io/key-id']).toBe(moved.status.keyId);
+    expect(get('secrets', 'web-tls')).toEqual(before);
+  });
+
+  it("an API server error reading the key's Secret fails that ApiKey (no key made); the other tenants' resources go on", async () => {
+    api.failReads((path) => path.endsWith('/namespaces/team-a/secrets/unreadable-apikey'));
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'unreadable' }, spec: { project: 'shop' } });
+    const unreadable = await ready('apikeys', 'unreadable', 'INTERNAL_ERROR');
+    expect(unreadable.status).toEqual({
+      observedGeneration: 1,
+      conditions: [
+        {
+          type: 'Ready',
+          status: 'False',
+          reason: 'INTERNAL_ERROR',
+          message: expect.stringMatching(/^The key's Secret team-a\/unreadable-apikey could not be read \([\s\S]*read failed by the test[\s\S]*\); no key was made\.$/),
+          observedGeneration: 1,
+          lastTransitionTime: expect.any(String),
+        },
+        { type: 'Reconciled', status: 'True', reason: 'Reconciled', message: '', observedGeneration: 1, lastTransitionTime: expect.any(String) },
+      ],
+    });
+    expect(await keyRowsNamed('unreadable')).toBe(0);
+    expect(get('secrets', 'unreadable-apikey')).toBeUndefined();
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'bystander' }, spec: { project: 'shop' } });
+    const bystander = await ready('apikeys', 'bystander');
+    expect((await keyRow(bystander.status.keyId))?.enabled).toBe(true);
   });
 
   it('a deleted Secret: the key whose value it held is revoked, and a new key and Secret are made', async () => {

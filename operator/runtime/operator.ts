@@ -5,7 +5,7 @@ import { createKey, createProject, disableKey, organizationsOfKeys, updateKey } 
 import { projectLimit } from '../../services/plans/plan-table.js';
 import { API_GROUP, API_VERSION, type Kind } from '../crds/schemas.js';
 import type { GatewayIR } from '../ir.js';
-import { statusFor, withEnvoyCondition, type EnvoyReport } from '../translate/conditions.js';
+import { secretNameTaken, statusFor, withEnvoyCondition, type EnvoyReport, type Outcome } from '../translate/conditions.js';
 import { translate } from '../translate/translate.js';
 import {
   KEY_ID_ANNOTATION,
@@ -192,41 +192,51 @@ export class Operator {
   }
 
   /** Row changes through the identity module; a refusal becomes the resource's Ready condition. */
-  async #runActions(actions: RowAction[]): Promise<{ failures: Map<string, ApiError>; applied: number }> {
-    const failures = new Map<string, ApiError>();
+  async #runActions(actions: RowAction[]): Promise<{ failures: Map<string, Outcome>; applied: number }> {
+    const failures = new Map<string, Outcome>();
     let applied = 0;
-    const { database, clock } = this.options;
     for (const action of actions) {
       try {
-        switch (action.action) {
-          case 'addFinalizer':
-          case 'removeFinalizer':
-            await this.#writer.setFinalizer(action.ref, action.action === 'addFinalizer');
-            break;
-          case 'createProject':
-            await createProject(database, clock, action.organizationId, { name: action.name, network: action.network }, projectLimit);
-            break;
-          case 'updateKey':
-            await updateKey(database, { kind: 'operator' }, action.organizationId, action.keyId, action.changes);
-            break;
-          case 'disableKey':
-            await disableKey(database, clock, action.organizationId, action.keyId);
-            break;
-          case 'createKey':
-            await this.#createKey(action);
-            break;
-        }
-        applied += 1;
+        const refusal = await this.#runAction(action);
+        if (refusal) failures.set(refKey(action.ref), refusal);
+        else applied += 1;
       } catch (error) {
         if (!(error instanceof ApiError)) throw error;
-        failures.set(refKey(action.ref), error);
+        failures.set(refKey(action.ref), { ready: false, reason: error.code, message: error.message });
       }
     }
     return { failures, applied };
   }
 
-  async #createKey(action: Extract<RowAction, { action: 'createKey' }>): Promise<void> {
+  /** One row change; a refusal that is no API error (a Secret name taken) is returned. */
+  async #runAction(action: RowAction): Promise<Outcome | undefined> {
     const { database, clock } = this.options;
+    switch (action.action) {
+      case 'addFinalizer':
+      case 'removeFinalizer':
+        await this.#writer.setFinalizer(action.ref, action.action === 'addFinalizer');
+        return undefined;
+      case 'createProject':
+        await createProject(database, clock, action.organizationId, { name: action.name, network: action.network }, projectLimit);
+        return undefined;
+      case 'updateKey':
+        await updateKey(database, { kind: 'operator' }, action.organizationId, action.keyId, action.changes);
+        return undefined;
+      case 'disableKey':
+        await disableKey(database, clock, action.organizationId, action.keyId);
+        return undefined;
+      case 'createKey':
+        return this.#createKey(action);
+    }
+  }
+
+  async #createKey(action: Extract<RowAction, { action: 'createKey' }>): Promise<Outcome | undefined> {
+    const { database, clock } = this.options;
+    // The informers see only the Secrets the operator labelled. Into a Secret of that name that
+    // is not this ApiKey's (a TLS Secret, another application's credentials), the forced apply
+    // below would write the key beside the owner's data and take those fields from them.
+    const existing = await this.#readKeySecret(action);
+    if (existing && !(existing.metadata?.ownerReferences ?? []).some((owner) => owner.uid === action.ref.uid)) return secretNameTaken(action.secretName);
     const created = await createKey(database, clock, { kind: 'operator' }, {
       organizationId: action.organizationId,
       projectId: action.projectId,
@@ -263,6 +273,19 @@ export class Operator {
     }
     this.#writtenSecrets.set(`${action.ref.namespace}/${action.secretName}`, { metadata: { ...secret.metadata, uid: '', ownerUids: [action.ref.uid] } });
     if (!action.enabled) await disableKey(database, clock, action.organizationId, created.id);
+    return undefined;
+  }
+
+  /** The Secret of that name as stored; an API server error is this ApiKey's failure, no key made. */
+  async #readKeySecret(action: Extract<RowAction, { action: 'createKey' }>): Promise<KubernetesObject | undefined> {
+    try {
+      return await this.#writer.readSecret(action.ref.namespace, action.secretName);
+    } catch (error) {
+      throw new ApiError('INTERNAL_ERROR', {
+        message: `The key's Secret ${action.ref.namespace}/${action.secretName} could not be read (${error instanceof Error ? error.message : String(error)}); no key was made.`,
+        cause: error,
+      });
+    }
   }
 
   async #applyWorkloads(workloads: Record<string, unknown>[]): Promise<void> {
@@ -275,12 +298,12 @@ export class Operator {
     }
   }
 
-  async #writeStatuses(cluster: ClusterState, statuses: StatusUpdate[], failures: Map<string, ApiError>, now: string): Promise<void> {
+  async #writeStatuses(cluster: ClusterState, statuses: StatusUpdate[], failures: Map<string, Outcome>, now: string): Promise<void> {
     for (let update of statuses) {
       const resource = cluster.resources.find((r) => r.metadata.uid === update.ref.uid);
       if (!resource) continue;
       const failure = failures.get(refKey(update.ref));
-      if (failure) update = statusFor(resource, { ready: false, reason: failure.code, message: failure.message }, false, now);
+      if (failure) update = statusFor(resource, failure, false, now);
       update = withEnvoyCondition(resource, update, this.#envoy, now);
       if (sameJson(resource.status ?? {}, update.status)) continue;
       await this.#writer.writeStatus(update.ref, update.status);

@@ -9,6 +9,14 @@ export interface Outcome {
 
 export const READY: Outcome = { ready: true, reason: 'Reconciled', message: '' };
 
+/**
+ * An ApiKey whose key Secret name is taken: by another ApiKey's Secret (seen in the informer
+ * cache) or by a Secret the operator never wrote (found by the read before the write).
+ */
+export function secretNameTaken(secretName: string): Outcome {
+  return { ready: false, reason: 'SecretNameTaken', message: `The Secret ${secretName} belongs to another resource; set another spec.secretName.` };
+}
+
 function previous(resource: CustomResource, type: Condition['type']): Condition | undefined {
   const conditions = resource.status?.['conditions'];
   return Array.isArray(conditions) ? (conditions as Condition[]).find((c) => c.type === type) : undefined;

@@ -4,7 +4,7 @@ import type { Network } from '../../services/core/index.js';
 import { slugify } from '../../services/identity/index.js';
 import { SPEC_SCHEMAS, type ApiKeySpec, type Kind, type OnchainPlanSpec, type ProjectSpec, type WarpStreamSpec } from '../crds/schemas.js';
 import type { GatewayIR, WarpStreamIR, OnchainPlanIR, ApiKeyIR, NetworkIR } from '../ir.js';
-import { READY, statusFor, type Outcome } from './conditions.js';
+import { READY, secretNameTaken, statusFor, type Outcome } from './conditions.js';
 import {
   FINALIZER,
   KEY_ID_ANNOTATION,
@@ -172,7 +172,7 @@ function translateKey(
   if (!spec.ok) return { status: statusFor(resource, spec.outcome, false, settings.now), actions: [] };
   // Writing a new key into another ApiKey's Secret would take it from its owner.
   if (foreignSecret) {
-    return { status: statusFor(resource, notReady('SecretNameTaken', `The Secret ${secretName} belongs to another resource; set another spec.secretName.`), false, settings.now), actions: [] };
+    return { status: statusFor(resource, secretNameTaken(secretName), false, settings.now), actions: [] };
   }
   if (!project) {
     return { status: statusFor(resource, notReady('ProjectNotReady', `Project ${spec.value.project} is not ready.`), false, settings.now), actions: [] };

@@ -62,6 +62,7 @@ export class KubeApiDouble {
   readonly #watches = new Set<ServerResponse>();
   #failures: { count: number; status: number } = { count: 0, status: 500 };
   readonly #refusals: { matches: (method: string, path: string) => boolean; status: number }[] = [];
+  readonly #readFailures: { matches: (path: string) => boolean; status: number }[] = [];
   #hooks: { matches: (method: string, path: string) => boolean; run: () => void }[] = [];
 
   constructor(types: ResourceType[], now: () => number = Date.now) {
@@ -102,6 +103,11 @@ export class KubeApiDouble {
     this.#refusals.push({ matches, status });
   }
 
+  /** Every later read (GET) that `matches` answers `status` (an API server failing one object's reads). */
+  failReads(matches: (path: string) => boolean, status = 500): void {
+    this.#readFailures.push({ matches, status });
+  }
+
   /** Runs `run` once, just before the first request that `matches` is served (to stage races). */
   beforeNext(matches: (method: string, path: string) => boolean, run: () => void): void {
     this.#hooks.push({ matches, run });
@@ -136,6 +142,8 @@ export class KubeApiDouble {
     }
     const refusal = method === 'GET' ? undefined : this.#refusals.find((r) => r.matches(method, url.pathname));
     if (refusal) return sendStatus(res, refusal.status, 'Forbidden', 'refused by the test');
+    const readFailure = method === 'GET' ? this.#readFailures.find((f) => f.matches(url.pathname)) : undefined;
+    if (readFailure) return sendStatus(res, readFailure.status, 'InternalError', 'read failed by the test');
     const body = method === 'GET' || method === 'DELETE' ? undefined : await readBody(req);
     const hook = this.#hooks.find((h) => h.matches(method, url.pathname));
     if (hook) {
