@@ -72,3 +72,31 @@ affinity:
   {{- toYaml . | nindent 2 }}
 {{- end }}
 {{- end -}}
+
+{{/*
+What values.schema.json cannot say, since it sees one value at a time: a release name the
+objects' names can carry, and no port used twice in one pod. Fails the render with the reason.
+*/}}
+{{- define "suigw.validate" -}}
+{{- /* Services are named after the release: a DNS-1035 label (Helm itself allows dots and a leading digit). */}}
+{{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" .Release.Name) }}
+{{- fail (printf "release name %q: this chart names Services after the release, so it must be a DNS-1035 label (lower-case letters, digits and '-', starting with a letter and ending with a letter or digit; no dots)" .Release.Name) }}
+{{- end }}
+{{- /* Each pod's ports, by the value that sets them; 19001 and 9901 are Envoy's readiness/stats and admin ports (envoy-bootstrap.yaml). */}}
+{{- $pods := dict }}
+{{- range $role, $spec := .Values.roles }}
+{{- $_ := set $pods $role (list (list (printf "roles.%s.port" $role) $spec.port) (list "metrics.port" $.Values.metrics.port)) }}
+{{- end }}
+{{- $_ := set $pods "operator" (list (list "operator.xdsPort" .Values.operator.xdsPort) (list "metrics.port" .Values.metrics.port)) }}
+{{- $_ := set $pods "envoy" (list (list "envoy.port" .Values.envoy.port) (list "Envoy's readiness and stats listener" 19001) (list "Envoy's admin interface" 9901)) }}
+{{- range $pod, $ports := $pods }}
+{{- $seen := dict }}
+{{- range $ports }}
+{{- $port := toString (index . 1) }}
+{{- if hasKey $seen $port }}
+{{- fail (printf "port %s is used twice in the %s pod: by %s and by %s; give each its own port" $port $pod (get $seen $port) (index . 0)) }}
+{{- end }}
+{{- $_ := set $seen $port (index . 0) }}
+{{- end }}
+{{- end }}
+{{- end -}}
