@@ -81,10 +81,10 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
       usageCapability({ database, clock, usage: metering.usage }),
       jsonRpcCapability({ methods: SERVED_JSONRPC_METHODS, upstreams, pipeline, logger,
         cursorSecret: restConfig.cursorSecret, cursorMaxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now(),
-        cache: config.jsonrpc.cache, metrics,
+        cache: config.jsonrpc.cache, metrics, maxResponseBytes: config.jsonrpc.maxResponseBytes,
       }),
       // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
-      jsonRpcWebSocketCapability({ upstreams, pipeline, feeds: jsonRpcFeeds }),
+      jsonRpcWebSocketCapability({ upstreams, pipeline, feeds: jsonRpcFeeds, maxResponseBytes: config.jsonrpc.maxResponseBytes }),
       ...(config.zklogin.enabled ? [zkloginCapability(createZkLogin({
         config, database, clock, secret, limiter: metering.limiter, metrics, upstreams,
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),

@@ -105,6 +105,8 @@ export const ENV_SCHEMA = z.object({
   SUIGW_JSONRPC_CACHE_MAX_ENTRIES: z.coerce.number().int().min(1).max(10_000_000).default(10_000),
   SUIGW_JSONRPC_CACHE_MAX_BYTES: z.coerce.number().int().min(1024).max(4 * 1024 ** 3).default(32 * 1024 ** 2),
   SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
+  // jsonrpsee's default; a Sui node's 2 GiB (2 << 30) is the most (docs/jsonrpc.md, Response size).
+  SUIGW_JSONRPC_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(2 * 1024 ** 3).default(10 * 1024 ** 2),
   // HTTP edges: every phase of a connection is bounded, and load is shed before the loop drowns.
   SUIGW_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SUIGW_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -235,9 +237,10 @@ export interface Config {
     priceFeedUrl: string | undefined;
     statsCheckpoints: number;
   };
-  /** The JSON-RPC gateway: its cache of upstream reads, per network (docs/jsonrpc.md, Caches). */
+  /** The JSON-RPC gateway: its cache of upstream reads, per network (docs/jsonrpc.md, Caches), and its answers' size bound. */
   jsonrpc: {
     cache: Readonly<{ maxEntries: number; maxBytes: number; mutableTtlMs: number }>;
+    maxResponseBytes: number;
   };
   /** Timeouts of each phase of an HTTP connection (Node's server settings). */
   http: {
@@ -386,6 +389,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         maxBytes: v.SUIGW_JSONRPC_CACHE_MAX_BYTES,
         mutableTtlMs: v.SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS,
       }),
+      maxResponseBytes: v.SUIGW_JSONRPC_MAX_RESPONSE_BYTES,
     }),
     http: Object.freeze({
       // Node refuses a headers timeout above the whole-request timeout.
@@ -485,6 +489,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_JSONRPC_CACHE_MAX_ENTRIES: 'JSON-RPC read cache: entries kept per network (default 10000; docs/jsonrpc.md, Caches).',
   SUIGW_JSONRPC_CACHE_MAX_BYTES: 'JSON-RPC read cache: bytes of JSON kept per network (default 33554432, 32 MiB); the least recently used go first.',
   SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS: 'JSON-RPC read cache: how long a read that can change (coin metadata, system packages) is served before it is fetched again (default 60000 ms; 0 keeps none).',
+  SUIGW_JSONRPC_MAX_RESPONSE_BYTES: 'Largest JSON-RPC answer in bytes, for one call and for a batch\'s whole answer (default 10485760, 10 MiB, jsonrpsee\'s default); larger: -32008 for the call, -32011 for the batch, as jsonrpsee answers.',
   SUIGW_HTTP_HEADERS_TIMEOUT_MS: 'Time a client has to send its request headers (default 10000 ms, at most the request timeout); past it: 408 and the connection closes.',
   SUIGW_HTTP_REQUEST_TIMEOUT_MS: 'Time a client has to send its whole request, body included (default 30000 ms); past it: 408 and the connection closes.',
   SUIGW_HTTP_IDLE_TIMEOUT_MS: 'A connection with no bytes in either direction for this long is closed (default 120000 ms).',

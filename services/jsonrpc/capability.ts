@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CursorCodec, errorResponses, type Logger } from '../core/index.js';
 import type { RequestPipeline } from '../pipeline/index.js';
-import { requestUpstream, watchRequest, type App, type Capability } from '../route-contract/index.js';
+import { cancelRequestUpstream, requestUpstream, watchRequest, type App, type Capability } from '../route-contract/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import { NetworkCursors } from './cursors.js';
 import { JsonRpcDispatcher } from './dispatcher.js';
@@ -24,6 +24,8 @@ export interface JsonRpcCapabilityOptions {
   /** The one clock (ms since the epoch). */
   now: () => number;
   maxBatchSize?: number;
+  /** Bytes of one answer, a batch's whole answer included (docs/jsonrpc.md, Response size). */
+  maxResponseBytes?: number;
   logger?: Pick<Logger, 'error'>;
 }
 
@@ -38,7 +40,9 @@ const CALL_COST = 1;
  * notification).
  */
 export function jsonRpcCapability(options: JsonRpcCapabilityOptions): Capability {
-  const dispatcher = new JsonRpcDispatcher({ methods: options.methods, maxBatchSize: options.maxBatchSize, logger: options.logger });
+  const dispatcher = new JsonRpcDispatcher({
+    methods: options.methods, maxBatchSize: options.maxBatchSize, maxResponseBytes: options.maxResponseBytes, logger: options.logger,
+  });
   const codec = new CursorCodec({ secret: options.cursorSecret, maxAgeSeconds: options.cursorMaxAgeSeconds, now: options.now });
   const caches = new ReadCaches({ limits: options.cache, now: options.now, ...(options.metrics ? { instruments: options.metrics } : {}) });
 
@@ -61,10 +65,12 @@ export function jsonRpcCapability(options: JsonRpcCapabilityOptions): Capability
       cache: caches.of(request.network),
       now: options.now,
     });
-    const result = await dispatcher.run(parsed, contextOf);
+    // A batch already over the size bound stops the calls still waiting on the upstream.
+    const result = await dispatcher.run(parsed, contextOf, () => cancelRequestUpstream(request));
     await options.pipeline.charge(ticket, { units: result.billable });
     if (result.body === undefined) return reply.code(204).send();
-    return reply.send(result.body);
+    // Serialized by the dispatcher, call by call, within the bound: sent as it is.
+    return reply.type('application/json; charset=utf-8').send(result.body);
   };
 
   return async (app: App) => {

@@ -7,6 +7,7 @@ import {
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from './method.js';
 import { OPENRPC_METHODS, OpenRpcSchemas, type OpenRpcMethodSpec } from './openrpc.js';
 import { namedParams } from './params.js';
+import { BatchAnswer, DEFAULT_MAX_RESPONSE_BYTES, serializeCallAnswer } from './response-size.js';
 
 /** Calls one HTTP request may batch (documented in docs/jsonrpc.md). */
 export const DEFAULT_MAX_BATCH_SIZE = 50;
@@ -14,6 +15,8 @@ export const DEFAULT_MAX_BATCH_SIZE = 50;
 export interface JsonRpcDispatcherOptions {
   methods: readonly JsonRpcMethod[];
   maxBatchSize?: number;
+  /** Bytes of one answer, a batch's whole answer included (response-size.ts). */
+  maxResponseBytes?: number;
   logger?: Pick<Logger, 'error'>;
 }
 
@@ -24,8 +27,8 @@ export type ParsedBody =
 
 /** What running a body's calls produced. */
 export interface DispatchResult {
-  /** The response body; undefined when every call was a notification (nothing to answer). */
-  body: JsonRpcResponse | JsonRpcResponse[] | undefined;
+  /** The response body, serialized; undefined when every call was a notification (nothing to answer). */
+  body: string | undefined;
   /** Calls that are charged: all but those that failed upstream (the spec does not charge 5xx). */
   billable: number;
 }
@@ -45,12 +48,14 @@ const STRICT_UTF8 = new TextDecoder('utf-8', { fatal: true });
  */
 export class JsonRpcDispatcher {
   readonly maxBatchSize: number;
+  readonly maxResponseBytes: number;
   readonly #methods = new Map<string, { method: JsonRpcMethod; spec: OpenRpcMethodSpec }>();
   readonly #schemas = new OpenRpcSchemas('params');
   readonly #logger: Pick<Logger, 'error'> | undefined;
 
   constructor(options: JsonRpcDispatcherOptions) {
     this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
+    this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
     this.#logger = options.logger;
     for (const method of options.methods) {
       const spec = OPENRPC_METHODS.get(method.name);
@@ -80,13 +85,29 @@ export class JsonRpcDispatcher {
     return { kind: 'calls', batch: true, items: value };
   }
 
-  /** Runs the calls (a batch's concurrently; the request's upstream bounds its fan-out). */
-  async run(parsed: Extract<ParsedBody, { kind: 'calls' }>, context: () => JsonRpcContext): Promise<DispatchResult> {
-    const outcomes = await Promise.all(parsed.items.map((item) => this.#runOne(item, context)));
-    const responses = outcomes.flatMap((outcome) => (outcome.response ? [outcome.response] : []));
-    const billable = outcomes.filter((outcome) => outcome.billable).length;
-    if (responses.length === 0) return { body: undefined, billable };
-    return { body: parsed.batch ? responses : responses[0], billable };
+  /**
+   * Runs the calls (a batch's concurrently; the request's upstream bounds its fan-out). Each
+   * answer is serialized as its call finishes; once a batch's answers are over
+   * `maxResponseBytes`, `tooBig` is called (the transport cancels the calls still running) and
+   * the batch is answered -32011, charged for every call: the calls ran or were stopped because
+   * of what the caller asked for.
+   */
+  async run(parsed: Extract<ParsedBody, { kind: 'calls' }>, context: () => JsonRpcContext, tooBig?: () => void): Promise<DispatchResult> {
+    if (!parsed.batch) {
+      const outcome = await this.#runOne(parsed.items[0], context);
+      const body = outcome.response ? serializeCallAnswer(outcome.response, this.maxResponseBytes) : undefined;
+      return { body, billable: outcome.billable ? 1 : 0 };
+    }
+    const answer = new BatchAnswer(parsed.items.length, this.maxResponseBytes);
+    let billable = 0;
+    await Promise.all(parsed.items.map(async (item, index) => {
+      const outcome = await this.#runOne(item, context);
+      if (outcome.billable) billable += 1;
+      // Past the bound nothing more is serialized, and the calls still running are stopped once.
+      if (outcome.response && !answer.tooBig && !answer.add(index, outcome.response)) tooBig?.();
+    }));
+    if (answer.tooBig) return { body: answer.text(), billable: parsed.items.length };
+    return { body: answer.empty ? undefined : answer.text(), billable };
   }
 
   async #runOne(item: unknown, context: () => JsonRpcContext): Promise<Outcome> {

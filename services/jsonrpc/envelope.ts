@@ -29,6 +29,9 @@ export const STANDARD_MESSAGES: Record<number, string> = {
   [JSONRPC_ERROR.invalidParams]: 'Invalid params',
   [JSONRPC_ERROR.internalError]: 'Internal error',
   [JSONRPC_ERROR.serverError]: 'Server error',
+  // jsonrpsee's texts, as a Sui node's JSON-RPC server sends them (no detail after them: see response-size.ts).
+  [JSONRPC_ERROR.responseTooBig]: 'Response is too big',
+  [JSONRPC_ERROR.batchResponseTooBig]: 'The batch response was too large',
 };
 
 export function errorResponse(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcResponse {

@@ -18,6 +18,10 @@ export const JSONRPC_ERROR = {
   internalError: -32603,
   /** Upstream failures (the `data` member carries the gateway's code, e.g. UPSTREAM_TIMEOUT). */
   serverError: -32000,
+  /** One call's answer over the response size bound (jsonrpsee's OVERSIZED_RESPONSE_CODE). */
+  responseTooBig: -32008,
+  /** A batch's answer over the response size bound (jsonrpsee's TOO_BIG_BATCH_RESPONSE_CODE). */
+  batchResponseTooBig: -32011,
 } as const;
 
 /** A failure a method reports to its caller as a JSON-RPC error object. */

@@ -21,6 +21,14 @@ export async function watchRequest(request: FastifyRequest, reply: FastifyReply)
 }
 
 /**
+ * Cancels the request's upstream calls for a reason of the gateway's own, the reply still to be
+ * sent (a JSON-RPC batch whose answer is already over its size bound).
+ */
+export function cancelRequestUpstream(request: FastifyRequest): void {
+  requests.get(request)?.cancel.cancel();
+}
+
+/**
  * The request's network's upstream, bound to the request: every upstream call of the request
  * shares one budget (SUIGW_UPSTREAM_DEADLINE_MS from the request's start; past it 504
  * UPSTREAM_TIMEOUT) and is cancelled if the client goes away.

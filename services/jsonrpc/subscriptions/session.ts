@@ -2,10 +2,11 @@ import { randomInt } from 'node:crypto';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import type { Logger } from '../../core/index.js';
 import { DEFAULT_MAX_BATCH_SIZE } from '../dispatcher.js';
-import { batchRefusal, readCall, type JsonRpcId } from '../envelope.js';
+import { batchRefusal, readCall, resultResponse, type JsonRpcId } from '../envelope.js';
 import { JSONRPC_ERROR, JsonRpcError } from '../method.js';
 import { OPENRPC_METHODS, OpenRpcSchemas } from '../openrpc.js';
 import { namedParams } from '../params.js';
+import { DEFAULT_MAX_RESPONSE_BYTES, serializeCallAnswer } from '../response-size.js';
 import { renderEffects, renderEvent } from '../methods/transactions/render-response.js';
 import { timestampMs } from '../methods/transactions/legacy-values.js';
 import type { CheckpointFeed } from './checkpoint-feed.js';
@@ -30,6 +31,8 @@ export interface SessionOptions {
   /** Ends the socket (quota spent while notifying). */
   close(code: string, message: string): void;
   maxSubscriptions?: number;
+  /** Bytes of one call's answer frame, as over HTTP (response-size.ts); a batch's answers are one frame each. */
+  maxResponseBytes?: number;
   /** The organization's filter bytes over its live sockets: a refusal is -32602 naming the limit. */
   organizationFilters?: OrganizationFilterBudget;
   /** Where a call that fails for a reason other than its input is logged (-32603 is a bug). */
@@ -122,7 +125,7 @@ export class SubscriptionSession {
       const result = method in SUBSCRIBE
         ? this.#subscribe(method as keyof typeof SUBSCRIBE, call.params)
         : this.#unsubscribe(UNSUBSCRIBE[method as keyof typeof UNSUBSCRIBE], call.params);
-      this.#options.send(JSON.stringify({ jsonrpc: '2.0', result, id }));
+      this.#options.send(serializeCallAnswer(resultResponse(id, result), this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES));
     } catch (error) {
       if (error instanceof JsonRpcError) this.#options.send(errorFrame(id, error.code, error.message, error.data));
       else {

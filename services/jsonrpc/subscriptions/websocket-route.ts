@@ -15,6 +15,8 @@ export interface JsonRpcWebSocketOptions {
   /** Shared by every network scope of the process (one upstream stream per network); closed with the app. */
   feeds?: CheckpointFeeds;
   maxSubscriptionsPerSocket?: number;
+  /** Bytes of one call's answer frame (docs/jsonrpc.md, Response size). */
+  maxResponseBytes?: number;
   /** A socket whose unsent frames exceed this (a client not reading) is closed with 1013. */
   maxBufferedBytes?: number;
   /** Each organization's filter bytes over its sockets; shared by every network scope of the process. */
@@ -95,6 +97,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
       const session = new SubscriptionSession({
         feed: feeds.of(request.network, upstream),
         maxSubscriptions: options.maxSubscriptionsPerSocket,
+        maxResponseBytes: options.maxResponseBytes,
         organizationFilters: organizationFilters.of(principal.organization.id),
         logger: request.log,
         charge,
