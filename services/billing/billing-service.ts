@@ -181,8 +181,10 @@ export class BillingService {
       await this.#saveChange(plan, tier === plan.tier ? { pendingTier: null, pendingAllowanceId: null } : { pendingTier: tier, pendingAllowanceId: null }, `${tier} from the next renewal`);
       return this.current(organizationId);
     }
-    if (!input.allowanceId) throw new ApiError('ALLOWANCE_NOT_FOUND', { message: 'An upgrade needs the allowanceId of a new allowance for the new tier (prepare again).' });
-    const allowanceId = normalizeSuiAddress(input.allowanceId);
+    // A pending upgrade's allowance was approved by the funder for this plan: without a new one,
+    // the change is checked against it (its limit decides, as for a downgrade: rule 5).
+    const allowanceId = input.allowanceId ? normalizeSuiAddress(input.allowanceId) : plan.pendingAllowanceId;
+    if (!allowanceId) throw new ApiError('ALLOWANCE_NOT_FOUND', { message: 'An upgrade needs the allowanceId of a new allowance for the new tier (prepare again).' });
     if (allowanceId === plan.allowanceId) throw new ApiError('ALLOWANCE_LIMIT_TOO_LOW', { message: 'The current allowance is limited to the current price; prepare a new one for the new tier.' });
     const price = periodPrice(tier, plan.interval);
     verifyAllowance(await this.#readAllowance(plan.network, allowanceId), {
