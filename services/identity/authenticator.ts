@@ -1,6 +1,7 @@
 import { LRUCache } from 'lru-cache';
 import { ApiError, type Clock, type CounterSeries, type Logger, type Metrics, type Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
+import { AccessRefusal } from './access-refusal.js';
 import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
 import { isOriginAllowed } from './origins.js';
 import { KeyCache } from './key-cache.js';
@@ -195,17 +196,17 @@ export class Authenticator {
 export function authorize(principal: Principal, access: AccessRequest): void {
   const keyNetwork = principal.project?.network;
   if (keyNetwork !== access.network) {
-    throw new ApiError('NETWORK_MISMATCH', {
+    throw new AccessRefusal('NETWORK_MISMATCH', principal, {
       message: keyNetwork
         ? `This key is bound to ${keyNetwork}; use the ${keyNetwork} endpoint instead of ${access.network}.`
         : `This key is not bound to ${access.network}.`,
     });
   }
   if (access.scope !== null && !principal.scopes.includes(access.scope)) {
-    throw new ApiError('INSUFFICIENT_SCOPE', { message: `This operation needs the '${access.scope}' scope.` });
+    throw new AccessRefusal('INSUFFICIENT_SCOPE', principal, { message: `This operation needs the '${access.scope}' scope.` });
   }
   if (!isOriginAllowed(principal.allowedOrigins, access.origin)) {
-    throw new ApiError('ORIGIN_NOT_ALLOWED', {
+    throw new AccessRefusal('ORIGIN_NOT_ALLOWED', principal, {
       message: access.origin ? `Origin ${access.origin} is not allowed for this key.` : 'This key requires an allowed Origin header.',
     });
   }

@@ -10,5 +10,6 @@ export * from './projects.js';
 export * from './keys.js';
 export * from './wallet.js';
 export { slugify } from './slug.js';
+export * from './access-refusal.js';
 export * from './request-access.js';
 export * from './signed-identity.js';

@@ -1,4 +1,5 @@
 import { ApiError, type Network } from '../core/index.js';
+import { AccessRefusal, type AccessRefusalCode } from './access-refusal.js';
 import type { AccessRequest, Authenticator } from './authenticator.js';
 import { readApiKey, type CredentialSources } from './credentials.js';
 import type { Principal } from './principal.js';
@@ -48,19 +49,19 @@ export function decideAccess(authenticator: Authenticator, access: RequestAccess
     queryApiKey: access.queryKeyAllowed ? access.queryApiKey : undefined,
   });
   if (rule === undefined) {
-    return refusedAfterVerifying(authenticator, apiKey, new ApiError('INSUFFICIENT_SCOPE', { message: 'This route declares no access rule; no key may call it.' }));
+    return refusedAfterVerifying(authenticator, apiKey, 'INSUFFICIENT_SCOPE', 'This route declares no access rule; no key may call it.');
   }
   if (network === undefined) {
-    return refusedAfterVerifying(authenticator, apiKey, new ApiError('NETWORK_MISMATCH', { message: 'This route is served on no network; no key may call it.' }));
+    return refusedAfterVerifying(authenticator, apiKey, 'NETWORK_MISMATCH', 'This route is served on no network; no key may call it.');
   }
   const request: AccessRequest = { network, scope: rule === 'key' ? null : rule.scope, origin: access.origin };
   return authenticator.authenticateCached(apiKey, request) ?? authenticator.authenticate(apiKey, request);
 }
 
 /** A key error first (401 without a valid key), then the refusal. */
-async function refusedAfterVerifying(authenticator: Authenticator, apiKey: string | undefined, refusal: ApiError): Promise<never> {
-  await authenticator.verify(apiKey);
-  throw refusal;
+async function refusedAfterVerifying(authenticator: Authenticator, apiKey: string | undefined, code: AccessRefusalCode, message: string): Promise<never> {
+  const principal = await authenticator.verify(apiKey);
+  throw new AccessRefusal(code, principal, { message });
 }
 
 /** Routes of a network live under `/{network}`; the first path segment names it. */

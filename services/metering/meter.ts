@@ -3,7 +3,7 @@ import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import { CreditSeries, type MeterInstruments } from './credit-series.js';
 import type { CreditBalance, CreditLedger } from './credits.js';
-import type { LimitDecision, LimitRule, OrgRateState, RateLimiter } from './limiter.js';
+import type { LimitCheck, LimitDecision, LimitRule, OrgRateState, RateLimiter } from './limiter.js';
 import { planOf, type Plan } from '../plans/plan-table.js';
 import type { UsageRecorder } from './usage.js';
 
@@ -111,7 +111,7 @@ export class Meter {
     const limited = !free && stage !== 'credits';
     const decision = await this.#deps.limiter.check({
       caps: limited ? capsOf(request) : [],
-      org: orgRule(request, plan),
+      org: orgRule(request.principal, plan),
       quantity: limited ? 1 : 0,
     });
     if (decision.outcome === 'cap-exceeded') {
@@ -140,7 +140,7 @@ export class Meter {
     const organizationId = request.principal.organization.id;
     if ((limited && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId, plan)) return undefined;
     if (free && stage !== 'credits' && managementLimited(request)) return undefined;
-    const decision = this.#deps.limiter.checkNow({ caps: [], org: orgRule(request, plan), quantity: limited ? 1 : 0 });
+    const decision = this.#deps.limiter.checkNow({ caps: [], org: orgRule(request.principal, plan), quantity: limited ? 1 : 0 });
     if (decision === undefined) return undefined;
     // The account is current (checked above) and nothing awaited since: this answers.
     const reservation = this.#deps.ledger.reserveNow(organizationId, plan, admissionCredits(request.cost))!;
@@ -153,7 +153,7 @@ export class Meter {
     if (decision.outcome === 'allowed') return undefined;
     // The headers show the organization's plan rate, which management calls do not spend.
     const [state, credit] = await Promise.all([
-      this.#deps.limiter.check({ caps: [], org: orgRule(request, plan), quantity: 0 }),
+      this.#deps.limiter.check({ caps: [], org: orgRule(request.principal, plan), quantity: 0 }),
       this.#deps.ledger.balance(request.principal.organization.id, plan),
     ]);
     const seconds = retryAfterSeconds(decision.retryAfterMs);
@@ -288,6 +288,18 @@ export class Meter {
     return headersOf(ticket);
   }
 
+  /**
+   * The organization's `X-RateLimit-*` headers, read without consuming: for a request refused
+   * before the limit stage (an identified key's 403 from authentication), which is not charged.
+   * At once when the limiter can read without waiting (`checkNow`), a promise otherwise.
+   */
+  rateHeaders(principal: Principal): Record<string, string> | Promise<Record<string, string>> {
+    const read: LimitCheck = { caps: [], org: orgRule(principal, planOf(principal.organization)), quantity: 0 };
+    const now = this.#deps.limiter.checkNow(read);
+    if (now) return rateHeadersOf(now.org);
+    return this.#deps.limiter.check(read).then((decision) => rateHeadersOf(decision.org));
+  }
+
   /** One usage row and the credits metric, so `/v1/usage` and `suigw_credits_consumed_total` always agree. */
   #record(ticket: MeterTicket, route: string, credits: number): void {
     const { principal, network } = ticket.request;
@@ -296,8 +308,8 @@ export class Meter {
   }
 }
 
-function orgRule(request: MeteredRequest, plan: Plan): LimitRule {
-  return { key: `org:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps };
+function orgRule(principal: Principal, plan: Plan): LimitRule {
+  return { key: `org:${principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps };
 }
 
 /**
@@ -337,6 +349,7 @@ function retryAfterSeconds(ms: number): number {
   return Math.max(1, Math.ceil(ms / 1000));
 }
 
+/** Every settled request's headers, as one literal: adding properties later would grow the object on the hot path. */
 function headersOf(ticket: MeterTicket): Record<string, string> {
   return {
     [RATE_LIMIT_HEADERS.limit]: String(ticket.org.limit),
@@ -344,6 +357,15 @@ function headersOf(ticket: MeterTicket): Record<string, string> {
     [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(ticket.org.resetAtMs / 1000)),
     [RATE_LIMIT_HEADERS.creditRemaining]: String(ticket.credit.remaining),
     [RATE_LIMIT_HEADERS.creditReplenishDate]: replenishDate(ticket.credit.replenishAtMs),
+  };
+}
+
+/** The organization's rate alone (`headersOf`'s first three), for a refusal that has no ticket. */
+function rateHeadersOf(org: OrgRateState): Record<string, string> {
+  return {
+    [RATE_LIMIT_HEADERS.limit]: String(org.limit),
+    [RATE_LIMIT_HEADERS.remaining]: String(org.remaining),
+    [RATE_LIMIT_HEADERS.reset]: String(Math.ceil(org.resetAtMs / 1000)),
   };
 }
 

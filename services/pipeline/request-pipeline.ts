@@ -1,5 +1,5 @@
 import type { ApiError } from '../core/index.js';
-import { decideAccess, type AccessRequest, type Authenticator, type Principal, type RequestAccess } from '../identity/index.js';
+import { AccessRefusal, decideAccess, type AccessRequest, type Authenticator, type Principal, type RequestAccess } from '../identity/index.js';
 import type { AdmissionStage, ChargeAmount, ChargeOutcome, Meter, MeteredRequest, MeterTicket } from '../metering/index.js';
 
 /** One call as the pipeline sees it once its caller is known: who, from where, what route, at what price. */
@@ -38,6 +38,9 @@ export class RequestPipeline {
     this.#meter = parts.meter;
   }
 
+  /** `#refused` for a lookup's rejection, bound once (not a closure per request). */
+  readonly #onRefused = (error: unknown): Promise<never> => this.#refused(error);
+
   /** Whether calls are limited and charged (SUIGW_METERING). */
   get metered(): boolean {
     return this.#meter !== undefined;
@@ -46,9 +49,34 @@ export class RequestPipeline {
   /**
    * The authenticate stage for a routed request (HTTP, ext_authz): the route's rule, the key's
    * network, scope, origin and expiry; `undefined` for public routes. At once when cached.
+   * A 403 refusing an identified key carries its organization's `X-RateLimit-*` headers
+   * (`refused`); nothing is charged, the request never reaches the limit stage.
    */
   authenticate(access: RequestAccess): Principal | undefined | Promise<Principal | undefined> {
-    return decideAccess(this.#authenticator, access);
+    let decided: Principal | undefined | Promise<Principal | undefined>;
+    try {
+      decided = decideAccess(this.#authenticator, access);
+    } catch (error) {
+      return this.#refused(error);
+    }
+    // Only a lookup (a key not cached) waits; without a meter there are no headers to add.
+    return decided instanceof Promise && this.#meter ? decided.then(undefined, this.#onRefused) : decided;
+  }
+
+  /**
+   * Rethrows an authentication failure; an identified key's refusal (AccessRefusal) first gets
+   * the organization's `X-RateLimit-*` headers (spec: Limits, "on every response"), read without
+   * consuming. Thrown at once when the limiter can read without waiting, else a promise that
+   * rejects; if the read fails the refusal goes out as it was.
+   */
+  #refused(error: unknown): Promise<never> {
+    if (!(error instanceof AccessRefusal) || !this.#meter) throw error;
+    const headers = this.#meter.rateHeaders(error.principal);
+    if (!(headers instanceof Promise)) throw error.withHeaders(headers);
+    return headers.then(
+      (read) => Promise.reject(error.withHeaders(read)),
+      () => Promise.reject(error),
+    );
   }
 
   /** The authenticate stage for a transport with one fixed rule (the gRPC proxy): the key or the spec's ApiError. */
