@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ApiError, errorResponses, type Clock } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { App, Capability } from '../../route-contract/index.js';
-import { creditPeriod, readUsage, USAGE_INTERVALS, type UsageRecorder } from '../../metering/index.js';
+import { creditPeriod, readUsage, USAGE_INTERVALS, type UsageInterval, type UsageRecorder } from '../../metering/index.js';
 
 export interface UsageRouteDeps {
   database: Database;
@@ -22,7 +22,10 @@ const usageSchema = z.object({
 });
 
 const query = z.object({
-  from: z.iso.datetime({ offset: true }).optional().describe('Start (inclusive); default: the start of the current credit period (1st of the month, UTC).'),
+  from: z.iso.datetime({ offset: true }).optional().describe(
+    'Start (inclusive). Default for interval `minute`: the last 60 whole minutes up to `to` (the minute `to` falls in included); ' +
+    'for `hour` and `day`: the start of the credit period `to` falls in (1st of the month, 00:00 UTC).',
+  ),
   to: z.iso.datetime({ offset: true }).optional().describe('End (exclusive); default: now.'),
   interval: z.enum(USAGE_INTERVALS).default('day'),
   keyId: z.string().min(1).max(64).optional().describe('Only this key\'s usage.'),
@@ -30,6 +33,9 @@ const query = z.object({
 
 /** Longest period one call may ask for, so a series stays bounded (at most 31 days of minutes). */
 const MAX_PERIOD_MS = { minute: 86_400_000, hour: 31 * 86_400_000, day: 400 * 86_400_000 } as const;
+const MINUTE_MS = 60_000;
+/** A series of minutes without `from`: one hour of them, the month so far being past the one-day maximum. */
+const DEFAULT_MINUTES = 60;
 const EARLIEST_MS = Date.parse('0001-01-01T00:00:00.000Z');
 const LATEST_MS = Date.parse('9999-12-31T23:59:59.999Z');
 
@@ -54,9 +60,9 @@ export function usageCapability(deps: UsageRouteDeps): Capability {
         const organizationId = request.principal?.organization.id;
         if (organizationId === undefined) throw new ApiError('AUTH_CONTEXT_MISSING');
         const now = deps.clock.now();
-        const fromMs = request.query.from ? Date.parse(request.query.from) : creditPeriod(now).startMs;
-        const toMs = request.query.to ? Date.parse(request.query.to) : now + 1;
         const { interval, keyId } = request.query;
+        const toMs = request.query.to ? Date.parse(request.query.to) : now + 1;
+        const fromMs = request.query.from ? Date.parse(request.query.from) : defaultFrom(interval, toMs);
         // Dates PostgreSQL stores (year 1 to 9999): year 0 or an offset past 9999-12-31 was a 500.
         if (![fromMs, toMs].every((ms) => ms >= EARLIEST_MS && ms <= LATEST_MS)) {
           throw new ApiError('VALIDATION_FAILED', { message: 'from and to must be within the years 0001 to 9999 (UTC).' });
@@ -69,4 +75,15 @@ export function usageCapability(deps: UsageRouteDeps): Capability {
       },
     );
   };
+}
+
+/**
+ * Where a period without `from` starts, so that leaving the dates out never exceeds the
+ * interval's maximum: the credit period `to` falls in for hours and days (at most 31 days), the
+ * last 60 whole minutes for minutes (the month so far was refused on every day but the 1st).
+ */
+function defaultFrom(interval: UsageInterval, toMs: number): number {
+  const lastMs = toMs - 1;
+  if (interval !== 'minute') return creditPeriod(lastMs).startMs;
+  return Math.floor(lastMs / MINUTE_MS) * MINUTE_MS - (DEFAULT_MINUTES - 1) * MINUTE_MS;
 }
