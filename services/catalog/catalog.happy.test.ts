@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { createTestApp, type TestApp } from '../../test/support/test-app.js';
+import { Metrics } from '../core/index.js';
 import { call } from '../../test/support/management-calls.js';
 import { EventCatalog, type CatalogEvent, type CatalogProtocol } from './index.js';
 import * as schemas from './schemas.js';
@@ -10,9 +11,10 @@ const ID = `0x${'0'.repeat(63)}2::object::ID`;
 
 describe('GET /v1/catalog/protocols and /v1/catalog/events', () => {
   let t: TestApp;
+  const metrics = new Metrics({ defaultMetrics: false });
   // mainnet is served by simnet here, testnet by a real network.
   beforeAll(async () => {
-    t = await createTestApp({ env: { SUIGW_CATALOG_SIMNET_NETWORKS: 'mainnet' } });
+    t = await createTestApp({ env: { SUIGW_CATALOG_SIMNET_NETWORKS: 'mainnet' }, extra: { metrics } });
   });
   afterAll(async () => t.close());
 
@@ -85,6 +87,18 @@ describe('GET /v1/catalog/protocols and /v1/catalog/events', () => {
     }
     expect(walked).toEqual(all);
     expect(walked.length).toBeGreaterThan(3);
+  });
+
+  it('counts in the request metrics as protocol "rest": data-scoped REST reads, not management calls', async () => {
+    expect((await get('/v1/catalog/protocols')).status).toBe(200);
+    expect((await get('/v1/catalog/events?protocol=no-such-protocol')).status).toBe(404);
+    // The registry holds the earlier tests' catalog requests too: every one of them is `rest`.
+    const lines = (await metrics.exposition()).body.split('\n').filter((line) => line.startsWith('suigw_requests_total{') && line.includes('/v1/catalog/'));
+    expect(lines).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^suigw_requests_total\{protocol="rest",route="\/mainnet\/v1\/catalog\/protocols",method="GET",status="200"\} \d+$/),
+      expect.stringMatching(/^suigw_requests_total\{protocol="rest",route="\/mainnet\/v1\/catalog\/events",method="GET",status="404"\} 1$/),
+    ]));
+    for (const line of lines) expect(line).toMatch(/^suigw_requests_total\{protocol="rest",/);
   });
 
   it('documents both routes in OpenAPI with examples valid against their schemas', async () => {

@@ -8,7 +8,7 @@ import { CatalogEvent, eventsQuery, pagination } from '../schemas.js';
 /** GET /v1/catalog/events: cataloged event types with field schemas, by protocol and/or package. */
 export function registerCatalogEvents(app: App, deps: CatalogDeps): void {
   app.get('/v1/catalog/events', {
-    config: { auth: { scope: 'data' }, cost: 1 },
+    config: { auth: { scope: 'data' }, cost: 1, protocol: 'rest' },
     schema: {
       summary: 'List cataloged event types',
       description:

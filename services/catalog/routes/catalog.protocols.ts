@@ -8,7 +8,7 @@ import { CatalogProtocol, pagination, protocolsQuery } from '../schemas.js';
 /** GET /v1/catalog/protocols: the protocols cataloged on the key's network, with their event types. */
 export function registerCatalogProtocols(app: App, deps: CatalogDeps): void {
   app.get('/v1/catalog/protocols', {
-    config: { auth: { scope: 'data' }, cost: 1 },
+    config: { auth: { scope: 'data' }, cost: 1, protocol: 'rest' },
     schema: {
       summary: 'List cataloged protocols',
       description: 'Protocols whose events suigw catalogs on the key\'s network, in catalog order, with their packages and event types.',
