@@ -19,6 +19,8 @@ export async function startWebhookReceiver(): Promise<{
   url: string;
   received: ReceivedDelivery[];
   answer(...answers: ScriptedAnswer[]): void;
+  /** Answers 200 to every request held by a 'hang' so far. */
+  answerHanging(): void;
   close(): Promise<void>;
 }> {
   const received: ReceivedDelivery[] = [];
@@ -44,6 +46,10 @@ export async function startWebhookReceiver(): Promise<{
     url: `http://127.0.0.1:${port}`,
     received,
     answer: (...answers) => script.push(...answers),
+    answerHanging() {
+      for (const response of hanging) response.writeHead(200).end();
+      hanging.clear();
+    },
     async close() {
       for (const response of hanging) response.destroy();
       server.closeAllConnections();

@@ -95,12 +95,17 @@ export class WebhookDispatcher {
     let attempted = 0;
     for (;;) {
       let started = 0;
+      // A claim leaves out the endpoints and organizations at their limit when it is made; their
+      // attempts may all finish while it waits on PostgreSQL, and then its finding nothing says
+      // nothing about them. Only a claim made with nothing in flight can end the pass.
+      let claimedIdle = false;
       // A claim ranks every due delivery: with attempts in flight, wait until a few slots are free.
       // (With none in flight every slot is free.)
       if (this.slots.free() >= Math.min(CLAIM_AT_FREE_SLOTS, this.slots.limits.total)) {
         // Read at each claim: a pass can last as long as a slow receiver's deadline.
         const paused = await pausedWebhookIds(database);
         const now = clock.now();
+        claimedIdle = running.size === 0;
         const { perEndpoint, perOrganization } = this.slots.limits;
         const batch = await claimDueDeliveries(database, {
           now, claimUntil: now + claimMs, limit: this.slots.free(), paused, perEndpoint, perOrganization,
@@ -129,8 +134,8 @@ export class WebhookDispatcher {
         attempted += started;
       }
       if (started === 0) {
-        if (running.size === 0) return attempted;
-        await this.#nextSignal();
+        if (running.size > 0) await this.#nextSignal();
+        else if (claimedIdle) return attempted;
       }
     }
   }
