@@ -99,8 +99,9 @@ export class WebhookDispatcher {
       // attempts may all finish while it waits on PostgreSQL, and then its finding nothing says
       // nothing about them. Only a claim made with nothing in flight can end the pass.
       let claimedIdle = false;
-      // A claim ranks every due delivery: with attempts in flight, wait until a few slots are free.
-      // (With none in flight every slot is free.)
+      // Each claim is a query (a few rows per live webhook): with attempts in flight, wait until a
+      // few slots are free rather than claim for every slot that frees. (With none in flight every
+      // slot is free.)
       if (this.slots.free() >= Math.min(CLAIM_AT_FREE_SLOTS, this.slots.limits.total)) {
         // Read at each claim: a pass can last as long as a slow receiver's deadline.
         const paused = await pausedWebhookIds(database);
