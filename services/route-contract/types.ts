@@ -25,7 +25,7 @@ export type App = FastifyInstance<
 export type RouteAuth = { scope: Scope } | 'key' | 'none';
 
 /** What a request spoke, for the metrics: the data APIs, management, or the service's own pages. */
-export type RouteProtocol = 'rest' | 'jsonrpc' | 'graphql' | 'grpc' | 'zklogin' | 'management' | 'health' | 'docs';
+export type RouteProtocol = 'rest' | 'jsonrpc' | 'graphql' | 'grpc' | 'zklogin' | 'warp' | 'management' | 'health' | 'docs';
 
 /**
  * What a capability hands the HTTP adapter: a plugin that registers its routes on one network's

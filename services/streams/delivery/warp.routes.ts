@@ -65,7 +65,7 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
     '/v1/warp/:id/ws',
     {
       websocket: true,
-      config: { auth: { scope: 'streams' }, cost: CONNECT_COST, queryKey: true },
+      config: { auth: { scope: 'streams' }, cost: CONNECT_COST, queryKey: true, protocol: 'warp' },
       schema: {
         summary: 'Warp stream over WebSocket',
         description:
@@ -128,7 +128,7 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
   app.get(
     '/v1/warp/:id/stream',
     {
-      config: { auth: { scope: 'streams' }, cost: CONNECT_COST, queryKey: true },
+      config: { auth: { scope: 'streams' }, cost: CONNECT_COST, queryKey: true, protocol: 'warp' },
       schema: {
         summary: 'Warp stream over Server-Sent Events',
         description:

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { EventSource } from 'eventsource';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../core/index.js';
+import { ManualClock, Metrics } from '../../core/index.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
 import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engines.js';
@@ -18,11 +18,12 @@ describe.each(WARP_ENGINES)('Warp SSE /v1/warp/{id}/stream (eventsource client, 
   let clock: ManualClock;
   let url: string;
   let streamId: string;
+  const metrics = new Metrics({ defaultMetrics: false });
   beforeAll(async () => {
     clock = new ManualClock();
     engine = await openEngine(clock);
     log = engine.log;
-    t = await createTestApp({ tier: 'enterprise', extra: { clock, warp: engine } });
+    t = await createTestApp({ tier: 'enterprise', extra: { clock, warp: engine, metrics } });
     await t.app.listen({ port: 0, host: '127.0.0.1' });
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'object', filters: { objectIds: ['0x5'] } } });
     streamId = (created.body.data as { id: string }).id;
@@ -88,6 +89,16 @@ describe.each(WARP_ENGINES)('Warp SSE /v1/warp/{id}/stream (eventsource client, 
     // Events still in the redelivery window may come again first (at least once); 14 and 15 must come.
     await expect.poll(() => resumed.numbers().filter((n) => Number(n) >= 14)).toEqual([14, 15]);
     resumed.source.close();
+  });
+
+  it('counts in the request metrics as protocol "warp", not as a management call', async () => {
+    const refused = await fetch(`${url}?mode=sometimes`, { headers: { 'x-api-key': t.adminKey } });
+    expect(refused.status).toBe(400);
+    const lines = (await metrics.exposition()).body.split('\n').filter((line) => line.startsWith('suigw_requests_total{') && line.includes('/warp/'));
+    expect(lines).toEqual(expect.arrayContaining([
+      expect.stringMatching(/^suigw_requests_total\{protocol="warp",route="\/mainnet\/v1\/warp\/:id\/stream",method="GET",status="400"\} 1$/),
+    ]));
+    for (const line of lines) expect(line).toMatch(/^suigw_requests_total\{protocol="warp",/);
   });
 
   it('a second SSE connection gets error STREAM_ALREADY_CONNECTED', async () => {
