@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
+import { BACKEND_PORTS } from '../../operator/index.js';
 import { CHART_DIR, helm } from '../support/helm.js';
 import { schemaErrors, type KubeObject } from './kubernetes-schemas.js';
 
@@ -70,6 +71,7 @@ const CLASHES: [string, string[], string][] = [
   ['the xDS port equal to the metrics port', ['--set', 'operator.xdsPort=9464'], 'port 9464 is used twice in the operator pod: by operator.xdsPort and by metrics.port; give each its own port'],
   ["Envoy's public port on its readiness port", ['--set', 'envoy.port=19001'], "port 19001 is used twice in the envoy pod: by envoy.port and by Envoy's readiness and stats listener; give each its own port"],
   ["Envoy's public port on its admin port", ['--set', 'envoy.port=9901'], "port 9901 is used twice in the envoy pod: by envoy.port and by Envoy's admin interface; give each its own port"],
+  ["the metrics port on a moved role's fixed Service port", ['--set', 'roles.gateway.port=8081', '--set', 'metrics.port=8080'], "port 8080 is used twice in the gateway role's Service: by the gateway Service's port (fixed: Envoy dials it) and by metrics.port; give each its own port"],
 ];
 
 function objectsOf(stdout: string): KubeObject[] {
@@ -105,6 +107,15 @@ describe('charts/suigw values: what the chart refuses, and the examples it rende
 
   it.each(CLASHES)('refuses %s (one port, two listeners in a pod)', async (_name, args, message) => {
     await expect(template(args)).rejects.toThrow(`execution error at (suigw/templates/validate.yaml:2:4): ${message}`);
+  });
+
+  it("keeps each role's Service on the port Envoy dials (the operator's BACKEND_PORTS) when its container listens elsewhere", async () => {
+    const listening: Record<string, number> = { gateway: 8081, grpc: 9091, authz: 9011, ratelimit: 9012, streams: 8091 };
+    const objects = objectsOf((await template(Object.entries(listening).flatMap(([role, port]) => ['--set', `roles.${role}.port=${port}`]))).stdout);
+    for (const [role, { port }] of Object.entries(BACKEND_PORTS)) {
+      const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === `suigw-${role}`) as { spec: { ports: unknown[] } } | undefined;
+      expect(service?.spec.ports[0]).toMatchObject({ port, targetPort: listening[role] });
+    }
   });
 
   it('passes helm lint --strict, and lint reports a bad value', async () => {

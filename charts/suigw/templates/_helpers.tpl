@@ -77,6 +77,15 @@ affinity:
 What values.schema.json cannot say, since it sees one value at a time: a release name the
 objects' names can carry, and no port used twice in one pod. Fails the render with the reason.
 */}}
+{{- /*
+The port of a role's Service: what Envoy's clusters dial (the operator's BACKEND_PORTS,
+operator/settings.ts), whatever port the role's container listens on (`roles.<role>.port`,
+its `targetPort`). test/helm/chart.values.test.ts holds the two lists equal.
+*/}}
+{{- define "suigw.servicePort" -}}
+{{- get (dict "gateway" 8080 "grpc" 9090 "authz" 9001 "ratelimit" 9002 "streams" 8090) . -}}
+{{- end -}}
+
 {{- define "suigw.validate" -}}
 {{- /* Services are named after the release: a DNS-1035 label (Helm itself allows dots and a leading digit). */}}
 {{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" .Release.Name) }}
@@ -85,16 +94,20 @@ objects' names can carry, and no port used twice in one pod. Fails the render wi
 {{- /* Each pod's ports, by the value that sets them; 19001 and 9901 are Envoy's readiness/stats and admin ports (envoy-bootstrap.yaml). */}}
 {{- $pods := dict }}
 {{- range $role, $spec := .Values.roles }}
-{{- $_ := set $pods $role (list (list (printf "roles.%s.port" $role) $spec.port) (list "metrics.port" $.Values.metrics.port)) }}
+{{- $_ := set $pods (printf "the %s pod" $role) (list (list (printf "roles.%s.port" $role) $spec.port) (list "metrics.port" $.Values.metrics.port)) }}
 {{- end }}
-{{- $_ := set $pods "operator" (list (list "operator.xdsPort" .Values.operator.xdsPort) (list "metrics.port" .Values.metrics.port)) }}
-{{- $_ := set $pods "envoy" (list (list "envoy.port" .Values.envoy.port) (list "Envoy's readiness and stats listener" 19001) (list "Envoy's admin interface" 9901)) }}
+{{- /* A role's Service carries its fixed port and the metrics port. */}}
+{{- range $role, $spec := .Values.roles }}
+{{- $_ := set $pods (printf "the %s role's Service" $role) (list (list (printf "the %s Service's port (fixed: Envoy dials it)" $role) (include "suigw.servicePort" $role)) (list "metrics.port" $.Values.metrics.port)) }}
+{{- end }}
+{{- $_ := set $pods "the operator pod" (list (list "operator.xdsPort" .Values.operator.xdsPort) (list "metrics.port" .Values.metrics.port)) }}
+{{- $_ := set $pods "the envoy pod" (list (list "envoy.port" .Values.envoy.port) (list "Envoy's readiness and stats listener" 19001) (list "Envoy's admin interface" 9901)) }}
 {{- range $pod, $ports := $pods }}
 {{- $seen := dict }}
 {{- range $ports }}
 {{- $port := toString (index . 1) }}
 {{- if hasKey $seen $port }}
-{{- fail (printf "port %s is used twice in the %s pod: by %s and by %s; give each its own port" $port $pod (get $seen $port) (index . 0)) }}
+{{- fail (printf "port %s is used twice in %s: by %s and by %s; give each its own port" $port $pod (get $seen $port) (index . 0)) }}
 {{- end }}
 {{- $_ := set $seen $port (index . 0) }}
 {{- end }}
