@@ -185,7 +185,9 @@ export class BillingService {
     // the change is checked against it (its limit decides, as for a downgrade: rule 5).
     const allowanceId = input.allowanceId ? normalizeSuiAddress(input.allowanceId) : plan.pendingAllowanceId;
     if (!allowanceId) throw new ApiError('ALLOWANCE_NOT_FOUND', { message: 'An upgrade needs the allowanceId of a new allowance for the new tier (prepare again).' });
-    if (allowanceId === plan.allowanceId) throw new ApiError('ALLOWANCE_LIMIT_TOO_LOW', { message: 'The current allowance is limited to the current price; prepare a new one for the new tier.' });
+    // The plan's own allowance too is checked, not refused: usually its limit is the current
+    // price (ALLOWANCE_LIMIT_TOO_LOW below), but a lowered pending upgrade paid under a higher
+    // allowance leaves the plan on one that covers more.
     const price = periodPrice(tier, plan.interval);
     verifyAllowance(await this.#readAllowance(plan.network, allowanceId), {
       settings: chain.settings(plan.network), spender: chain.spender, organizationId, price, interval: plan.interval, now: clock.now(), funder: plan.funder,
@@ -209,8 +211,8 @@ export class BillingService {
     if (result.kind === 'succeeded') {
       // Rule 6: a new period starts today, so the charge day becomes today's.
       await this.#saveChange(plan, {
-        // The old cap belongs to the old allowance; the new one's is not known (change takes no cap id).
-        tier, price, allowanceId, allowanceCapId: null, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
+        // A cap belongs to its allowance; a new one's is not known (change takes no cap id).
+        tier, price, allowanceId, allowanceCapId: allowanceId === plan.allowanceId ? plan.allowanceCapId : null, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
         periodEnd: chargeDate(now, plan.interval, 1), nextAttemptAt: chargeDate(now, plan.interval, 1), failedAttempts: 0, remindedFor: null,
       }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`, { paid: true });
     } else {

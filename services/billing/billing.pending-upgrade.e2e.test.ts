@@ -14,12 +14,13 @@ const at = (iso: string) => Date.parse(iso);
 describe('on-chain plan: changing a pending upgrade', () => {
   let h: BillingHarness;
   let business: string;
+  let teamAllowance: string;
   beforeAll(async () => {
     h = await startBillingHarness({ seed: 'billing-pending-upgrade', start: at('2027-03-10T09:00:00.000Z') });
     h.moveTo(at('2027-03-10T10:00:00.000Z'));
     await fundAddressBalance(h, 'grace', 100n * USDC);
-    const { allowanceId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 1 });
-    expect((await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId })).body.data).toMatchObject({ state: 'active' });
+    teamAllowance = (await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 1 })).allowanceId;
+    expect((await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId: teamAllowance })).body.data).toMatchObject({ state: 'active' });
     h.moveTo(at('2027-03-12T10:00:00.000Z'));
     business = (await h.setUp({ funder: 'grace', tier: 'business', prefundPeriods: 0 })).allowanceId;
     const pending = await h.call('POST', '/v1/billing/onchain/change', { tier: 'business', when: 'now', allowanceId: business });
@@ -28,6 +29,16 @@ describe('on-chain plan: changing a pending upgrade', () => {
   afterAll(async () => h.close());
 
   const change = (body: object) => h.call('POST', '/v1/billing/onchain/change', body);
+
+  it('an upgrade naming the plan\'s own allowance, limited to the current price: 400 ALLOWANCE_LIMIT_TOO_LOW', async () => {
+    const refused = await change({ tier: 'growth', when: 'next_renewal', allowanceId: teamAllowance });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toEqual({
+      error: expect.any(String), code: 'ALLOWANCE_LIMIT_TOO_LOW', requestId: expect.any(String),
+      message: `The allowance must allow at least ${199n * USDC} micro-USDC per calendar month.`,
+    });
+    expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ plan: { tier: 'team' }, pendingChange: { tier: 'business', allowanceId: business } });
+  });
 
   it('lowered to a tier still above the current one, without an allowanceId: 200, pending on the approved allowance', async () => {
     const lowered = await change({ tier: 'growth', when: 'next_renewal' });
@@ -60,6 +71,14 @@ describe('on-chain plan: changing a pending upgrade', () => {
     h.moveTo(at('2027-04-12T10:05:00.000Z'));
     expect(await h.billing.pass.run()).toMatchObject({ charged: 1, declined: 0 });
     expect((await h.usdcBalance(BILLING_TREASURY)) - treasury).toBe(199n * USDC);
+  });
+
+  it('the plan now runs on an allowance above its price: an upgrade within that limit may name it (200)', async () => {
+    // growth (199) under the business allowance (999 a month): professional (499) fits.
+    const within = await change({ tier: 'professional', when: 'next_renewal', allowanceId: business });
+    expect(within.status).toBe(200);
+    expect(within.body.data).toMatchObject({ plan: { tier: 'growth' }, allowance: { id: business }, pendingChange: { tier: 'professional', allowanceId: business } });
+    expect((await change({ tier: 'growth', when: 'next_renewal' })).body.data).toMatchObject({ pendingChange: null });
   });
 
   it('a pending upgrade above its allowance\'s limit needs a new one: 400 ALLOWANCE_LIMIT_TOO_LOW; a tier at or below the current one drops it', async () => {
