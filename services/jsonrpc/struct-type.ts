@@ -1,3 +1,6 @@
+import { normalizeStructTag } from '@mysten/sui/utils';
+import { invalidParams } from './params.js';
+
 /**
  * A Move struct type as a Sui node reads one from a JSON-RPC param (sui-types'
  * `parse_sui_struct_tag`, move-core-types' type parser): tokens, then `address::module::Name`
@@ -96,4 +99,11 @@ export function structTypeError(text: string): string | undefined {
     return `Invalid struct type: ${shown}. Got error: ${JSON.stringify(error.message).slice(1, -1)}`;
   }
   return struct ? undefined : `Invalid struct type: ${shown}`;
+}
+
+/** A struct type param as a node reads one: normalized, or -32602 with the node's reason. */
+export function structTypeParam(text: string): string {
+  const error = structTypeError(text);
+  if (error) throw invalidParams(error);
+  return normalizeStructTag(text);
 }

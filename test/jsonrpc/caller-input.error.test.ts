@@ -40,7 +40,10 @@ describe('POST /v1/jsonrpc: malformed numbers deep in the params', () => {
     ['suix_getBalance', ['0x1', '0x2::sui::SUI\u0000'], 'Invalid struct type: 0x2::sui::SUI\\u0000. Got error: unrecognized token: \\u0000'],
     ['suix_getCoins', ['0x1', '0x2::sui::SUI>'], 'Invalid struct type: 0x2::sui::SUI>. Got error: Expected end of token stream. Got: >'],
     ['suix_getCoinMetadata', ['0x2::invalid::struct::tag'], 'Invalid struct type: 0x2::invalid::struct::tag. Got error: Expected end of token stream. Got: ::'],
-  ])('%s %j: a coin type that is no struct type is -32602 as on a node, charged 1, not echoed', async (method, params, reason) => {
+    // Struct types in filters are read the same way, before anything goes upstream.
+    ['suix_getOwnedObjects', ['0x1', { filter: { StructType: '0x2::coin::Coin<0x2::sui::SUI>\u0000' } }], 'Invalid struct type: 0x2::coin::Coin<0x2::sui::SUI>\\u0000. Got error: unrecognized token: \\u0000'],
+    ['suix_queryEvents', [{ MoveEventType: '0x2::coin::CurrencyCreated<' }, null, 1, false], 'Invalid struct type: 0x2::coin::CurrencyCreated<. Got error: unexpected end of tokens'],
+  ])('%s %j: a type that is no struct type is -32602 as on a node, charged 1, not echoed', async (method, params, reason) => {
     await expectRefused(method, params, reason);
   });
 });

@@ -5,6 +5,7 @@ import { FILTER_LIMITS, type FilterLimits } from '../../streams/index.js';
 import { address } from '../methods/transactions/legacy-values.js';
 import { JsonRpcError } from '../method.js';
 import { u64Param } from '../params.js';
+import { structTypeError } from '../struct-type.js';
 import { FilterBudget, invalidFilter, variantOf } from './filter-budget.js';
 
 /**
@@ -86,11 +87,9 @@ function text(value: unknown, what: string): string {
 }
 
 function structTag(value: string, what: string): string {
-  try {
-    return normalizeStructTag(value);
-  } catch {
-    throw invalidFilter(`${what} is not a Move struct type: ${value}`);
-  }
+  const error = structTypeError(value);
+  if (error) throw invalidFilter(`${what}: ${error}`);
+  return normalizeStructTag(value);
 }
 
 function moduleOf(value: unknown, variant: string): { package: string; module: string } {

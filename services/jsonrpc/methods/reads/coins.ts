@@ -2,7 +2,7 @@ import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
 import { invalidParams } from '../../params.js';
-import { structTypeError } from '../../struct-type.js';
+import { structTypeParam } from '../../struct-type.js';
 import { legacyType } from '../transactions/legacy-values.js';
 import { pageLimit, pageOf, type PageState } from './paging.js';
 import { mask, read, readOptional, u64 } from './upstream-reads.js';
@@ -16,10 +16,7 @@ const COUNT_PAGE = 1000;
 
 /** The coin type param (SUI when absent), refused as a node refuses it (-32602, its message) when it is no struct type. */
 function coinTypeOf(param: unknown): string {
-  const text = typeof param === 'string' ? param : SUI;
-  const error = structTypeError(text);
-  if (error) throw invalidParams(error);
-  return normalizeStructTag(text);
+  return structTypeParam(typeof param === 'string' ? param : SUI);
 }
 
 function owner(param: unknown): string {

@@ -2,6 +2,7 @@ import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { JsonRpcMethod } from '../../method.js';
 import { invalidParams, u64Param } from '../../params.js';
+import { structTypeParam } from '../../struct-type.js';
 import { pageLimit, pageOf, type PageState } from './paging.js';
 import { legacyObjectData, objectOptions, objectReadMask } from './render-object.js';
 import { read } from './upstream-reads.js';
@@ -40,7 +41,7 @@ function predicate(filter: Filter, owner: string): (object: GrpcTypes.Object) =>
       return (o) => normalType(typeOf(o)).startsWith(prefix);
     }
     case 'StructType': {
-      const wanted = normalType(String(value));
+      const wanted = structTypeParam(String(value));
       // Without type params it matches every instantiation, as on a node.
       return (o) => { const type = normalType(typeOf(o)); return wanted.includes('<') ? type === wanted : type.split('<')[0] === wanted; };
     }
@@ -71,8 +72,9 @@ export const getOwnedObjects: JsonRpcMethod = {
     const identity = JSON.stringify(filter ?? null);
     const state = typeof params.cursor === 'string' ? context.cursors.decode<OwnedCursor>(method, params.cursor) : undefined;
     if (state && (state.owner !== owner || state.query !== identity)) throw invalidParams('the cursor belongs to another query', { code: 'INVALID_CURSOR' });
-    const upstreamType = filter && 'StructType' in filter ? normalType(String(filter.StructType)) : undefined;
+    // The filter is read first: an invalid StructType is -32602 before anything goes upstream.
     const keep = filter ? predicate(filter, owner) : () => true;
+    const upstreamType = filter && 'StructType' in filter ? structTypeParam(String(filter.StructType)) : undefined;
     const mask = [...new Set([...objectReadMask(options), 'object_type'])];
     const page = await read(context, 'ListOwnedObjects', (rpc) => context.upstream.grpc.stateService.listOwnedObjects({
       owner,

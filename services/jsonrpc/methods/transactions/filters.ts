@@ -2,6 +2,7 @@ import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { JSONRPC_ERROR, JsonRpcError } from '../../method.js';
 import { u64Param } from '../../params.js';
+import { structTypeParam } from '../../struct-type.js';
 
 /**
  * The legacy `TransactionFilter` / `EventFilter` as v2 ListTransactions / ListEvents DNF filters.
@@ -97,7 +98,7 @@ function eventTerms(filter: Record<string, unknown>): EventLiteral[][] {
       const v = value as { package: string; module: string };
       return [[lit({ oneofKind: 'emitModule' as const, emitModule: { module: movePath(v.package, v.module) } })]];
     }
-    case 'MoveEventType': return [[lit({ oneofKind: 'eventType' as const, eventType: { eventType: String(value) } })]];
+    case 'MoveEventType': return [[lit({ oneofKind: 'eventType' as const, eventType: { eventType: structTypeParam(String(value)) } })]];
     // The module that defines the event type: a prefix of the event type.
     case 'MoveEventModule': {
       const v = value as { package: string; module: string };
