@@ -23,6 +23,14 @@ function byteLength(text: string): number {
   return Buffer.byteLength(text, 'utf8');
 }
 
+/**
+ * Whether `text` is at most `max` bytes of UTF-8. A UTF-16 unit takes at most 3 bytes, so a text
+ * of up to max / 3 units is under without a second pass over it (nearly every answer).
+ */
+function fits(text: string, max: number): boolean {
+  return text.length * 3 <= max || byteLength(text) <= max;
+}
+
 function exceeded(max: number): string {
   return `Exceeded max limit of ${max}`;
 }
@@ -30,7 +38,7 @@ function exceeded(max: number): string {
 /** One call's answer as wire text, or the -32008 that replaces it when it is over `max` bytes. */
 export function serializeCallAnswer(response: JsonRpcResponse, max: number): string {
   const text = JSON.stringify(response);
-  if (byteLength(text) <= max) return text;
+  if (fits(text, max)) return text;
   return JSON.stringify(errorResponse(response.id, {
     code: JSONRPC_ERROR.responseTooBig, message: STANDARD_MESSAGES[JSONRPC_ERROR.responseTooBig]!, data: exceeded(max),
   }));
