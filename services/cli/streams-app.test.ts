@@ -33,14 +33,14 @@ describe('the streams role app (suigw streams)', () => {
     await db.drop();
   });
 
-  it('registers exactly the Warp routes and /health per network and the root /health (besides the legacy redirect)', () => {
+  it('registers exactly the Warp routes and /health per network, the root /health and /health/live (besides the legacy redirect)', () => {
     const routes = registeredRoutes(app)
       .filter((route) => route.url !== '/v1/*')
       .flatMap((route) => [route.method].flat().map((method) => `${method} ${route.url}`))
       .filter((route) => !route.startsWith('HEAD '))
       .sort();
     expect(routes).toEqual([
-      'GET /health', 'GET /mainnet/v1/health', 'GET /mainnet/v1/warp/:id/stream', 'GET /mainnet/v1/warp/:id/ws',
+      'GET /health', 'GET /health/live', 'GET /mainnet/v1/health', 'GET /mainnet/v1/warp/:id/stream', 'GET /mainnet/v1/warp/:id/ws',
       'GET /testnet/v1/health', 'GET /testnet/v1/warp/:id/stream', 'GET /testnet/v1/warp/:id/ws',
     ]);
   });
@@ -54,6 +54,7 @@ describe('the streams role app (suigw streams)', () => {
 
   it('health answers; Warp goes through authentication and scope like the gateway', async () => {
     expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+    expect((await app.inject({ url: '/health/live' })).json()).toEqual({ status: 'ok' });
     expect((await app.inject({ url: '/mainnet/v1/warp/str_x/stream' })).statusCode).toBe(401);
     const refused = await app.inject({ url: '/mainnet/v1/warp/str_x/stream', headers: { 'x-api-key': dataKey } });
     expect({ status: refused.statusCode, code: refused.json<{ code: string }>().code }).toEqual({ status: 403, code: 'INSUFFICIENT_SCOPE' });

@@ -27,7 +27,7 @@ describe('the HTTP app: health, legacy redirects, unknown routes, body rules', (
     }
   });
 
-  it('GET /health is 503 {status:error, database:error, error} when the database is closed', async () => {
+  it('GET /health is 503 {status:error, database:error, error} when the database is closed; GET /health/live stays 200', async () => {
     const database = await openDatabase({ url: t.db.url, poolSize: 1 });
     const app = await buildGatewayApp({ config: t.config, database, clock: t.clock, logger: createLogger('silent') });
     try {
@@ -37,6 +37,11 @@ describe('the HTTP app: health, legacy redirects, unknown routes, body rules', (
       const response = await app.inject({ method: 'GET', url: '/health' });
       expect(response.statusCode).toBe(503);
       expect(response.json()).toEqual({ status: 'error', database: 'error', error: expect.any(String) });
+      // Liveness checks no dependency: a database outage takes pods out of the Service
+      // (readiness, /health), it does not restart them.
+      const live = await app.inject({ method: 'GET', url: '/health/live' });
+      expect(live.statusCode).toBe(200);
+      expect(live.json()).toEqual({ status: 'ok' });
     } finally {
       await app.close();
     }

@@ -12,7 +12,7 @@ import websocket from '@fastify/websocket';
 import { corsStage } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { registerMetering } from './metering-hooks.js';
-import { registerHealth, RequestStats, type HealthCheck } from './health.js';
+import { registerHealth, registerLiveness, RequestStats, type HealthCheck } from './health.js';
 import { startLoadShedding } from './load-shedding.js';
 import { requestRecorder, type RequestInstruments } from './request-metrics.js';
 import { RouteFactsBook } from './route-facts.js';
@@ -127,6 +127,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   if (options.openApi !== false) await registerOpenApi(app, config);
   const healthOptions = { database, clock, stats, checks: options.healthChecks };
   registerHealth(app, healthOptions, '/health');
+  registerLiveness(app);
 
   for (const network of config.networks) {
     await app.register(

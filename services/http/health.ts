@@ -98,3 +98,30 @@ export function registerHealth(app: App, options: HealthOptions, path: string): 
     },
   );
 }
+
+/** The liveness route's path (the chart's liveness probes). */
+export const LIVENESS_PATH = '/health/live';
+
+const liveBody = z.object({ status: z.literal('ok') });
+
+/**
+ * `GET /health/live`: public, free, 200 `{status: ok}` whenever the process answers HTTP, whatever
+ * its dependencies. A liveness probe on `/health` restarts every pod when PostgreSQL is down for
+ * a minute, which helps nothing (the new pods find the same database); readiness stays on
+ * `/health`, which takes a pod out of the Service instead.
+ */
+export function registerLiveness(app: App): void {
+  app.get(
+    LIVENESS_PATH,
+    {
+      config: { auth: 'none', cost: 'free' },
+      schema: {
+        summary: 'Liveness',
+        description: 'Public, needs no key. 200 while the process serves HTTP; checks no dependency (readiness: `GET /health`).',
+        tags: ['health'],
+        response: { 200: liveBody },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+}

@@ -2,6 +2,7 @@ import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { Network } from '../core/index.js';
 import { networkOfRoute } from '../identity/index.js';
 import type { RouteProtocol } from '../route-contract/index.js';
+import { LIVENESS_PATH } from './health.js';
 import { servesCors } from './route-table.js';
 
 /** The `route` label of a request no route matched (404, CORS preflights): never the raw URL. */
@@ -39,7 +40,7 @@ export class RouteFactsBook {
   constructor(networks: readonly Network[]) {
     this.#networks = networks;
     this.#networkPrefixes = networks.map((network) => `/${network}/`);
-    this.#healthPaths = new Set(['/health', ...networks.map((network) => `/${network}/v1/health`)]);
+    this.#healthPaths = new Set(['/health', LIVENESS_PATH, ...networks.map((network) => `/${network}/v1/health`)]);
     this.#unmatched = this.#describe(undefined, {});
   }
 
@@ -74,7 +75,7 @@ export class RouteFactsBook {
   #protocolOf(url: string | undefined, config: FastifyContextConfig): RouteProtocol | 'none' {
     if (url === undefined) return 'none';
     if (config.protocol) return config.protocol;
-    if (url === '/health' || url.endsWith('/v1/health')) return 'health';
+    if (this.#healthPaths.has(url)) return 'health';
     return this.#networkPrefixes.some((prefix) => url.startsWith(prefix)) ? 'management' : 'docs';
   }
 }

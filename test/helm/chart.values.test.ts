@@ -60,6 +60,7 @@ const REFUSED: [string, string[], string][] = [
   ['ServiceMonitor enabled "yes"', ['--set', 'metrics.serviceMonitor.enabled=yes'], '- metrics.serviceMonitor.enabled: metrics.serviceMonitor.enabled must be one of the following: "auto", true, false, "true", "false"'],
   ['another API group than the operator serves', ['--set', 'crds.group=example.io'], '- crds.group: crds.group must be one of the following: "suigw.io"'],
   ['a database URL of another scheme', ['--set', 'postgresql.enabled=false', '--set', 'secret.databaseUrl=mysql://db/suigw'], "- secret.databaseUrl: Does not match pattern '^(postgres(ql)?://.+)?$'"],
+  ['a shutdown delay past a minute', ['--set', 'shutdown.delaySeconds=61'], '- shutdown.delaySeconds: Must be less than or equal to 60'],
   ['a security context field of the wrong type', ['--set', 'securityContext.readOnlyRootFilesystem=yes'], '- securityContext.readOnlyRootFilesystem: Invalid type. Expected: boolean, given: string'],
 ];
 
@@ -115,6 +116,25 @@ describe('charts/suigw values: what the chart refuses, and the examples it rende
     for (const [role, { port }] of Object.entries(BACKEND_PORTS)) {
       const service = objects.find((object) => object.kind === 'Service' && object.metadata.name === `suigw-${role}`) as { spec: { ports: unknown[] } } | undefined;
       expect(service?.spec.ports[0]).toMatchObject({ port, targetPort: listening[role] });
+    }
+  });
+
+  it('refuses a shutdown delay that leaves no grace to drain', async () => {
+    await expect(template(['--set', 'shutdown.delaySeconds=30'])).rejects.toThrow(
+      'shutdown.delaySeconds (30) must be below shutdown.gracePeriodSeconds (30): the delay counts against the grace period, and the process needs time to drain after it',
+    );
+  });
+
+  it('stops each role gracefully (preStop delay inside the grace period) and probes liveness without its dependencies', async () => {
+    const objects = objectsOf((await template(['--set', 'shutdown.delaySeconds=7', '--set', 'shutdown.gracePeriodSeconds=45'])).stdout);
+    for (const role of Object.keys(BACKEND_PORTS)) {
+      const deployment = objects.find((object) => object.kind === 'Deployment' && object.metadata.name === `suigw-${role}`) as
+        { spec: { template: { spec: { terminationGracePeriodSeconds: number; containers: { lifecycle: unknown; livenessProbe: { httpGet?: { path: string } } }[] } } } } | undefined;
+      const pod = deployment!.spec.template.spec;
+      expect(pod.terminationGracePeriodSeconds).toBe(45);
+      expect(pod.containers[0]!.lifecycle).toEqual({ preStop: { exec: { command: ['sleep', '7'] } } });
+      // HTTP roles: /health/live (the process), never /health (503 while PostgreSQL is down).
+      if (role === 'gateway' || role === 'streams') expect(pod.containers[0]!.livenessProbe.httpGet?.path).toBe('/health/live');
     }
   });
 

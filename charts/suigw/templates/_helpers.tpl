@@ -91,6 +91,9 @@ its `targetPort`). test/helm/chart.values.test.ts holds the two lists equal.
 {{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" .Release.Name) }}
 {{- fail (printf "release name %q: this chart names Services after the release, so it must be a DNS-1035 label (lower-case letters, digits and '-', starting with a letter and ending with a letter or digit; no dots)" .Release.Name) }}
 {{- end }}
+{{- if ge (int .Values.shutdown.delaySeconds) (int .Values.shutdown.gracePeriodSeconds) }}
+{{- fail (printf "shutdown.delaySeconds (%d) must be below shutdown.gracePeriodSeconds (%d): the delay counts against the grace period, and the process needs time to drain after it" (int .Values.shutdown.delaySeconds) (int .Values.shutdown.gracePeriodSeconds)) }}
+{{- end }}
 {{- /* Each pod's ports, by the value that sets them; 19001 and 9901 are Envoy's readiness/stats and admin ports (envoy-bootstrap.yaml). */}}
 {{- $pods := dict }}
 {{- range $role, $spec := .Values.roles }}
