@@ -1,7 +1,7 @@
 import { bindPort, Metrics } from '../core/index.js';
 import { buildGatewayApp } from './gateway-app.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
-import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
+import { onShutdown, openRuntime, readConfig, warnAboutServing, requireSecret } from './runtime.js';
 import { serveRoleMetrics } from './workers.js';
 
 /**
@@ -12,6 +12,7 @@ export async function runGateway(): Promise<void> {
   const config = readConfig();
   requireSecret(config, 'gateway');
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
+  warnAboutServing(config, runtime.logger, 'gateway');
   const upstreams = upstreamSetFromConfig(config);
   const metrics = new Metrics();
   const app = await buildGatewayApp({ ...runtime, upstreams, metrics });

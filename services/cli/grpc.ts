@@ -2,7 +2,7 @@ import { bindPort, Metrics } from '../core/index.js';
 import { createGrpcProxy, networkByAuthority } from '../grpc/proxy/index.js';
 import { openPipeline } from '../pipeline/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
-import { onShutdown, openRuntime, readConfig } from './runtime.js';
+import { onShutdown, openRuntime, readConfig, warnAboutServing } from './runtime.js';
 import { serveRoleMetrics } from './workers.js';
 
 /**
@@ -13,6 +13,7 @@ import { serveRoleMetrics } from './workers.js';
 export async function runGrpc(): Promise<void> {
   const config = readConfig();
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
+  warnAboutServing(config, runtime.logger, 'grpc');
   const upstreams = upstreamSetFromConfig(config);
   const metrics = new Metrics();
   for (const upstream of upstreams.values()) upstream.instrument?.(metrics);

@@ -42,6 +42,32 @@ export function requireSecret(config: Readonly<Config>, role: string): void {
   process.exit(2);
 }
 
+/**
+ * What a serving role (gateway, grpc, streams) warns about at start-up: settings that run but
+ * are rarely meant outside `suigw dev`. Each network it serves without an upstream answers its
+ * data calls 404 NETWORK_NOT_CONFIGURED while `/health` says ok; without DATABASE_URL the data
+ * lives in an embedded database under SUIGW_DATA_DIR that no replica shares.
+ */
+export function servingWarnings(config: Readonly<Config>): string[] {
+  const warnings: string[] = [];
+  for (const network of config.networks) {
+    const { grpcUrl, graphqlUrl } = config.endpoints[network];
+    if (grpcUrl === undefined && graphqlUrl === undefined) {
+      const prefix = `SUI_${network.toUpperCase()}`;
+      warnings.push(`${network} has no upstream (${prefix}_GRPC_URL and ${prefix}_GRAPHQL_URL are unset): its data calls answer 404 NETWORK_NOT_CONFIGURED`);
+    }
+  }
+  if (config.databaseUrl === undefined) {
+    warnings.push(`DATABASE_URL is unset: the data is kept in an embedded database under ${config.dataDir}, which no other process or replica shares`);
+  }
+  return warnings;
+}
+
+/** Logs `servingWarnings` (once per process: workers each log their own). */
+export function warnAboutServing(config: Readonly<Config>, logger: Logger, role: string): void {
+  for (const warning of servingWarnings(config)) logger.warn({ role }, warning);
+}
+
 /** Opens the database (PGlite under the data dir unless DATABASE_URL) and, if asked, migrates it. */
 export async function openRuntime(config: Readonly<Config>, options: { migrate: boolean }): Promise<Runtime> {
   const logger = createLogger(config.logLevel);

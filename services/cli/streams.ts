@@ -3,7 +3,7 @@ import { startWarpRuntime } from '../streams/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { createWebhookRuntime } from '../webhooks/index.js';
 import { buildStreamsApp } from './streams-app.js';
-import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
+import { onShutdown, openRuntime, readConfig, warnAboutServing, requireSecret } from './runtime.js';
 
 /**
  * `suigw streams`: checkpoint ingest (one subscription per configured network), Warp delivery
@@ -18,6 +18,7 @@ export async function runStreams(): Promise<void> {
   const config = readConfig();
   requireSecret(config, 'streams');
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
+  warnAboutServing(config, runtime.logger, 'streams');
   const upstreams = upstreamSetFromConfig(config);
   const metrics = new Metrics();
   // Webhooks ride on the same ingest: matched with the streams, attempted from PostgreSQL by every process.

@@ -93,6 +93,23 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', REDIS_URL: '' }).redisUrl).toBeUndefined();
   });
 
+  it('refuses a network with one upstream endpoint of the two, naming the missing one', () => {
+    expect(() => loadConfig({ SUI_MAINNET_GRPC_URL: 'https://fullnode.mainnet.sui.io:443' })).toThrow(
+      "invalid configuration:\n  SUI_MAINNET_GRAPHQL_URL: required with SUI_MAINNET_GRPC_URL (a network's upstream is its gRPC and its GraphQL endpoint; with one alone it has none)",
+    );
+    try {
+      loadConfig({ SUI_TESTNET_GRAPHQL_URL: 'https://graphql.testnet.sui.io/graphql', SUI_DEVNET_GRPC_URL: 'https://fullnode.devnet.sui.io:443' });
+      expect.unreachable();
+    } catch (error) {
+      expect((error as ConfigError).issues).toEqual([
+        "SUI_TESTNET_GRPC_URL: required with SUI_TESTNET_GRAPHQL_URL (a network's upstream is its gRPC and its GraphQL endpoint; with one alone it has none)",
+        "SUI_DEVNET_GRAPHQL_URL: required with SUI_DEVNET_GRPC_URL (a network's upstream is its gRPC and its GraphQL endpoint; with one alone it has none)",
+      ]);
+    }
+    const both = loadConfig({ SUI_MAINNET_GRPC_URL: 'https://fullnode.mainnet.sui.io:443', SUI_MAINNET_GRAPHQL_URL: 'https://graphql.mainnet.sui.io/graphql' });
+    expect(both.endpoints.mainnet).toMatchObject({ grpcUrl: 'https://fullnode.mainnet.sui.io:443', graphqlUrl: 'https://graphql.mainnet.sui.io/graphql' });
+  });
+
   it('lists every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });

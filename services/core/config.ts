@@ -321,12 +321,32 @@ export class ConfigError extends Error {
   }
 }
 
+/**
+ * A network's upstream is its gRPC and its GraphQL endpoint together (the gateway reads both);
+ * one set without the other left the network silently without an upstream (404
+ * NETWORK_NOT_CONFIGURED on every data call), so it is refused here, naming the missing one.
+ */
+function halfConfiguredUpstreams(v: z.infer<typeof ENV_SCHEMA>): string[] {
+  const pairs = [
+    ['SUI_MAINNET_GRPC_URL', v.SUI_MAINNET_GRPC_URL, 'SUI_MAINNET_GRAPHQL_URL', v.SUI_MAINNET_GRAPHQL_URL],
+    ['SUI_TESTNET_GRPC_URL', v.SUI_TESTNET_GRPC_URL, 'SUI_TESTNET_GRAPHQL_URL', v.SUI_TESTNET_GRAPHQL_URL],
+    ['SUI_DEVNET_GRPC_URL', v.SUI_DEVNET_GRPC_URL, 'SUI_DEVNET_GRAPHQL_URL', v.SUI_DEVNET_GRAPHQL_URL],
+  ] as const;
+  return pairs.flatMap(([grpcName, grpcUrl, graphqlName, graphqlUrl]) => {
+    if ((grpcUrl === undefined) === (graphqlUrl === undefined)) return [];
+    const [missing, set] = grpcUrl === undefined ? [grpcName, graphqlName] : [graphqlName, grpcName];
+    return [`${missing}: required with ${set} (a network's upstream is its gRPC and its GraphQL endpoint; with one alone it has none)`];
+  });
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
   const parsed = ENV_SCHEMA.safeParse(env);
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
   const v = parsed.data;
+  const halfConfigured = halfConfiguredUpstreams(v);
+  if (halfConfigured.length > 0) throw new ConfigError(halfConfigured);
   const endpoint = (host: string | undefined, grpcUrl: string | undefined, graphqlUrl: string | undefined) => ({
     host: host?.toLowerCase(),
     grpcUrl,
@@ -451,7 +471,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   LOG_LEVEL: 'pino log level (default info).',
   SUIGW_LOG_SLOW_MS: 'Requests slower than this are logged at warn (default 1000 ms; 0 logs every request). Requests are otherwise not logged, except 5xx answers (at error) and the sample below.',
   SUIGW_LOG_SAMPLE_RATE: 'Share of requests logged at info, 0..1 (default 0: none).',
-  DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR.',
+  DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR (gateway, grpc and streams warn at start-up: no replica shares it).',
   REDIS_URL: 'Redis shared by the roles: the rate limiter\'s counters, and the Warp stream logs, delivery state and connection leases; unset: in-memory limiter and stream log (one process only).',
   SUIGW_DATA_DIR: 'Directory for embedded data and dev state (default .suigw).',
   SUIGW_PUBLIC_URL: 'Public base URL printed in examples (default http://HOST:PORT).',
@@ -459,11 +479,11 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_MAINNET_HOST: 'Host name that selects mainnet (production); unset: /mainnet path prefix only.',
   SUIGW_TESTNET_HOST: 'Host name that selects testnet (production); unset: /testnet path prefix only.',
   SUIGW_DEVNET_HOST: 'Host name that selects devnet (production).',
-  SUI_MAINNET_GRPC_URL: 'Upstream Sui full node gRPC URL for mainnet; unset in dev: simnet.',
+  SUI_MAINNET_GRPC_URL: 'Upstream Sui full node gRPC URL for mainnet, set together with the GraphQL URL (one alone is refused); unset in dev: simnet.',
   SUI_MAINNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for mainnet; unset in dev: simnet.',
-  SUI_TESTNET_GRPC_URL: 'Upstream Sui full node gRPC URL for testnet; unset in dev: simnet.',
+  SUI_TESTNET_GRPC_URL: 'Upstream Sui full node gRPC URL for testnet, set together with the GraphQL URL (one alone is refused); unset in dev: simnet.',
   SUI_TESTNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for testnet; unset in dev: simnet.',
-  SUI_DEVNET_GRPC_URL: 'Upstream Sui full node gRPC URL for devnet.',
+  SUI_DEVNET_GRPC_URL: 'Upstream Sui full node gRPC URL for devnet, set together with the GraphQL URL (one alone is refused).',
   SUI_DEVNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for devnet.',
   SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges, identity headers, webhook secrets (sealed at rest: the gateway and `suigw streams` must share it) and (unless SUIGW_ZKLOGIN_SALT_SECRET is set) zkLogin salts are derived from it. Required by `suigw gateway` and `suigw streams`; `suigw dev` persists one.',
   SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',

@@ -19,7 +19,7 @@ const DOCUMENTED: Record<string, string[]> = {
   'README.md Deploy: own hosts, testnet removed': ['--set', 'networks.mainnet.httpHosts={api.example.org}', '--set', 'networks.mainnet.grpcHosts={grpc.example.org}', '--set', 'networks.testnet=null'],
   'charts/suigw/README.md: an image of another name': ['--set', 'image.repository=registry.example.com/suigw', '--set', 'image.tag=0.1.0'],
   'scripts/e2e-kind.sh: the built image, Envoy as a NodePort': ['--set', 'image.repository=ghcr.io/suigw/suigw', '--set', 'image.tag=0.1.0', '--set', 'envoy.service.type=NodePort'],
-  'values.yaml: config.env, workers matched to the CPU, a load balancer in front': ['--set', 'config.env.SUI_MAINNET_GRPC_URL=https://fullnode.mainnet.sui.io:443', '--set', 'roles.gateway.workers=4', '--set', 'envoy.trustedProxyHops=1'],
+  'values.yaml: config.env, workers matched to the CPU, a load balancer in front': ['--set', 'config.env.SUI_MAINNET_GRPC_URL=https://fullnode.mainnet.sui.io:443', '--set', 'config.env.SUI_MAINNET_GRAPHQL_URL=https://graphql.mainnet.sui.io/graphql', '--set', 'roles.gateway.workers=4', '--set', 'envoy.trustedProxyHops=1'],
   'values.yaml: managed PostgreSQL and Redis by URL': ['--set', 'postgresql.enabled=false', '--set', 'secret.databaseUrl=postgres://suigw:pw@db.example.com:5432/suigw', '--set', 'redis.enabled=false', '--set', 'secret.redisUrl=redis://cache.example.com:6379'],
   'charts/suigw/README.md: ServiceMonitor and PrometheusRule forced on': ['--set', 'metrics.serviceMonitor.enabled=true', '--set', 'metrics.prometheusRule.enabled=true'],
   'charts/suigw/README.md: monitoring and dashboard off': ['--set', 'metrics.serviceMonitor.enabled=false', '--set', 'metrics.prometheusRule.enabled=false', '--set', 'metrics.dashboard.enabled=false'],
