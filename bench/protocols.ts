@@ -10,6 +10,7 @@
  *   with c concurrent streams), what the upstream alone serves.
  * One gateway process (the first BENCH_METERING variant, at production settings as in
  * bench/balance.ts), simnet and h2load each in a process of their own; see docs/benchmarks.md.
+ * With BENCH_COMPARE_TREE, another checkout's gateway serves REST and JSON-RPC in the same rounds.
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -20,7 +21,7 @@ import { assertGrpcCallSucceeds, GRPC_HEADERS } from './lib/grpc-frame.js';
 import { printComparisons, printSubjects, warnOnFailures } from './lib/report.js';
 import { compare, interleavedRounds, type Subject } from './lib/rounds.js';
 import { describeSettings, readSettings } from './lib/settings.js';
-import { startBenchStack, type BenchStack } from './lib/stack.js';
+import { startBenchStack, type BenchStack, type GatewayProcess } from './lib/stack.js';
 
 const GET_BALANCE_PATH = '/sui.rpc.v2.StateService/GetBalance';
 /** Issue 23: JSON-RPC suix_getBalance at this share of REST balance's throughput. */
@@ -50,25 +51,19 @@ async function assertRestSucceeds(url: string, apiKey: string): Promise<void> {
   await response.arrayBuffer();
 }
 
-function protocolSubjects(stack: BenchStack, files: { jsonRpc: string; grpc: string }): Subject[] {
-  const { owner, grpcUrl } = stack.simnet.ready;
-  const gateway = stack.gateways[0]!;
+/** REST balance and JSON-RPC suix_getBalance on one gateway process. */
+function gatewaySubjects(stack: BenchStack, gateway: GatewayProcess, files: { jsonRpc: string }, prefix: string): Subject[] {
+  const { owner } = stack.simnet.ready;
   return [
     {
-      name: 'direct gRPC GetBalance',
-      target: { url: `${grpcUrl}${GET_BALANCE_PATH}`, http1: false, headers: GRPC_HEADERS, bodyFile: files.grpc },
-      shape: overOneHttp2Connection,
-      server: stack.simnet,
-    },
-    {
-      name: `REST balance (${gateway.variant})`,
+      name: `${prefix}REST balance (${gateway.variant})`,
       target: { url: `${gateway.ready.url}/mainnet/v1/accounts/${owner}/balance`, http1: true, headers: { 'x-api-key': stack.apiKey } },
       shape: overHttp1,
       server: gateway,
       upstream: stack.simnet,
     },
     {
-      name: `JSON-RPC suix_getBalance (${gateway.variant})`,
+      name: `${prefix}JSON-RPC suix_getBalance (${gateway.variant})`,
       target: {
         url: `${gateway.ready.url}/mainnet/v1/jsonrpc`,
         http1: true,
@@ -79,6 +74,25 @@ function protocolSubjects(stack: BenchStack, files: { jsonRpc: string; grpc: str
       server: gateway,
       upstream: stack.simnet,
     },
+  ];
+}
+
+/**
+ * Direct gRPC, then the gateway's REST and JSON-RPC; with BENCH_COMPARE_TREE the other checkout's
+ * REST and JSON-RPC last, in the same rounds (a change to the JSON-RPC path measured A/B).
+ */
+function protocolSubjects(stack: BenchStack, files: { jsonRpc: string; grpc: string }): Subject[] {
+  const direct: Subject = {
+    name: 'direct gRPC GetBalance',
+    target: { url: `${stack.simnet.ready.grpcUrl}${GET_BALANCE_PATH}`, http1: false, headers: GRPC_HEADERS, bodyFile: files.grpc },
+    shape: overOneHttp2Connection,
+    server: stack.simnet,
+  };
+  const compared = stack.compareGateway;
+  return [
+    direct,
+    ...gatewaySubjects(stack, stack.gateways[0]!, files, ''),
+    ...(compared ? gatewaySubjects(stack, compared, files, 'compared ') : []),
   ];
 }
 
@@ -111,12 +125,19 @@ export default async function benchProtocols(): Promise<void> {
       console.log(`\nbalance by protocol, concurrency ${concurrency} (medians over ${settings.rounds} rounds)`);
       printSubjects(results);
       console.log('');
-      const [direct, rest, jsonRpc] = results as [typeof results[number], typeof results[number], typeof results[number]];
+      const [direct, rest, jsonRpc, comparedRest, comparedJsonRpc] = results as [typeof results[number], typeof results[number], typeof results[number], ...typeof results];
       const jsonRpcOverRest = compare('JSON-RPC / REST', jsonRpc, rest);
       printComparisons([
         jsonRpcOverRest,
         compare('JSON-RPC / direct', jsonRpc, direct),
         compare('REST / direct', rest, direct),
+        ...(comparedRest && comparedJsonRpc
+          ? [
+              compare('compared JSON-RPC / compared REST', comparedJsonRpc, comparedRest),
+              compare('REST: this tree / compared', rest, comparedRest),
+              compare('JSON-RPC: this tree / compared', jsonRpc, comparedJsonRpc),
+            ]
+          : []),
       ]);
       if (concurrency === TARGET.concurrency) {
         const { median, min, max } = jsonRpcOverRest.throughput;
