@@ -71,3 +71,51 @@ describe('Bulkhead.tryAcquire', () => {
     expect(bulkhead.tryAcquire()).toBeTypeOf('function');
   });
 });
+
+describe('Bulkhead per-tenant share', () => {
+  it('a tenant holding its share waits while the slots left stay free for others', async () => {
+    const bulkhead = new Bulkhead({ maxConcurrent: 4, maxQueued: 100, maxConcurrentPerTenant: 2 });
+    // The heavy tenant's calls are slow (they keep their slots): it gets two, the rest wait.
+    const heavy = [bulkhead.tryAcquire('heavy'), bulkhead.tryAcquire('heavy')];
+    expect(heavy.every((release) => typeof release === 'function')).toBe(true);
+    expect(bulkhead.tryAcquire('heavy')).toBeUndefined();
+    const caller = new AbortController();
+    const heavyWaits = Array.from({ length: 5 }, () => bulkhead.acquire(10_000, caller.signal, 'heavy'));
+    expect([bulkhead.running, bulkhead.queued, bulkhead.runningFor('heavy')]).toEqual([2, 5, 2]);
+    // Another tenant gets a slot at once, without waiting behind the heavy tenant's calls.
+    const light = bulkhead.tryAcquire('light');
+    expect(light).toBeTypeOf('function');
+    const light2 = await bulkhead.acquire(10_000, undefined, 'light');
+    expect([bulkhead.running, bulkhead.runningFor('light')]).toEqual([4, 2]);
+    // A slot the light tenant gives back does not go to the heavy tenant (at its share).
+    light!();
+    expect([bulkhead.running, bulkhead.queued, bulkhead.runningFor('heavy')]).toEqual([3, 5, 2]);
+    expect(bulkhead.tryAcquire('other')).toBeTypeOf('function');
+    // The heavy tenant's own release passes its slot to its next waiter.
+    heavy[0]!();
+    const granted = await heavyWaits[0]!;
+    expect([bulkhead.running, bulkhead.queued, bulkhead.runningFor('heavy')]).toEqual([4, 4, 2]);
+    granted();
+    light2();
+    expect(bulkhead.runningFor('heavy')).toBe(2);
+    expect(bulkhead.queued).toBe(3);
+    caller.abort();
+    await Promise.allSettled(heavyWaits);
+    expect(bulkhead.queued).toBe(0);
+  });
+
+  it('a tenant at its share of the queue is refused at once; another tenant still queues', async () => {
+    const bulkhead = new Bulkhead({ maxConcurrent: 1, maxQueued: 10, maxQueuedPerTenant: 3 });
+    const held = bulkhead.tryAcquire('heavy')!;
+    const waits = Array.from({ length: 3 }, () => bulkhead.acquire(10_000, undefined, 'heavy'));
+    await expect(bulkhead.acquire(10_000, undefined, 'heavy')).rejects.toEqual(new BulkheadRefusal('full'));
+    const light = bulkhead.acquire(10_000, undefined, 'light');
+    expect(bulkhead.queued).toBe(4);
+    held();
+    // Turns: the heavy tenant queued first, then light.
+    (await waits[0]!)();
+    (await light)();
+    for (const wait of waits.slice(1)) (await wait)();
+    expect([bulkhead.running, bulkhead.queued]).toEqual([0, 0]);
+  });
+});

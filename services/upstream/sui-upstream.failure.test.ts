@@ -173,6 +173,30 @@ describe.each(transports)('SuiUpstream (%s transport) against a misbehaving upst
     expect(upstream.breakers()).toEqual({ grpc: 'closed' });
   });
 
+  it('one tenant\'s slow calls hold at most its share of the slots: another tenant\'s call runs at once', async () => {
+    await upstream.close();
+    const slowPolicy = { ...policy, deadlineMs: 60_000, attemptTimeoutMs: 60_000, maxConcurrentCalls: 4, maxConcurrentCallsPerTenant: 2 };
+    upstream = new SuiUpstream({ network: 'testnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy: slowPolicy });
+    fake.state.slowMs = 60_000;
+    fake.state.slowMethods.add('GetObject');
+    const caller = new AbortController();
+    let heavySettled = 0;
+    // The heavy tenant's calls hang at the node (until cancelled): six of them, more than every slot.
+    const heavy = Array.from({ length: 6 }, () => upstream.call('GetObject', (o) => upstream.grpc.ledgerService.getObject({ objectId: '0x2' }, o).response,
+      { tenant: 'heavy', signal: caller.signal }).then(() => 'ok', (e: UpstreamError) => e.kind).finally(() => { heavySettled += 1; }));
+    await expect.poll(() => fake.state.calls, { timeout: 5_000 }).toBe(2);
+    // Another tenant's calls are answered while every heavy call still hangs (two slots are theirs to take).
+    const light = await Promise.all(Array.from({ length: 2 }, () =>
+      upstream.call('GetServiceInfo', (o) => upstream.grpc.ledgerService.getServiceInfo({}, o).response, { tenant: 'light' }).then(() => 'ok')));
+    expect(light).toEqual(['ok', 'ok']);
+    expect(heavySettled).toBe(0);
+    expect(fake.state.calls).toBe(4);
+    caller.abort();
+    expect(await Promise.all(heavy)).toEqual(Array(6).fill('cancelled'));
+    expect(upstream.breakers()).toEqual({ grpc: 'closed' });
+    fake.state.slowMs = 10_000;
+  });
+
   it('health reports each upstream', async () => {
     const up = await upstream.health();
     expect(up).toMatchObject({ network: 'testnet', status: 'up', grpc: { status: 'up', chainId: expect.any(String), checkpointHeight: '42' }, graphql: { status: 'up' } });

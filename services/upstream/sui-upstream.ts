@@ -78,7 +78,10 @@ export class SuiUpstream implements Upstream {
     this.#raw = new RawGrpcChannel(options.endpoints.grpcUrl, { keepalive: { intervalMs: 30_000, timeoutMs: 10_000 } });
     this.#grpcJs = options.policy.grpcTransport === 'grpc-js' ? createGrpcTransport(options.endpoints.grpcUrl) : undefined;
     this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#grpcJs ?? new Http2GrpcTransport(this.#raw) });
-    this.#bulkhead = new Bulkhead({ maxConcurrent: options.policy.maxConcurrentCalls, maxQueued: options.policy.maxQueuedCalls });
+    this.#bulkhead = new Bulkhead({
+      maxConcurrent: options.policy.maxConcurrentCalls, maxQueued: options.policy.maxQueuedCalls,
+      maxConcurrentPerTenant: options.policy.maxConcurrentCallsPerTenant, maxQueuedPerTenant: options.policy.maxQueuedCallsPerTenant,
+    });
   }
 
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
@@ -188,7 +191,7 @@ export class SuiUpstream implements Upstream {
       throw new UpstreamError('timeout', name, operation, `${operation}: the request's time budget is spent`, { local: true });
     }
     // A free slot without a promise (a caller already gone then fails in its attempt, as from `acquire`).
-    const release = this.#bulkhead.tryAcquire()
+    const release = this.#bulkhead.tryAcquire(options.tenant)
       ?? await this.#bulkhead.acquire(Math.min(deadlineAt - started, MAX_TIMER_MS), signal, options.tenant).catch((error: unknown) => {
         throw refusalError(error, name, operation);
       });

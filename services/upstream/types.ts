@@ -29,6 +29,13 @@ export interface UpstreamPolicy {
   maxConcurrentCalls: number;
   /** Calls waiting for a slot; past it the caller gets 503 UPSTREAM_UNAVAILABLE at once. */
   maxQueuedCalls: number;
+  /**
+   * Of those, the calls one tenant (organization) may have in flight at once; its further calls
+   * wait in its own turn. Keeps slots free for the others whatever one tenant's calls cost.
+   */
+  maxConcurrentCallsPerTenant: number;
+  /** Calls one tenant may have waiting; past it that tenant's call gets 503 at once, nobody else's. */
+  maxQueuedCallsPerTenant: number;
   /** Upstream calls one request runs at once (its fan-out: stats, batches, name lists). */
   requestFanOut: number;
   /** What carries `SuiGrpcClient`'s calls: our `node:http2` transport or grpc-js (docs/architecture.md). */
@@ -48,6 +55,8 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   healthTimeoutMs: 1_000,
   maxConcurrentCalls: 32,
   maxQueuedCalls: 1_024,
+  maxConcurrentCallsPerTenant: 16,
+  maxQueuedCallsPerTenant: 256,
   requestFanOut: 8,
   grpcTransport: 'h2',
 };

@@ -20,7 +20,7 @@ export function createUpstreamSet(config: UpstreamSetConfig): Map<Network, Upstr
 export function upstreamSetFromConfig(config: {
   networks: readonly Network[];
   endpoints: Readonly<Record<Network, { grpcUrl: string | undefined; graphqlUrl: string | undefined }>>;
-  upstream: Omit<UpstreamPolicy, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'healthTimeoutMs' | 'maxConcurrentCalls' | 'maxQueuedCalls' | 'requestFanOut'> & Partial<UpstreamPolicy>;
+  upstream: Omit<UpstreamPolicy, 'retryBaseDelayMs' | 'retryMaxDelayMs' | 'healthTimeoutMs' | 'maxConcurrentCalls' | 'maxQueuedCalls' | 'maxConcurrentCallsPerTenant' | 'maxQueuedCallsPerTenant' | 'requestFanOut'> & Partial<UpstreamPolicy>;
 }): Map<Network, Upstream> {
   const networks: Partial<Record<Network, UpstreamEndpoints>> = {};
   for (const network of config.networks) {
