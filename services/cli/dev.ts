@@ -173,7 +173,9 @@ export async function runDev(argv: string[]): Promise<void> {
 async function startDevGrpcProxies(config: Readonly<Config>, deps: Omit<Parameters<typeof createGrpcProxy>[0], 'networkOf'>): Promise<Map<Network, { proxy: GrpcProxy; url: string }>> {
   const proxies = new Map<Network, { proxy: GrpcProxy; url: string }>();
   for (const [index, network] of config.networks.entries()) {
-    const proxy = createGrpcProxy({ ...deps, networkOf: () => network });
+    const proxy = createGrpcProxy({
+      ...deps, networkOf: () => network, handshakeTimeoutMs: config.http.headersTimeoutMs, idleTimeoutMs: config.http.idleTimeoutMs,
+    });
     const port = config.grpc.port === 0 ? 0 : config.grpc.port + index;
     const address = await bindPort('SUIGW_GRPC_PORT', port, () => proxy.listen(port, config.host));
     proxies.set(network, { proxy, url: `http://${config.host.includes(':') ? `[${config.host}]` : config.host}:${address.port}` });

@@ -18,7 +18,8 @@ export async function runGrpc(): Promise<void> {
   const metrics = new Metrics();
   for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
   const opened = await openPipeline({ ...runtime, config, metrics });
-  const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams, metrics, networkOf: networkByAuthority(config.grpc.hosts) });
+  const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams, metrics, networkOf: networkByAuthority(config.grpc.hosts),
+    handshakeTimeoutMs: config.http.headersTimeoutMs, idleTimeoutMs: config.http.idleTimeoutMs });
   // /metrics on its own listener, as the gateway's (README: Metrics).
   const metricsServer = await serveRoleMetrics(metrics, config);
   onShutdown(async () => {

@@ -28,6 +28,13 @@ export { chargeStatusOf, statusOfApiError } from './grpc-status.js';
 export interface GrpcProxyOptions extends ProxyCallDeps {
   /** The network a call is for, from the authority the client dialled (a fixed one per port in dev). */
   networkOf(authority: string | undefined): Network;
+  /** Time a connection has to send its first bytes (the HTTP/2 preface); default 10,000 ms (SUIGW_HTTP_HEADERS_TIMEOUT_MS in the roles). */
+  handshakeTimeoutMs?: number;
+  /**
+   * An HTTP/2 connection with no call open and no frame either way for this long is closed
+   * (default 120,000 ms, SUIGW_HTTP_IDLE_TIMEOUT_MS in the roles), as the HTTP port closes idle sockets.
+   */
+  idleTimeoutMs?: number;
 }
 
 export interface GrpcProxy {
@@ -37,6 +44,8 @@ export interface GrpcProxy {
 
 /** Headers by which the gRPC-Web translation tells the proxy a call came from a browser. */
 const WEB_MARK = 'x-suigw-grpc-web';
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 const WEB_ORIGIN = 'x-suigw-web-origin';
 const WEB_CLIENT_IP = 'x-suigw-web-client-ip';
 
@@ -46,10 +55,30 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   const webToken = randomBytes(16).toString('hex');
   const server = http2.createServer({ settings: { maxConcurrentStreams: 1_000 } });
   const sessions = new Set<http2.ServerHttp2Session>();
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  /** Calls open per session: a session is closed for idleness only with none open. */
+  const openCalls = new WeakMap<http2.Http2Session, number>();
   server.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
     session.on('error', () => session.destroy());
+    // Node's session timer restarts at every frame read or written; when it fires, a session
+    // with calls open (a quiet subscription) is left alone and timed again when its last call ends.
+    session.setTimeout(idleTimeoutMs, () => {
+      if ((openCalls.get(session) ?? 0) === 0) session.destroy();
+    });
+  });
+  server.on('stream', (stream: http2.ServerHttp2Stream) => {
+    const session = stream.session;
+    if (!session) return;
+    openCalls.set(session, (openCalls.get(session) ?? 0) + 1);
+    stream.once('close', () => {
+      const left = (openCalls.get(session) ?? 1) - 1;
+      openCalls.set(session, left);
+      if (left === 0 && !session.destroyed) session.setTimeout(idleTimeoutMs, () => {
+        if ((openCalls.get(session) ?? 0) === 0) session.destroy();
+      });
+    });
   });
   // gRPC-Web over HTTP/2 arrives here with native gRPC (the mux hands over every HTTP/2
   // connection): those streams, and their CORS preflights, go to the mux's translation through
@@ -86,6 +115,7 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
       [WEB_CLIENT_IP]: req.socket.remoteAddress ?? '',
     }),
     exposeHeaders: Object.values(RATE_LIMIT_HEADERS),
+    handshakeTimeoutMs: options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
   });
   return {
     listen: (port, host) => mux.listen(port, host),

@@ -52,6 +52,12 @@ export interface GrpcWebMuxOptions {
    * may carry one, e.g. `/mainnet`); it is removed before the call reaches the gRPC server.
    */
   readonly pathPrefix?: string;
+  /**
+   * A connection that has not said which protocol it speaks (the HTTP/2 preface, or a first
+   * HTTP/1.1 byte) within this many ms is closed (default 10,000): before, a connection that sent
+   * nothing was kept forever, one file descriptor each, for anyone, without a key.
+   */
+  readonly handshakeTimeoutMs?: number;
 }
 
 export interface GrpcWebMux {
@@ -70,6 +76,7 @@ export interface GrpcWebMux {
   close(): Promise<void>;
 }
 
+const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 const HTTP2_PREFACE = Buffer.from('PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n');
 /** Request headers that are HTTP/1.1 or browser plumbing, not gRPC metadata. */
 const NOT_METADATA = new Set([
@@ -277,6 +284,9 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     // still buffered in the socket (core.js reads `socket.readableLength` on creation), so HTTP/2
     // runs on the socket's own handle rather than through a JS stream wrapper.
     let head: Buffer = Buffer.alloc(0);
+    const handshake = setTimeout(() => socket.destroy(), options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS);
+    handshake.unref();
+    socket.once('close', () => clearTimeout(handshake));
     const onReadable = () => {
       let chunk: Buffer | null;
       while ((chunk = socket.read() as Buffer | null) !== null) head = head.length === 0 ? chunk : Buffer.concat([head, chunk]);
@@ -284,6 +294,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       const isHttp2 = head.subarray(0, compared).equals(HTTP2_PREFACE.subarray(0, compared));
       if (isHttp2 && head.length < HTTP2_PREFACE.length) return;
       socket.off('readable', onReadable);
+      clearTimeout(handshake);
       socket.unshift(head);
       if (isHttp2) {
         injector.injectConnection(socket);
