@@ -40,6 +40,11 @@ function openPostgres(url: string, poolSize: number): Database {
   const pool = new pg.Pool({ connectionString: url, max: poolSize });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
+  // Nor may a checked-out one between its queries (a transaction awaiting its caller, a
+  // connection just taken): pg emits 'error' on the client with no query to fail, and the pool
+  // listens only while the client is idle. The client is then unqueryable: its next query fails
+  // and the pool drops it on release.
+  pool.on('connect', (client) => client.on('error', () => {}));
   const db = new Kysely<DatabaseSchema>({ dialect: new PostgresDialect({ pool }) });
   const listeners = new Set<() => Promise<void>>();
   return {
