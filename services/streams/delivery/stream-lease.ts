@@ -12,6 +12,11 @@ export const LEASE_RENEW_MS = 3_000;
  */
 export interface StreamLease {
   acquire(streamId: string, token: string): Promise<boolean>;
+  /**
+   * Extends the holder's lease; false when another connection holds the stream. A lease that
+   * lapsed with nobody taking it (Redis unreachable for longer than the TTL) is taken again: the
+   * connection is still the stream's only one.
+   */
   renew(streamId: string, token: string): Promise<boolean>;
   release(streamId: string, token: string): Promise<void>;
   close(): Promise<void>;
@@ -38,10 +43,7 @@ export class MemoryStreamLease implements StreamLease {
   }
 
   async renew(streamId: string, token: string): Promise<boolean> {
-    const held = this.#held.get(streamId);
-    if (!held || held.token !== token) return false;
-    held.until = this.#clock.now() + LEASE_TTL_MS;
-    return true;
+    return this.acquire(streamId, token);
   }
 
   async release(streamId: string, token: string): Promise<void> {
@@ -53,7 +55,10 @@ export class MemoryStreamLease implements StreamLease {
   }
 }
 
-const RENEW = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) else return 0 end`;
+const RENEW = `local holder = redis.call('GET', KEYS[1])
+if holder == ARGV[1] then return redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+if holder == false then redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2]) return 1 end
+return 0`;
 const RELEASE = `if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) else return 0 end`;
 
 interface LeaseRedis extends Redis {
