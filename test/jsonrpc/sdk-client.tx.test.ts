@@ -69,6 +69,46 @@ describe('SuiJsonRpcClient through the gateway: transactions and events', () => 
     await client.waitForTransaction({ digest: result.digest, pollInterval: 50 });
   });
 
+  it('lists coins largest first, as a node does, so the builder finds the gas coin among more than a page of coins', async () => {
+    // A node's owner index orders one type's coins from greatest balance to least; the SDK's gas
+    // selection reads the first page of the owner's SUI coins only. Ordered by id, the one large
+    // coin among 61 fell off that page about one time in six and every transaction then failed.
+    const holder = Ed25519Keypair.generate();
+    await requestSuiFromFaucetV2({ host: e.simnet.faucetHost, recipient: holder.toSuiAddress() });
+    e.simnet.seal();
+    const amounts = Array.from({ length: 60 }, (_, i) => 1000 + ((i * 37) % 60));
+    const split = new Transaction();
+    const parts = split.splitCoins(split.gas, amounts);
+    split.transferObjects(amounts.map((_, i) => parts[i]!), holder.toSuiAddress());
+    const created = await client.signAndExecuteTransaction({ transaction: split, signer: holder, options: { showEffects: true } });
+    expect(created.effects?.status.status).toBe('success');
+    e.simnet.seal();
+    await client.waitForTransaction({ digest: created.digest, pollInterval: 50 });
+
+    const pages = [];
+    let cursor: string | null | undefined = null;
+    do {
+      const page = await client.getCoins({ owner: holder.toSuiAddress(), cursor });
+      pages.push(page.data);
+      cursor = page.hasNextPage ? page.nextCursor : null;
+    } while (cursor);
+    const balances = pages.flat().map((coin) => BigInt(coin.balance));
+    expect(balances).toHaveLength(61);
+    expect(pages[0]).toHaveLength(50);
+    expect(balances).toEqual([...balances].sort((a, b) => (a === b ? 0 : a > b ? -1 : 1)));
+
+    // The default flow: merge the first page's small coins, the SDK picks the gas coin itself.
+    const small = pages[0]!.slice(1);
+    const merge = new Transaction();
+    merge.mergeCoins(merge.object(small[0]!.coinObjectId), small.slice(1).map((coin) => merge.object(coin.coinObjectId)));
+    const merged = await client.signAndExecuteTransaction({ transaction: merge, signer: holder, options: { showEffects: true, showInput: true } });
+    expect(merged.effects?.status.status).toBe('success');
+    const payment = (merged.transaction?.data as { gasData: { payment: { objectId: string }[] } }).gasData.payment;
+    expect(payment.map((ref) => ref.objectId)).toEqual([pages[0]![0]!.coinObjectId]);
+    e.simnet.seal();
+    await client.waitForTransaction({ digest: merged.digest, pollInterval: 50 });
+  });
+
   it('queries events (newest first, the SDK\'s default) and pages with the cursors it is given', async () => {
     // simnet's producer emits the events; page only once there are enough for two pages and more
     // (a fresh chain may have none yet: how many depends on how long the tests before took).

@@ -17,7 +17,8 @@
  * `descending` flag says otherwise.
  */
 export type * from './types.js';
-export { Ledger } from './ledger.js';
+export { Ledger, ownerIndexKey, compareOwnerIndexKeys } from './ledger.js';
+export type { OwnerIndexKey } from './ledger.js';
 export { createLedger } from './genesis.js';
 export type { LedgerOptions, GenesisAccount } from './ledger.js';
 export { SUI_COIN_TYPE } from './constants.js';

@@ -1,7 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import { describe, expect, it } from 'vitest';
 import { CATALOG, COIN_TYPES, EVENT_TYPES, OBJECT_TYPES } from './catalog.js';
-import { createLedger } from './index.js';
+import { SUI_COIN_TYPE, compareOwnerIndexKeys, createLedger, ownerIndexKey } from './index.js';
 import { suiDigest } from './hashing.js';
 
 const ledger = createLedger({ seed: 'ledger-happy' });
@@ -47,7 +47,13 @@ describe('genesis', () => {
     const alice = ledger.accounts[0]!.address;
     const first = ledger.listOwnedObjects(alice, {}, { limit: 3 });
     const second = ledger.listOwnedObjects(alice, {}, { limit: 3, cursor: first.nextCursor });
-    expect(second.items[0]!.objectId > first.items[2]!.objectId).toBe(true);
+    // A node's owner-index order: by type, a type's coins largest first, then by id.
+    expect(compareOwnerIndexKeys(ownerIndexKey(second.items[0]!), ownerIndexKey(first.items[2]!))).toBe(1);
+    const all = ledger.listOwnedObjects(alice, {}, { limit: 1000 }).items;
+    expect(all.map(ownerIndexKey)).toEqual(all.map(ownerIndexKey).sort(compareOwnerIndexKeys));
+    const sui = all.filter((object) => object.coin?.coinType === SUI_COIN_TYPE).map((object) => object.coin!.balance);
+    expect(sui.length).toBeGreaterThan(1);
+    expect(sui).toEqual([...sui].sort((a, b) => (a === b ? 0 : a > b ? -1 : 1)));
     expect(() => ledger.listOwnedObjects(alice, {}, { cursor: ledger.listBalances(alice, { limit: 1 }).nextCursor })).toThrow(/invalid page token/);
   });
 });

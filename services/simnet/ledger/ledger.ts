@@ -12,6 +12,7 @@ import { addToIndex, decodeCursor, decodeNumberCursor, encodeCursor, iterate, lo
 import { canonicalName, normalizeAddress, normalizeType, typeFilterMatcher } from './normalize.js';
 import { encodeCheckpoint } from './checkpoint-encoding.js';
 import { baseType } from './object-encoding.js';
+import { InvalidCursorError } from './errors.js';
 import type {
   AllowanceRecord,
   BalanceRecord,
@@ -128,19 +129,20 @@ export class Ledger implements LedgerReader {
     const ownerAddress = normalizeAddress(owner);
     const typeFilter = filter.type ? normalizeType(filter.type) : undefined;
     const exact = typeFilter?.includes('<') ?? false;
-    const after = decodeCursor('owned', page?.cursor);
+    const after = decodeOwnerIndexCursor(page?.cursor);
     const limit = pageLimit(page);
-    const ids = [...(this.#ownedBy.get(ownerAddress) ?? [])].sort();
-    const items: ObjectRecord[] = [];
-    for (const id of ids) {
-      if (after !== undefined && id <= after) continue;
+    const owned: { object: ObjectRecord; key: OwnerIndexKey }[] = [];
+    for (const id of this.#ownedBy.get(ownerAddress) ?? []) {
       const object = this.getObject(id);
       if (!object) continue;
       if (typeFilter && (exact ? object.type !== typeFilter : object.type === 'package' || baseType(object.type) !== typeFilter)) continue;
-      if (items.length === limit) return { items, nextCursor: encodeCursor('owned', items[items.length - 1]!.objectId) };
-      items.push(object);
+      const key = ownerIndexKey(object);
+      if (after === undefined || compareOwnerIndexKeys(key, after) > 0) owned.push({ object, key });
     }
-    return { items };
+    owned.sort((a, b) => compareOwnerIndexKeys(a.key, b.key));
+    if (owned.length <= limit) return { items: owned.map((entry) => entry.object) };
+    const items = owned.slice(0, limit);
+    return { items: items.map((entry) => entry.object), nextCursor: encodeCursor('owned', JSON.stringify(items[items.length - 1]!.key)) };
   }
 
   listDynamicFields(parentId: string, page?: PageRequest): Page<ObjectRecord> {
@@ -549,4 +551,42 @@ export class Ledger implements LedgerReader {
     for (const listener of [...this.#listeners]) listener(checkpoint);
     return checkpoint;
   }
+}
+
+/**
+ * The order a node lists an owner's objects in: Sui's owner index (`OwnerIndexKey` of
+ * sui-core's rpc_index.rs, which serves v2 ListOwnedObjects) is keyed by owner, object type,
+ * the coin's balance inverted (`!balance`, so coins come largest first, "in order to force
+ * sorting of coins to be from greatest to least") and object id. The SDK's gas selection takes
+ * the first page of the owner's SUI coins, so an order by id alone left the largest coin off
+ * that page once an address held more than a page of coins. Types compare as their normalized
+ * strings here (a node compares the encoded struct tag; what matters to clients is that one
+ * type's objects are together and its coins largest first); objects that are not coins sort
+ * before coins of the same type, as Rust's `None < Some`.
+ */
+export type OwnerIndexKey = readonly [type: string, invertedBalance: string, objectId: string];
+
+const U64_MAX = 2n ** 64n - 1n;
+
+export function ownerIndexKey(object: ObjectRecord): OwnerIndexKey {
+  const inverted = object.coin ? (U64_MAX - object.coin.balance).toString().padStart(20, '0') : '';
+  return [object.type, inverted, object.objectId];
+}
+
+export function compareOwnerIndexKeys(a: OwnerIndexKey, b: OwnerIndexKey): number {
+  for (let i = 0; i < 3; i++) if (a[i] !== b[i]) return a[i]! < b[i]! ? -1 : 1;
+  return 0;
+}
+
+function decodeOwnerIndexCursor(cursor: string | undefined): OwnerIndexKey | undefined {
+  const value = decodeCursor('owned', cursor);
+  if (value === undefined) return undefined;
+  let key: unknown;
+  try {
+    key = JSON.parse(value);
+  } catch {
+    throw new InvalidCursorError('invalid page token');
+  }
+  if (!Array.isArray(key) || key.length !== 3 || !key.every((part) => typeof part === 'string')) throw new InvalidCursorError('invalid page token');
+  return key as unknown as OwnerIndexKey;
 }

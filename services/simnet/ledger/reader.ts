@@ -76,7 +76,10 @@ export interface LedgerReader {
   getObjectAtVersion(objectId: string, version: bigint): ObjectRecord | ObjectTombstone | undefined;
   /** Every version of an object, oldest first (tombstones included). */
   getObjectHistory(objectId: string): readonly (ObjectRecord | ObjectTombstone)[];
-  /** Live objects owned by an address (or by an object, for object-owned children), ordered by id. */
+  /**
+   * Live objects owned by an address (or by an object, for object-owned children), in a node's
+   * owner-index order: by type, coins largest first, then by id ({@link ownerIndexKey}).
+   */
   listOwnedObjects(owner: string, filter?: OwnedObjectsFilter, page?: PageRequest): Page<ObjectRecord>;
   /** Dynamic fields (`0x2::dynamic_field::Field<K,V>` objects) under a parent object id. */
   listDynamicFields(parentId: string, page?: PageRequest): Page<ObjectRecord>;

@@ -1,6 +1,6 @@
 import { normalizeStructTag } from '@mysten/sui/utils';
 import type { ObjectRecord } from '../../ledger/index.js';
-import { typeFilterMatcher } from '../../ledger/index.js';
+import { ownerIndexKey, typeFilterMatcher } from '../../ledger/index.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
 import { badUserInput } from '../errors.js';
@@ -159,5 +159,7 @@ export function objectConnection(ctx: RequestContext, filter: ObjectFilterArgs, 
   const kind = ownerKind ? OWNER_KINDS[ownerKind] : undefined;
   const candidates = owner != null ? readAll((p) => ctx.ledger.listOwnedObjects(owner, {}, p)) : ctx.liveObjects();
   const objects = candidates.filter((o) => !o.package && matches(o.type) && (kind === undefined || o.owner.kind === kind));
-  return paginate(objects, (o) => o.objectId, page, (o) => new ObjectNode(ctx, o, 'Object'));
+  // An owner's objects come in the ledger's owner-index order (ownerIndexKey); live objects by id.
+  const key = owner != null ? (o: ObjectRecord) => ownerIndexKey(o) : (o: ObjectRecord) => o.objectId;
+  return paginate(objects, key, page, (o) => new ObjectNode(ctx, o, 'Object'));
 }

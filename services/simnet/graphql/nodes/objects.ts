@@ -1,6 +1,6 @@
 import { bcs } from '@mysten/sui/bcs';
 import type { CoinTypeRecord, MovePackageRecord, ObjectOwner, ObjectRecord, ObjectTombstone } from '../../ledger/index.js';
-import { typeFilterMatcher } from '../../ledger/index.js';
+import { ownerIndexKey, typeFilterMatcher } from '../../ledger/index.js';
 import { moveObjectData } from '../../ledger/object-encoding.js';
 import { readAll } from '../context.js';
 import type { RequestContext } from '../context.js';
@@ -52,7 +52,8 @@ export class AddressNode {
     const page = pageFromArgs(args, pageLimits('Address', 'objects'));
     const matches = args.filter?.type ? typeFilterMatcher(args.filter.type) : () => true;
     const records = readAll((p) => this.ctx.ledger.listOwnedObjects(this.address, {}, p)).filter((o) => !o.package && matches(o.type));
-    return paginate(records, (o) => o.objectId, page, (o) => new ObjectNode(this.ctx, o, 'MoveObject'));
+    // The ledger's owner-index order (type, coins largest first, id), and the same key as the cursor.
+    return paginate(records, (o) => ownerIndexKey(o), page, (o) => new ObjectNode(this.ctx, o, 'MoveObject'));
   }
 
   defaultNameRecord(): NameRecordNode | null {
