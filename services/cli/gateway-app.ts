@@ -100,7 +100,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
         cursors: new CursorCodec({ secret: restConfig.cursorSecret, maxAgeSeconds: restConfig.cursorMaxAgeSeconds, now: () => clock.now() }),
         catalogNetworkOf: (network) => (config.catalogSimnetNetworks.includes(network) ? 'simnet' : network),
       }),
-      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, pipeline })] : []),
+      ...(options.warp ? [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, pipeline, metrics })] : []),
     ],
   });
   monitor.start();

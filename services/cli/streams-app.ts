@@ -37,7 +37,7 @@ export async function buildStreamsApp(options: StreamsAppOptions): Promise<App> 
     onRouteCost: options.onRouteCost,
     healthChecks: options.healthChecks ?? [],
     openApi: false,
-    capabilities: [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, pipeline: parts.pipeline })],
+    capabilities: [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, pipeline: parts.pipeline, metrics: parts.metrics })],
   });
   parts.closeWith(app);
   return app;

@@ -107,6 +107,19 @@ export class Metrics {
     aggregator: 'max',
   });
 
+  /**
+   * Open Warp connections of this process, per network and transport: what a stream worker
+   * carries (the operator scales them by WarpStream load; this shows it from the inside).
+   * Summed over a role's workers, as connections add up.
+   */
+  readonly warpConnections = new Gauge({
+    name: 'suigw_warp_connections',
+    help: 'Open Warp stream connections, per network and protocol (websocket, sse).',
+    labelNames: ['network', 'protocol'] as const,
+    registers: [this.registry],
+    aggregator: 'sum',
+  });
+
   /** kind: key_or_ip (per-key/per-IP cap), organization (plan rate), quota (monthly credits), proofs. */
   readonly rateLimitRejections = new Counter({
     name: 'suigw_rate_limit_rejections_total',

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, isApiError, WsClose, type Clock, type Logger } from '../../core/index.js';
+import { ApiError, isApiError, WsClose, type Clock, type Logger, type Metrics } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
 import { type MeterTicket } from '../../metering/index.js';
@@ -25,6 +25,8 @@ export interface WarpDeliveryDeps {
   lease: StreamLease;
   /** Settles the connect request (a hijacked reply never reaches the meter's onSend) and charges events and minutes. */
   pipeline: RequestPipeline;
+  /** Counts the open connections (`suigw_warp_connections`). */
+  metrics?: Pick<Metrics, 'warpConnections'>;
 }
 
 /** What the delivery routes build from the deps once: the process's watch on deleted streams. */
@@ -133,9 +135,16 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
   const unwatch = deps.presence.watch(stream.id, () => void refused(new ApiError('STREAM_NOT_FOUND')).catch(() => undefined));
   await sink.send({ event: 'connected', data: { connId: randomUUID(), subscriptionId: stream.id, subscriptionType: stream.type, protocol: request.protocol } });
   await session.start(request.mode, request.lastEventId);
+  const open = deps.metrics?.warpConnections.labels({ network: request.network, protocol: request.protocol });
+  open?.inc();
+  let counted = open !== undefined;
   return {
     ack: (id) => { void session.ack(id).catch(() => undefined); },
     closed: async () => {
+      if (counted) {
+        counted = false;
+        open!.dec();
+      }
       unwatch();
       session.stop();
       stopListening();

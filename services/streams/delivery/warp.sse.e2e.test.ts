@@ -101,6 +101,18 @@ describe.each(WARP_ENGINES)('Warp SSE /v1/warp/{id}/stream (eventsource client, 
     for (const line of lines) expect(line).toMatch(/^suigw_requests_total\{protocol="warp",/);
   });
 
+  it('counts the open connection in suigw_warp_connections{network, protocol} while it lasts; a refused connect is not one', async () => {
+    const open = async () => (await metrics.exposition()).body.split('\n').find((line) => line.startsWith('suigw_warp_connections{network="mainnet",protocol="sse"}'));
+    const holder = subscribe('');
+    await expect.poll(() => holder.seen[0]?.type).toBe('connected');
+    await expect.poll(open).toBe('suigw_warp_connections{network="mainnet",protocol="sse"} 1');
+    // A second connect is refused (STREAM_ALREADY_CONNECTED): still one open.
+    expect(await (await fetch(url, { headers: { 'x-api-key': t.adminKey } })).text()).toContain('STREAM_ALREADY_CONNECTED');
+    expect(await open()).toBe('suigw_warp_connections{network="mainnet",protocol="sse"} 1');
+    holder.source.close();
+    await expect.poll(open).toBe('suigw_warp_connections{network="mainnet",protocol="sse"} 0');
+  });
+
   it('a second SSE connection gets error STREAM_ALREADY_CONNECTED', async () => {
     const holder = subscribe('');
     await expect.poll(() => holder.seen[0]?.type).toBe('connected');
