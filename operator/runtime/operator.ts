@@ -1,24 +1,14 @@
 import type { KubeConfig, KubernetesObject } from '@kubernetes/client-node';
-import { ApiError, type Clock, type Logger } from '../../services/core/index.js';
+import { type Clock, type Logger } from '../../services/core/index.js';
 import type { Database } from '../../services/db/index.js';
-import { createKey, createProject, disableKey, organizationsOfKeys, updateKey } from '../../services/identity/index.js';
-import { projectLimit } from '../../services/plans/plan-table.js';
-import { API_GROUP, API_VERSION, type Kind } from '../crds/schemas.js';
+import { organizationsOfKeys } from '../../services/identity/index.js';
+import { type Kind } from '../crds/schemas.js';
 import type { GatewayIR } from '../ir.js';
-import { secretNameTaken, statusFor, withEnvoyCondition, type EnvoyReport, type Outcome } from '../translate/conditions.js';
+import { statusFor, withEnvoyCondition, type EnvoyReport, type Outcome } from '../translate/conditions.js';
 import { translate } from '../translate/translate.js';
-import {
-  KEY_ID_ANNOTATION,
-  MANAGED_BY_LABEL,
-  MANAGER,
-  type ClusterState,
-  type CustomResource,
-  type OwnedSecret,
-  type RowAction,
-  type StatusUpdate,
-  type TranslationSettings,
-} from '../translate/types.js';
+import { type ClusterState, type CustomResource, type OwnedSecret, type StatusUpdate, type TranslationSettings } from '../translate/types.js';
 import { Debouncer } from './debouncer.js';
+import { refKey, RowActions } from './row-actions.js';
 import { loadDatabaseView } from './database-view.js';
 import { CUSTOM_TYPES, Informer, OWNED_TYPES } from './informers.js';
 import { containsFields, KubeWriter, sameJson } from './kube-writer.js';
@@ -59,6 +49,7 @@ export class Operator {
   readonly #listeners: ((ir: GatewayIR) => void)[] = [];
   /** Secrets written but not yet seen by the informer: a rebuild must not create their key again. */
   readonly #writtenSecrets = new Map<string, OwnedSecret>();
+  readonly #rows: RowActions;
   #latest: GatewayIR | undefined;
   /** The xDS clients' last word on the served configuration (see `reportEnvoy`). */
   #envoy: EnvoyReport | undefined;
@@ -68,6 +59,7 @@ export class Operator {
   constructor(private readonly options: OperatorOptions) {
     this.#timers = options.timers ?? systemTimers;
     this.#writer = new KubeWriter(options.kubeConfig);
+    this.#rows = new RowActions({ database: options.database, clock: options.clock, writer: this.#writer, writtenSecrets: this.#writtenSecrets });
     this.#debouncer = new Debouncer(() => this.rebuild(), options.clock, this.#timers, options.quietMs ?? 100, options.maxMs ?? 500);
     this.#elector = new LeaseElector(options.kubeConfig, options.lease, options.clock, this.#timers, options.logger);
     this.#elector.onChange((leader) => {
@@ -167,7 +159,7 @@ export class Operator {
       for (const listener of this.#listeners) listener(translation.ir);
     }
     if (!this.#elector.isLeader) return;
-    const { failures, applied } = await this.#runActions(translation.actions);
+    const { failures, applied } = await this.#rows.run(translation.actions);
     await this.#applyWorkloads(translation.workloads);
     await this.#writeStatuses(cluster, translation.statuses, failures, now);
     // Applied row changes move the database the next translation reads. Failed ones changed
@@ -191,103 +183,6 @@ export class Operator {
     return { resources, secrets };
   }
 
-  /** Row changes through the identity module; a refusal becomes the resource's Ready condition. */
-  async #runActions(actions: RowAction[]): Promise<{ failures: Map<string, Outcome>; applied: number }> {
-    const failures = new Map<string, Outcome>();
-    let applied = 0;
-    for (const action of actions) {
-      try {
-        const refusal = await this.#runAction(action);
-        if (refusal) failures.set(refKey(action.ref), refusal);
-        else applied += 1;
-      } catch (error) {
-        if (!(error instanceof ApiError)) throw error;
-        failures.set(refKey(action.ref), { ready: false, reason: error.code, message: error.message });
-      }
-    }
-    return { failures, applied };
-  }
-
-  /** One row change; a refusal that is no API error (a Secret name taken) is returned. */
-  async #runAction(action: RowAction): Promise<Outcome | undefined> {
-    const { database, clock } = this.options;
-    switch (action.action) {
-      case 'addFinalizer':
-      case 'removeFinalizer':
-        await this.#writer.setFinalizer(action.ref, action.action === 'addFinalizer');
-        return undefined;
-      case 'createProject':
-        await createProject(database, clock, action.organizationId, { name: action.name, network: action.network }, projectLimit);
-        return undefined;
-      case 'updateKey':
-        await updateKey(database, { kind: 'operator' }, action.organizationId, action.keyId, action.changes);
-        return undefined;
-      case 'disableKey':
-        await disableKey(database, clock, action.organizationId, action.keyId);
-        return undefined;
-      case 'createKey':
-        return this.#createKey(action);
-    }
-  }
-
-  async #createKey(action: Extract<RowAction, { action: 'createKey' }>): Promise<Outcome | undefined> {
-    const { database, clock } = this.options;
-    // The informers see only the Secrets the operator labelled. Into a Secret of that name that
-    // is not this ApiKey's (a TLS Secret, another application's credentials), the forced apply
-    // below would write the key beside the owner's data and take those fields from them.
-    const existing = await this.#readKeySecret(action);
-    if (existing && !(existing.metadata?.ownerReferences ?? []).some((owner) => owner.uid === action.ref.uid)) return secretNameTaken(action.secretName);
-    const created = await createKey(database, clock, { kind: 'operator' }, {
-      organizationId: action.organizationId,
-      projectId: action.projectId,
-      name: action.name,
-      scopes: action.scopes,
-      allowedOrigins: action.allowedOrigins,
-      rateLimit: action.rateLimit ?? undefined,
-      expiresInDays: action.expiresInDays,
-    });
-    const secret = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      type: 'Opaque',
-      metadata: {
-        name: action.secretName,
-        namespace: action.ref.namespace,
-        labels: { [MANAGED_BY_LABEL]: MANAGER },
-        annotations: { [KEY_ID_ANNOTATION]: created.id },
-        ownerReferences: [{ apiVersion: `${API_GROUP}/${API_VERSION}`, kind: 'ApiKey', name: action.ref.name, uid: action.ref.uid, controller: true, blockOwnerDeletion: true }],
-      },
-      data: { apiKey: Buffer.from(created.apiKey).toString('base64') },
-    };
-    try {
-      await this.#writer.apply(secret);
-    } catch (error) {
-      // A key whose value nobody holds must not stay usable.
-      await disableKey(database, clock, action.organizationId, created.id);
-      // This ApiKey's failure, in its status: thrown as is, it aborted the whole rebuild, every
-      // other tenant's resources waited, and each retry a second later made one more key row.
-      throw new ApiError('INTERNAL_ERROR', {
-        message: `The key's Secret ${action.ref.namespace}/${action.secretName} could not be written (${error instanceof Error ? error.message : String(error)}); the key made for it was disabled.`,
-        cause: error,
-      });
-    }
-    this.#writtenSecrets.set(`${action.ref.namespace}/${action.secretName}`, { metadata: { ...secret.metadata, uid: '', ownerUids: [action.ref.uid] } });
-    if (!action.enabled) await disableKey(database, clock, action.organizationId, created.id);
-    return undefined;
-  }
-
-  /** The Secret of that name as stored; an API server error is this ApiKey's failure, no key made. */
-  async #readKeySecret(action: Extract<RowAction, { action: 'createKey' }>): Promise<KubernetesObject | undefined> {
-    try {
-      return await this.#writer.readSecret(action.ref.namespace, action.secretName);
-    } catch (error) {
-      throw new ApiError('INTERNAL_ERROR', {
-        message: `The key's Secret ${action.ref.namespace}/${action.secretName} could not be read (${error instanceof Error ? error.message : String(error)}); no key was made.`,
-        cause: error,
-      });
-    }
-  }
-
   async #applyWorkloads(workloads: Record<string, unknown>[]): Promise<void> {
     for (const workload of workloads) {
       const kind = workload['kind'] as 'Deployment' | 'CronJob';
@@ -309,10 +204,6 @@ export class Operator {
       await this.#writer.writeStatus(update.ref, update.status);
     }
   }
-}
-
-function refKey(ref: { kind: string; namespace: string; name: string }): string {
-  return `${ref.kind}/${ref.namespace}/${ref.name}`;
 }
 
 function metaOf(object: KubernetesObject): CustomResource['metadata'] {
