@@ -29,8 +29,9 @@ export class KubeWriter {
     this.#core = kubeConfig.makeApiClient(CoreV1Api);
   }
 
-  async apply(object: Json): Promise<void> {
-    await this.#objects.patch(object as KubernetesObject, undefined, undefined, MANAGER, true, PatchStrategy.ServerSideApply);
+  /** Server-side apply, forced; `dryRun`: authorized and admitted by the API server, not stored. */
+  async apply(object: Json, options: { dryRun?: boolean } = {}): Promise<void> {
+    await this.#objects.patch(object as KubernetesObject, undefined, options.dryRun ? 'All' : undefined, MANAGER, true, PatchStrategy.ServerSideApply);
   }
 
   /** The Secret stored under that name, whoever wrote it (the informers see only the operator's). */

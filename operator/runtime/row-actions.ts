@@ -73,6 +73,10 @@ export class RowActions {
     // below would write the key beside the owner's data and take those fields from them.
     const existing = await this.#readKeySecret(action);
     if (existing && !(existing.metadata?.ownerReferences ?? []).some((owner) => owner.uid === action.ref.uid)) return secretNameTaken(action.secretName);
+    // The write is tried first as a dry run (the API server's RBAC and admission decide it as
+    // for the real one): a Secret it refuses makes no key row at all. Without it, every retry of
+    // a refused write left one more key row behind, disabled.
+    await this.#dryRun(action, keySecret(action, { id: 'dry-run', apiKey: '' }));
     const created = await createKey(database, clock, { kind: 'operator' }, {
       organizationId: action.organizationId,
       projectId: action.projectId,
@@ -82,19 +86,7 @@ export class RowActions {
       rateLimit: action.rateLimit ?? undefined,
       expiresInDays: action.expiresInDays,
     });
-    const secret = {
-      apiVersion: 'v1',
-      kind: 'Secret',
-      type: 'Opaque',
-      metadata: {
-        name: action.secretName,
-        namespace: action.ref.namespace,
-        labels: { [MANAGED_BY_LABEL]: MANAGER },
-        annotations: { [KEY_ID_ANNOTATION]: created.id },
-        ownerReferences: [{ apiVersion: `${API_GROUP}/${API_VERSION}`, kind: 'ApiKey', name: action.ref.name, uid: action.ref.uid, controller: true, blockOwnerDeletion: true }],
-      },
-      data: { apiKey: Buffer.from(created.apiKey).toString('base64') },
-    };
+    const secret = keySecret(action, created);
     try {
       await this.#deps.writer.apply(secret);
     } catch (error) {
@@ -112,6 +104,18 @@ export class RowActions {
     return undefined;
   }
 
+  /** The Secret's write as a dry run; a refusal is this ApiKey's failure, no key made. */
+  async #dryRun(action: Extract<RowAction, { action: 'createKey' }>, secret: ReturnType<typeof keySecret>): Promise<void> {
+    try {
+      await this.#deps.writer.apply(secret, { dryRun: true });
+    } catch (error) {
+      throw new ApiError('INTERNAL_ERROR', {
+        message: `The key's Secret ${action.ref.namespace}/${action.secretName} could not be written (${error instanceof Error ? error.message : String(error)}); no key was made.`,
+        cause: error,
+      });
+    }
+  }
+
   /** The Secret of that name as stored; an API server error is this ApiKey's failure, no key made. */
   async #readKeySecret(action: Extract<RowAction, { action: 'createKey' }>): Promise<KubernetesObject | undefined> {
     try {
@@ -123,6 +127,23 @@ export class RowActions {
       });
     }
   }
+}
+
+/** The key's Secret, owned by its ApiKey (deleting the ApiKey deletes it). */
+function keySecret(action: Extract<RowAction, { action: 'createKey' }>, key: { id: string; apiKey: string }) {
+  return {
+    apiVersion: 'v1',
+    kind: 'Secret',
+    type: 'Opaque',
+    metadata: {
+      name: action.secretName,
+      namespace: action.ref.namespace,
+      labels: { [MANAGED_BY_LABEL]: MANAGER },
+      annotations: { [KEY_ID_ANNOTATION]: key.id },
+      ownerReferences: [{ apiVersion: `${API_GROUP}/${API_VERSION}`, kind: 'ApiKey', name: action.ref.name, uid: action.ref.uid, controller: true, blockOwnerDeletion: true }],
+    },
+    data: { apiKey: Buffer.from(key.apiKey).toString('base64') },
+  };
 }
 
 /** The key of a resource in the failures map: kind, namespace and name. */

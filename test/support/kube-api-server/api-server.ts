@@ -61,7 +61,7 @@ export class KubeApiDouble {
   readonly #server: Server;
   readonly #watches = new Set<ServerResponse>();
   #failures: { count: number; status: number } = { count: 0, status: 500 };
-  readonly #refusals: { matches: (method: string, path: string) => boolean; status: number }[] = [];
+  readonly #refusals: { matches: (method: string, path: string, dryRun: boolean) => boolean; status: number }[] = [];
   readonly #readFailures: { matches: (path: string) => boolean; status: number }[] = [];
   #hooks: { matches: (method: string, path: string) => boolean; run: () => void }[] = [];
 
@@ -98,8 +98,11 @@ export class KubeApiDouble {
     this.#failures = { count, status };
   }
 
-  /** Every later write that `matches` answers `status` (a namespace's RBAC refusing the operator, a name too long). */
-  refuseWrites(matches: (method: string, path: string) => boolean, status = 403): void {
+  /**
+   * Every later write that `matches` answers `status` (a namespace's RBAC refusing the operator, a
+   * name too long); `dryRun` says whether the write is a dry run (refused alike unless told apart).
+   */
+  refuseWrites(matches: (method: string, path: string, dryRun: boolean) => boolean, status = 403): void {
     this.#refusals.push({ matches, status });
   }
 
@@ -140,7 +143,8 @@ export class KubeApiDouble {
       this.#failures.count -= 1;
       return sendStatus(res, this.#failures.status, 'InternalError', 'injected failure');
     }
-    const refusal = method === 'GET' ? undefined : this.#refusals.find((r) => r.matches(method, url.pathname));
+    const dryRun = url.searchParams.get('dryRun') === 'All';
+    const refusal = method === 'GET' ? undefined : this.#refusals.find((r) => r.matches(method, url.pathname, dryRun));
     if (refusal) return sendStatus(res, refusal.status, 'Forbidden', 'refused by the test');
     const readFailure = method === 'GET' ? this.#readFailures.find((f) => f.matches(url.pathname)) : undefined;
     if (readFailure) return sendStatus(res, readFailure.status, 'InternalError', 'read failed by the test');
@@ -163,6 +167,12 @@ export class KubeApiDouble {
     const namespace = route.namespace ?? '';
     const manager = url.searchParams.get('fieldManager') ?? 'unknown';
     const asTable = (req.headers.accept ?? '').includes('as=Table');
+    // A dry run (`dryRun=All`) has passed the refusals above, as the API server's authorization and
+    // admission run for it too; nothing is stored, and the answer is the object as sent.
+    if (url.searchParams.get('dryRun') === 'All' && method !== 'GET' && method !== 'DELETE') {
+      if (method === 'PATCH' && manager === 'unknown') return sendStatus(res, 422, 'Invalid', 'fieldManager is required for apply');
+      return sendJson(res, method === 'POST' ? 201 : 200, parseBody(body));
+    }
     if (method === 'GET' && name === undefined) {
       if (url.searchParams.get('watch') === 'true' || url.searchParams.get('watch') === '1') return this.#watch(route, url, res);
       const items = filter(this.store.list(type, route.namespace), url);
