@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isResponseSerializationError } from 'fastify-type-provider-zod';
 import { ApiError, errorBody, isApiError, type ErrorCode } from '../core/index.js';
+import { databaseUnavailableError } from '../db/index.js';
 import { validationFailure } from '../route-contract/index.js';
 import type { RouteTable } from './route-table.js';
 
@@ -17,7 +18,7 @@ const FASTIFY_CODES: Record<string, ErrorCode> = {
   FST_ERR_MAX_PARAM_LENGTH: 'URI_TOO_LONG',
 };
 
-/** Turns anything thrown into an ApiError; unknown failures become INTERNAL_ERROR (logged). */
+/** Turns anything thrown into an ApiError; the database unreachable is 503, unknown failures INTERNAL_ERROR (logged). */
 export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (isApiError(error)) return error;
   const invalid = validationFailure(error, request.routeOptions.config?.fieldCodes);
@@ -27,6 +28,11 @@ export function toApiError(error: unknown, request: FastifyRequest): ApiError {
   if (mapped) return new ApiError(mapped, { message: describe(mapped, fastifyError), cause: error });
   if (error instanceof SyntaxError && (fastifyError.statusCode === 400 || 'body' in error)) {
     return new ApiError('INVALID_BODY', { message: 'The body is not valid JSON.', cause: error });
+  }
+  const unavailable = databaseUnavailableError(error);
+  if (unavailable) {
+    request.log.warn({ err: error }, 'the database did not answer');
+    return unavailable;
   }
   if (isResponseSerializationError(error)) {
     request.log.error({ err: error }, 'response does not match its schema');

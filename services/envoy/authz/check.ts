@@ -1,4 +1,5 @@
 import { ApiError, errorBody, hasQueryKey, isApiError, requestIdFrom, type Logger } from '../../core/index.js';
+import { databaseUnavailableError } from '../../db/index.js';
 import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Principal, type SignedIdentity } from '../../identity/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
 import { planOf } from '../../plans/index.js';
@@ -87,7 +88,12 @@ export class AuthzCheck {
 
   #asApiError(error: unknown, requestId: string): ApiError {
     if (isApiError(error)) return error;
-    // The gateway's error handler answers an unexpected failure (the database down) the same way.
+    const unavailable = databaseUnavailableError(error);
+    if (unavailable) {
+      this.#options.logger.warn({ err: error, requestId }, 'ext_authz check: the database did not answer');
+      return unavailable;
+    }
+    // The gateway's error handler answers an unexpected failure the same way.
     this.#options.logger.error({ err: error, requestId }, 'ext_authz check failed');
     return new ApiError('INTERNAL_ERROR', { cause: error });
   }

@@ -1,4 +1,5 @@
 import { encodeGrpcMessage, GrpcStatus, isApiError, type ApiError } from '../../core/index.js';
+import { databaseUnavailableError } from '../../db/index.js';
 import { upstreamApiError } from '../../upstream/index.js';
 
 /** A call's end as gRPC sees it: status and message (percent-encoded on the wire). */
@@ -17,10 +18,12 @@ export function statusOfApiError(error: ApiError): CallStatus {
   return { code: error.definition.grpc, message: error.definition.wire === false ? detail : `${error.code}: ${detail}` };
 }
 
-/** Whatever a stage threw, as a status: API errors by the table, upstream failures by their code, the rest INTERNAL. */
+/** Whatever a stage threw, as a status: API errors by the table, upstream failures by their code, the database unreachable UNAVAILABLE, the rest INTERNAL. */
 export function statusOf(error: unknown): CallStatus {
   const mapped = upstreamApiError(error);
   if (isApiError(mapped)) return statusOfApiError(mapped);
+  const unavailable = databaseUnavailableError(error);
+  if (unavailable) return statusOfApiError(unavailable);
   return { code: GrpcStatus.INTERNAL, message: 'INTERNAL_ERROR: Internal error' };
 }
 
