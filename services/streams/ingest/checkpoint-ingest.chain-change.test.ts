@@ -3,7 +3,9 @@ import { ManualClock, createLogger } from '../../core/index.js';
 import { startSimnet, type RunningSimnet } from '../../simnet/index.js';
 import { SuiUpstream, defaultUpstreamPolicy } from '../../upstream/index.js';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
-import { streamsDb } from '../definitions/store.js';
+import { createOrganization } from '../../identity/index.js';
+import { COIN_TYPES } from '../../simnet/index.js';
+import { createStream, streamsDb } from '../definitions/store.js';
 import { MemoryStreamLog } from '../log/stream-log.memory.js';
 import { CheckpointIngest } from './checkpoint-ingest.js';
 
@@ -19,7 +21,7 @@ describe('CheckpointIngest when the upstream chain changes (simnet)', () => {
   const clock = new ManualClock();
 
   beforeAll(async () => {
-    simnet = await startSimnet({ seed: 'ingest-chain-change', autoStart: false });
+    simnet = await startSimnet({ seed: 'ingest-chain-change', autoStart: false, transactionsPerCheckpoint: 8 });
     db = await createTestDatabase();
     upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl }, policy: defaultUpstreamPolicy });
   });
@@ -31,9 +33,9 @@ describe('CheckpointIngest when the upstream chain changes (simnet)', () => {
 
   const cursorRow = () => streamsDb(db.database).selectFrom('stream_ingest_cursors').select(['checkpoint', 'chain_id']).where('network', '=', 'mainnet').executeTakeFirstOrThrow();
 
-  async function ingestUntilItSees(count: number): Promise<bigint[]> {
+  async function ingestUntilItSees(count: number, log = new MemoryStreamLog(clock)): Promise<bigint[]> {
     const seen: bigint[] = [];
-    const ingest = new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log: new MemoryStreamLog(clock), clock, logger: createLogger('silent'), onCheckpoint: (seq) => seen.push(seq) });
+    const ingest = new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log, clock, logger: createLogger('silent'), onCheckpoint: (seq) => seen.push(seq) });
     await ingest.start();
     try {
       await expect.poll(async () => {
@@ -79,5 +81,26 @@ describe('CheckpointIngest when the upstream chain changes (simnet)', () => {
     // Backfilled from the cursor, not restarted at the tip.
     expect(seen.slice(0, 2)).toEqual([tip - 1n, tip]);
     expect((await cursorRow()).chain_id).toBe(simnet.ledger.chainId);
+  });
+
+  it('appends the new chain\'s events to a stream whose log last took a higher checkpoint of the old chain (a wiped network)', async () => {
+    const { organization } = await createOrganization(db.database.db, clock, { name: 'wiped', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
+    const usdc = (await createStream(db.database, clock, { organizationId: organization.id, network: 'mainnet', limit: 10, name: 'usdc', type: 'coin', filters: { coinTypes: [COIN_TYPES.USDC] } })).stream.id;
+    const log = new MemoryStreamLog(clock);
+    // The old chain's ingest got as far as checkpoint 1,000,000 for this stream.
+    await log.append(usdc, [{ kind: 'coin', data: { old: true } }], 1_000_000n, 'a-chain-this-upstream-does-not-serve');
+    await log.readNew(usdc, 10);
+    await streamsDb(db.database).updateTable('stream_ingest_cursors').set({ checkpoint: '1000000', chain_id: 'a-chain-this-upstream-does-not-serve' }).where('network', '=', 'mainnet').execute();
+
+    const seen = await ingestUntilItSees(3, log);
+
+    expect(seen.every((sequence) => sequence < 1_000_000n)).toBe(true);
+    // Before, the stream's guard (1,000,000) dropped every checkpoint of the new chain.
+    const appended = await log.readNew(usdc, 500);
+    expect(appended.length).toBeGreaterThan(0);
+    // And the new chain's checkpoints are guarded under its identifier: a re-splice (a replica
+    // that lags) of the last one is skipped.
+    const last = seen.at(-1)!;
+    expect(await log.append(usdc, [{ kind: 'coin', data: { again: true } }], last, simnet.ledger.chainId)).toEqual([]);
   });
 });

@@ -186,7 +186,7 @@ export class CheckpointIngest {
     }
     await Promise.all([
       ...[...byStream].map(async ([streamId, events]) => {
-        matched += (await this.#options.log.append(streamId, events, sequence)).length;
+        matched += (await this.#options.log.append(streamId, events, sequence, this.#chainId ?? '')).length;
       }),
       ...[...handOver].map(([consumer, matches]) => consumer.accept(this.#options.network, sequence, matches)),
     ]);

@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { Redis } from 'ioredis';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../core/index.js';
 import { MemoryStreamLog } from './stream-log.memory.js';
@@ -117,12 +118,38 @@ describe.each(implementations)('StreamLog contract (%s)', (_name, open) => {
     expect(numbers(await log.readNew(stream, 10))).toEqual([0, 1, 5]);
   });
 
+  it('guards checkpoints per chain: another chain (a wiped network starting again from 0) is appended, and guarded from then on', async () => {
+    expect(await log.append(stream, events(1), 941n, 'chain-a')).toHaveLength(1);
+    expect(await log.append(stream, events(1, 1), 940n, 'chain-a')).toEqual([]);
+    expect(await log.append(stream, events(1, 2), 2n, 'chain-b')).toHaveLength(1);
+    expect(await log.append(stream, events(1, 3), 2n, 'chain-b')).toEqual([]);
+    expect(await log.append(stream, events(1, 4), 3n, 'chain-b')).toHaveLength(1);
+    expect(numbers(await log.readNew(stream, 10))).toEqual([0, 2, 4]);
+  });
+
   it('tells listeners which stream was appended to', async () => {
     const seen: string[] = [];
     const stop = log.onAppend((id) => seen.push(id));
     await log.append(stream, events(1));
     await expect.poll(() => seen).toEqual([stream]);
     stop();
+  });
+});
+
+describe('RedisStreamLog: a guard written before guards named their chain', () => {
+  it('counts as the same chain: at or below it is skipped, above it appended (then guarded with its chain)', async () => {
+    const prefix = `test:warp:${randomBytes(6).toString('hex')}:`;
+    const log = await RedisStreamLog.connect({ url: REDIS_URL, clock: new ManualClock(), keyPrefix: prefix });
+    logs.push(log);
+    const redis = new Redis(REDIS_URL);
+    try {
+      await redis.set(`${prefix}log:{str_legacy}:checkpoint`, '100');
+      expect(await log.append('str_legacy', events(1), 100n, 'chain-a')).toEqual([]);
+      expect(await log.append('str_legacy', events(1, 1), 101n, 'chain-a')).toHaveLength(1);
+      expect(await redis.get(`${prefix}log:{str_legacy}:checkpoint`)).toBe('chain-a|101');
+    } finally {
+      redis.disconnect();
+    }
   });
 });
 

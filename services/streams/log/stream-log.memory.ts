@@ -10,6 +10,8 @@ interface StreamState {
   lastDelivered: string;
   pending: Set<string>;
   checkpoint: bigint;
+  /** The chain `checkpoint` belongs to ('' unknown). */
+  chain: string;
 }
 
 /**
@@ -29,7 +31,7 @@ export class MemoryStreamLog implements StreamLog {
   #state(streamId: string): StreamState {
     let state = this.#streams.get(streamId);
     if (!state) {
-      state = { entries: [], lastMs: 0, seq: 0, lastDelivered: '0-0', pending: new Set(), checkpoint: -1n };
+      state = { entries: [], lastMs: 0, seq: 0, lastDelivered: '0-0', pending: new Set(), checkpoint: -1n, chain: '' };
       this.#streams.set(streamId, state);
     }
     return state;
@@ -43,11 +45,12 @@ export class MemoryStreamLog implements StreamLog {
     return state.entries;
   }
 
-  async append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]> {
+  async append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint, chain = ''): Promise<string[]> {
     const state = this.#state(streamId);
     if (checkpoint !== undefined) {
-      if (checkpoint <= state.checkpoint) return [];
+      if (chain === state.chain && checkpoint <= state.checkpoint) return [];
       state.checkpoint = checkpoint;
+      state.chain = chain;
     }
     const ids: string[] = [];
     for (const event of events) {

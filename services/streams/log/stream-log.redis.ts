@@ -8,16 +8,22 @@ import { BUFFER_MAX_AGE_MS, BUFFER_MAX_EVENTS, compareIds, type AppendedEvent, t
  * Appends and trims in one atomic step. The id's millisecond part is the injected clock's (never
  * below the stream's last id, so ids stay monotonic when two processes' clocks differ); the
  * trims are exact (no `~`): the spec's caps are 2,000 events and 30 minutes, not "about".
- * KEYS[1] stream, KEYS[2] its last appended checkpoint; ARGV: now ms, max events, max age ms,
- * checkpoint ('' for none), then one JSON payload per event. A checkpoint at or below the last
- * one is skipped: a restarted ingest re-splices without duplicates.
+ * KEYS[1] stream, KEYS[2] its last appended checkpoint (`chain|sequence`); ARGV: now ms, max
+ * events, max age ms, checkpoint ('' for none), its chain identifier, then one JSON payload per
+ * event. A checkpoint at or below the last one of the same chain is skipped: a restarted ingest
+ * re-splices without duplicates; one of another chain (a wiped network) is appended.
  * The delivery group starts at 0: events matched before the first connection are buffered too.
  */
 const APPEND_SCRIPT = `
 if ARGV[4] ~= '' then
-  local last_cp = tonumber(redis.call('GET', KEYS[2]) or '-1')
-  if tonumber(ARGV[4]) <= last_cp then return {} end
-  redis.call('SET', KEYS[2], ARGV[4])
+  local stored = redis.call('GET', KEYS[2])
+  if stored then
+    local chain, cp = string.match(stored, '^(.*)|(%d+)$')
+    -- A guard written before guards named their chain holds only the number: the same chain.
+    if not cp then chain = ARGV[5]; cp = stored end
+    if chain == ARGV[5] and tonumber(ARGV[4]) <= tonumber(cp) then return {} end
+  end
+  redis.call('SET', KEYS[2], ARGV[5] .. '|' .. ARGV[4])
 end
 local ok, err = pcall(redis.call, 'XGROUP', 'CREATE', KEYS[1], 'delivery', '0', 'MKSTREAM')
 local now = tonumber(ARGV[1])
@@ -28,7 +34,7 @@ if #last > 0 then
   if last_ms > ms then ms = last_ms end
 end
 local ids = {}
-for i = 5, #ARGV do
+for i = 6, #ARGV do
   ids[#ids + 1] = redis.call('XADD', KEYS[1], string.format('%.0f-*', ms), 'e', ARGV[i])
 end
 redis.call('XTRIM', KEYS[1], 'MAXLEN', tonumber(ARGV[2]))
@@ -102,12 +108,12 @@ export class RedisStreamLog implements StreamLog {
     this.#groups.add(key);
   }
 
-  async append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]> {
+  async append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint, chain = ''): Promise<string[]> {
     if (events.length === 0) return [];
     const payloads = events.map((event) => JSON.stringify({ k: event.kind, d: event.data }));
     const key = this.#key(streamId);
     const ids = await this.#redis.warpAppend(key, `${key}:checkpoint`, this.#clock.now(), BUFFER_MAX_EVENTS, BUFFER_MAX_AGE_MS,
-      checkpoint === undefined ? '' : checkpoint.toString(), ...payloads);
+      checkpoint === undefined ? '' : checkpoint.toString(), chain, ...payloads);
     if (ids.length > 0) await this.#redis.publish(`${this.#prefix}appended`, streamId);
     return ids;
   }

@@ -33,10 +33,13 @@ export interface AppendedEvent {
  */
 export interface StreamLog {
   /**
-   * With `checkpoint`, appends only if no later-or-equal checkpoint was appended to this stream
-   * before (returns [] otherwise): a restarted ingest re-splices without duplicates.
+   * With `checkpoint`, appends only if no later-or-equal checkpoint of the same `chain` (the
+   * upstream's chain identifier) was appended to this stream before (returns [] otherwise): a
+   * restarted ingest, or one reading a replica that lags, re-splices without duplicates. A
+   * checkpoint of another chain (a wiped devnet or testnet starts again from 0) is appended, and
+   * the guard follows that chain from then on.
    */
-  append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint): Promise<string[]>;
+  append(streamId: string, events: readonly AppendedEvent[], checkpoint?: bigint, chain?: string): Promise<string[]>;
   readNew(streamId: string, count: number): Promise<LogEntry[]>;
   readPending(streamId: string, after: string | undefined, count: number): Promise<LogEntry[]>;
   ack(streamId: string, ids: readonly string[]): Promise<void>;
