@@ -31,7 +31,8 @@ export interface UpstreamPolicy {
   maxQueuedCalls: number;
   /**
    * Of those, the calls one tenant (organization) may have in flight at once; its further calls
-   * wait in its own turn. Keeps slots free for the others whatever one tenant's calls cost.
+   * wait in its own turn. Keeps slots free for the others whatever one tenant's calls cost, while
+   * a deployment with one tenant (most self-hosted ones) keeps most of the concurrency.
    */
   maxConcurrentCallsPerTenant: number;
   /** Calls one tenant may have waiting; past it that tenant's call gets 503 at once, nobody else's. */
@@ -55,7 +56,8 @@ export const defaultUpstreamPolicy: UpstreamPolicy = {
   healthTimeoutMs: 1_000,
   maxConcurrentCalls: 32,
   maxQueuedCalls: 1_024,
-  maxConcurrentCallsPerTenant: 16,
+  // 8 slots always left to the other tenants.
+  maxConcurrentCallsPerTenant: 24,
   maxQueuedCallsPerTenant: 256,
   requestFanOut: 8,
   grpcTransport: 'h2',
