@@ -6,6 +6,9 @@ import type { App } from '../route-contract/index.js';
 import { createTestDatabase, type TestDatabase } from '../../test/support/test-database.js';
 import { WARP_ENGINES, type WarpEngine } from '../../test/support/warp-engines.js';
 import { buildStreamsApp } from './streams-app.js';
+import { RedisStreamLease } from '../streams/delivery/stream-lease.js';
+import { RedisStreamLog } from '../streams/log/stream-log.redis.js';
+import { startRedis } from '../../test/support/processes.js';
 
 /** What `suigw streams` serves: Warp delivery and health, nothing of the gateway's. */
 describe('the streams role app (suigw streams)', () => {
@@ -60,5 +63,31 @@ describe('the streams role app (suigw streams)', () => {
     expect({ status: refused.statusCode, code: refused.json<{ code: string }>().code }).toEqual({ status: 403, code: 'INSUFFICIENT_SCOPE' });
     const wrongNetwork = await app.inject({ url: '/testnet/v1/warp/str_x/stream', headers: { 'x-api-key': streamsKey } });
     expect({ status: wrongNetwork.statusCode, code: wrongNetwork.json<{ code: string }>().code }).toEqual({ status: 403, code: 'NETWORK_MISMATCH' });
+  });
+});
+
+/** `/health` of `suigw streams` while its Redis (stream log and lease) is gone. */
+describe('the streams role app: /health while the Warp store is unreachable', () => {
+  it('is degraded (200) without its Redis, ok with it', async () => {
+    const redis = await startRedis();
+    const clock = new ManualClock();
+    const db = await createTestDatabase();
+    const log = await RedisStreamLog.connect({ url: redis.url, clock });
+    const lease = await RedisStreamLease.connect(redis.url);
+    const app = await buildStreamsApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), database: db.database, clock, logger: createLogger('silent'), warp: { log, lease } });
+    try {
+      await app.ready();
+      const status = async () => (await app.inject({ url: '/health' })).json<{ status: string }>().status;
+      expect(await status()).toBe('ok');
+      await redis.stop();
+      await expect.poll(status, { timeout: 20_000 }).toBe('degraded');
+      expect((await app.inject({ url: '/health' })).statusCode).toBe(200);
+    } finally {
+      await app.close();
+      await log.close();
+      await lease.close();
+      await redis.stop().catch(() => undefined);
+      await db.drop();
+    }
   });
 });

@@ -35,10 +35,22 @@ export async function buildStreamsApp(options: StreamsAppOptions): Promise<App> 
   const app = await buildHttpApp({
     ...parts.httpPipeline,
     onRouteCost: options.onRouteCost,
-    healthChecks: options.healthChecks ?? [],
+    healthChecks: [...(options.healthChecks ?? []), warpStoreCheck(options.warp)],
     openApi: false,
     capabilities: [warpDeliveryCapability({ database, clock, logger, log: options.warp.log, lease: options.warp.lease, pipeline: parts.pipeline, metrics: parts.metrics })],
   });
   parts.closeWith(app);
   return app;
+}
+
+/**
+ * `/health` is `degraded` while the stream log or the lease cannot reach Redis: the ingest and
+ * every Warp delivery of the process are stopped meanwhile (they resume by themselves). A status
+ * read, no round trip per check.
+ */
+function warpStoreCheck(warp: Pick<WarpRuntime, 'log' | 'lease'>): HealthCheck {
+  return {
+    name: 'warp-store',
+    check: async () => (warp.log.connected() && warp.lease.connected() ? { ok: true } : { ok: false, detail: 'the Warp store (Redis) is unreachable' }),
+  };
 }

@@ -19,6 +19,8 @@ export interface StreamLease {
    */
   renew(streamId: string, token: string): Promise<boolean>;
   release(streamId: string, token: string): Promise<void>;
+  /** Whether the lease's store answers now (Redis connected; always, in memory). */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
@@ -48,6 +50,10 @@ export class MemoryStreamLease implements StreamLease {
 
   async release(streamId: string, token: string): Promise<void> {
     if (this.#held.get(streamId)?.token === token) this.#held.delete(streamId);
+  }
+
+  connected(): boolean {
+    return true;
   }
 
   async close(): Promise<void> {
@@ -80,6 +86,8 @@ export class RedisStreamLease implements StreamLease {
     const redis = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as LeaseRedis;
     redis.defineCommand('leaseRenew', { numberOfKeys: 1, lua: RENEW });
     redis.defineCommand('leaseRelease', { numberOfKeys: 1, lua: RELEASE });
+    // Reconnects by itself; an outage shows in `/health` (`connected`), not as stack traces.
+    redis.on('error', () => {});
     await redis.connect();
     return new RedisStreamLease(redis, keyPrefix);
   }
@@ -98,6 +106,10 @@ export class RedisStreamLease implements StreamLease {
 
   async release(streamId: string, token: string): Promise<void> {
     await this.#redis.leaseRelease(this.#key(streamId), token);
+  }
+
+  connected(): boolean {
+    return this.#redis.status === 'ready';
   }
 
   async close(): Promise<void> {

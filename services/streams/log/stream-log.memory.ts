@@ -118,6 +118,10 @@ export class MemoryStreamLog implements StreamLog {
     return () => this.#appended.off('append', listener);
   }
 
+  connected(): boolean {
+    return true;
+  }
+
   async close(): Promise<void> {
     this.#appended.removeAllListeners();
   }

@@ -87,6 +87,9 @@ export class RedisStreamLog implements StreamLog {
     const redis = new Redis(options.url, { lazyConnect: true, maxRetriesPerRequest: 2 }) as ScriptedRedis;
     redis.defineCommand('warpAppend', { numberOfKeys: 2, lua: APPEND_SCRIPT });
     const subscriber = new Redis(options.url, { lazyConnect: true });
+    // ioredis reconnects by itself; without a listener each failed attempt of an outage is an
+    // "Unhandled error event" stack trace on stderr. The outage shows in `/health` (`connected`).
+    for (const client of [redis, subscriber]) client.on('error', () => {});
     await Promise.all([redis.connect(), subscriber.connect()]);
     const log = new RedisStreamLog(redis, subscriber, options.clock, prefix);
     await subscriber.subscribe(`${prefix}appended`);
@@ -207,6 +210,10 @@ export class RedisStreamLog implements StreamLog {
   onAppend(listener: (streamId: string) => void): () => void {
     this.#appended.on('append', listener);
     return () => this.#appended.off('append', listener);
+  }
+
+  connected(): boolean {
+    return this.#redis.status === 'ready' && this.#subscriber.status === 'ready';
   }
 
   async close(): Promise<void> {

@@ -48,6 +48,8 @@ export interface StreamLog {
   discard(streamId: string): Promise<void>;
   /** Calls `listener(streamId)` after events were appended to a stream by any process. */
   onAppend(listener: (streamId: string) => void): () => void;
+  /** Whether the log's store answers now (Redis connected; always, in memory): `/health` reads it. */
+  connected(): boolean;
   close(): Promise<void>;
 }
 
