@@ -58,15 +58,21 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   /** Calls open per session: a session is closed for idleness only with none open. */
   const openCalls = new WeakMap<http2.Http2Session, number>();
+  /** Sessions whose idle timer fired while a call was open (a quiet subscription): timed again when their last call ends. */
+  const idleFired = new WeakSet<http2.Http2Session>();
+  // Node's session timer restarts at every frame read or written. `setTimeout(ms, callback)` adds
+  // a once-listener per call, so it is armed again only after it fired: re-arming it at every
+  // call's end piled listeners up on a busy connection (MaxListenersExceededWarning, one more
+  // closure per call).
+  const armIdleTimeout = (session: http2.Http2Session) => session.setTimeout(idleTimeoutMs, () => {
+    if ((openCalls.get(session) ?? 0) === 0) session.destroy();
+    else idleFired.add(session);
+  });
   server.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
     session.on('error', () => session.destroy());
-    // Node's session timer restarts at every frame read or written; when it fires, a session
-    // with calls open (a quiet subscription) is left alone and timed again when its last call ends.
-    session.setTimeout(idleTimeoutMs, () => {
-      if ((openCalls.get(session) ?? 0) === 0) session.destroy();
-    });
+    armIdleTimeout(session);
   });
   server.on('stream', (stream: http2.ServerHttp2Stream) => {
     const session = stream.session;
@@ -75,9 +81,8 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     stream.once('close', () => {
       const left = (openCalls.get(session) ?? 1) - 1;
       openCalls.set(session, left);
-      if (left === 0 && !session.destroyed) session.setTimeout(idleTimeoutMs, () => {
-        if ((openCalls.get(session) ?? 0) === 0) session.destroy();
-      });
+      // The timer fired while this call was open: time the session again from its last call's end.
+      if (left === 0 && idleFired.delete(session) && !session.destroyed) armIdleTimeout(session);
     });
   });
   // gRPC-Web over HTTP/2 arrives here with native gRPC (the mux hands over every HTTP/2

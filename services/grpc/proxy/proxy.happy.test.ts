@@ -21,6 +21,22 @@ describe('gRPC proxy: the official SuiGrpcClient through it', () => {
     expect(balance.balance).toBe(e2e.simnet!.ledger.getBalance(alice, '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI').balance.toString());
   });
 
+  it('carries any number of calls one after another on one connection without piling up idle-timeout listeners', async () => {
+    const warnings: string[] = [];
+    const onWarning = (warning: Error) => warnings.push(`${warning.name}: ${warning.message}`);
+    process.on('warning', onWarning);
+    try {
+      const client = e2e.native(e2e.gateway.adminKey);
+      // Each call ends before the next starts: its connection goes back to no call open each time.
+      for (let i = 0; i < 15; i++) await client.ledgerService.getServiceInfo({}).response;
+      // Node emits warnings on a later tick.
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(warnings.filter((warning) => warning.includes('MaxListenersExceeded'))).toEqual([]);
+    } finally {
+      process.off('warning', onWarning);
+    }
+  });
+
   it.each(['grpc.reflection.v1', 'grpc.reflection.v1alpha'] as const)('server reflection (%s) lists the services through the proxy, with a key, for 1 credit like every call', async (pkg) => {
     const types = reflectionTypes(pkg);
     await e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({}).response;
