@@ -1,6 +1,6 @@
 import { isValidSuiAddress, normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { Kysely } from 'kysely';
-import { ApiError, type Clock, type Network } from '../core/index.js';
+import { ApiError, retryAfter, type Clock, type Network } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, TransactionBuildFailed, type Chain } from './chain/index.js';
 import { Charger } from './charger.js';
@@ -172,7 +172,7 @@ export class BillingService {
     const plan = await livePlanOf(db, organizationId);
     if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
     if (plan.state === 'cancel_pending') throw new ApiError('PLAN_CANCELLED');
-    if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+    if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
     const tier = this.#paidTier(input.tier);
     if (tier === plan.tier && plan.pendingTier === null) throw new ApiError('PLAN_UNCHANGED');
     const upgrade = tierRank(tier) > tierRank(plan.tier);
@@ -206,8 +206,8 @@ export class BillingService {
       return this.current(organizationId);
     }
     const result = await this.#deps.lock.tryRun(() => this.#charger.charge(plan, { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId }));
-    if (result === undefined) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
-    if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+    if (result === undefined) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
+    if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', ...retryAfter(60) });
     if (result.kind === 'succeeded') {
       // Rule 6: a new period starts today, so the charge day becomes today's.
       await this.#saveChange(plan, {
@@ -228,7 +228,7 @@ export class BillingService {
     const plan = await livePlanOf(db, organizationId);
     if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
     if (plan.state === 'cancel_pending') throw new ApiError('PLAN_CANCELLED');
-    if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+    if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, organizationId, true))!;
       // Under the row lock: of two cancels at once, the second finds the plan cancelled.
@@ -318,7 +318,7 @@ export class BillingService {
     try {
       return await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
     } catch (error) {
-      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { ...(message ? { message } : {}), headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { ...(message ? { message } : {}), ...retryAfter(60) });
       throw error;
     }
   }
@@ -327,7 +327,7 @@ export class BillingService {
     try {
       return await this.#deps.chain.allowance(network, allowanceId);
     } catch (error) {
-      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The allowance cannot be read right now; try again.', headers: { 'retry-after': '60' }, fields: { retryAfter: 60 } });
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The allowance cannot be read right now; try again.', ...retryAfter(60) });
       throw error;
     }
   }

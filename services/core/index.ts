@@ -1,4 +1,5 @@
 export * from './errors.js';
+export { retryAfter } from './retry-after.js';
 export * from './clock.js';
 export * from './config.js';
 export * from './logger.js';

@@ -1,4 +1,4 @@
-import { ApiError } from '../core/index.js';
+import { ApiError, retryAfter } from '../core/index.js';
 
 /** Seconds a client is told to wait (Retry-After) when the database cannot be reached. */
 export const DATABASE_RETRY_AFTER_S = 2;
@@ -42,8 +42,7 @@ export function databaseUnavailableError(error: unknown): ApiError | undefined {
   if (!isDatabaseUnavailable(error)) return undefined;
   return new ApiError('DATABASE_UNAVAILABLE', {
     message: 'The database cannot be reached right now; nothing was changed by this request. Try again.',
-    headers: { 'retry-after': String(DATABASE_RETRY_AFTER_S) },
-    fields: { retryAfter: DATABASE_RETRY_AFTER_S },
+    ...retryAfter(DATABASE_RETRY_AFTER_S),
     cause: error,
   });
 }

@@ -1,4 +1,4 @@
-import { ApiError, type RateLimitKind } from '../core/index.js';
+import { ApiError, retryAfter, type RateLimitKind } from '../core/index.js';
 import type { Principal } from '../identity/index.js';
 import { admissionCredits, creditsCharged, isFree, type ChargeOutcome, type RouteCost } from './costs.js';
 import { CreditSeries, type MeterInstruments } from './credit-series.js';
@@ -164,7 +164,7 @@ export class Meter {
       ticket: this.#ticket(request, plan, state.org, 'org-rate', 0, credit),
       error: new ApiError('ORG_RATE_LIMITED', {
         message: `The organization's management calls exceed its plan's rate (${plan.orgRps} per second, ${plan.orgRps * MANAGEMENT_BURST_SECONDS} at once).`,
-        fields: { retryAfter: seconds }, headers: { 'retry-after': String(seconds) },
+        ...retryAfter(seconds),
       }),
     };
   }
@@ -181,7 +181,7 @@ export class Meter {
       const seconds = retryAfterSeconds(decision.retryAfterMs);
       return {
         ticket: this.#ticket(request, plan, decision.org, 'org-rate', credits, reservation.balance),
-        error: new ApiError('ORG_RATE_LIMITED', { fields: { retryAfter: seconds }, headers: { 'retry-after': String(seconds) } }),
+        error: new ApiError('ORG_RATE_LIMITED', retryAfter(seconds)),
       };
     }
     if (stage === 'limits') {

@@ -1,6 +1,5 @@
-import { ApiError } from '../core/index.js';
+import { ApiError, retryAfter } from '../core/index.js';
 import type { Upstream } from '../upstream/index.js';
-import { retryAfter } from './retry-after.js';
 
 /** The spec: "An epoch is about 24 hours"; used when the node does not say. */
 const DEFAULT_EPOCH_MS = 86_400_000;

@@ -1,7 +1,6 @@
 import { createRemoteJWKSet, decodeJwt, decodeProtectedHeader, errors as joseErrors, jwtVerify, type JWTPayload } from 'jose';
-import { ApiError, type Clock } from '../core/index.js';
+import { ApiError, retryAfter, type Clock } from '../core/index.js';
 import { isSupportedIssuer, type ZkLoginIssuer } from './issuers.js';
-import { retryAfter } from './retry-after.js';
 
 /** The claims zkLogin needs from a verified token. */
 export interface VerifiedJwt {

@@ -1,5 +1,5 @@
 import { computeZkLoginAddressFromSeed, genAddressSeed, generateNonce, generateRandomness } from '@mysten/sui/zklogin';
-import { ApiError, type Network } from '../core/index.js';
+import { ApiError, retryAfter, type Network } from '../core/index.js';
 import type { Plan } from '../plans/index.js';
 import type { Upstream } from '../upstream/index.js';
 import type { AudienceStore } from './audiences.js';
@@ -10,7 +10,6 @@ import type { JwtVerifier, VerifiedJwt } from './jwt-verifier.js';
 import type { ProofRateLimit } from './proof-rate.js';
 import { ProverError, type ProofResponse, type Prover } from './prover.js';
 import type { ProverSlots } from './prover-slots.js';
-import { retryAfter } from './retry-after.js';
 import { SEED_VERSION, type SaltDeriver } from './salt.js';
 
 /** The spec's epoch window: maxEpoch within current..current+30, nonce epochs 0..30. */
