@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { createLogger, flushLogger, loadConfig, systemClock, ConfigError, type Clock, type Config, type Logger } from '../core/index.js';
+import { createLogger, flushLogger, loadConfig, systemClock, upstreamVariables, ConfigError, type Clock, type Config, type Logger } from '../core/index.js';
 import { migrate, openDatabase, type Database } from '../db/index.js';
 import { installPlans, PlansFileError, readPlansFile } from '../plans/index.js';
 
@@ -53,8 +53,8 @@ export function servingWarnings(config: Readonly<Config>): string[] {
   for (const network of config.networks) {
     const { grpcUrl, graphqlUrl } = config.endpoints[network];
     if (grpcUrl === undefined && graphqlUrl === undefined) {
-      const prefix = `SUI_${network.toUpperCase()}`;
-      warnings.push(`${network} has no upstream (${prefix}_GRPC_URL and ${prefix}_GRAPHQL_URL are unset): its data calls answer 404 NETWORK_NOT_CONFIGURED`);
+      const names = upstreamVariables(network);
+      warnings.push(`${network} has no upstream (${names.grpc} and ${names.graphql} are unset): its data calls answer 404 NETWORK_NOT_CONFIGURED`);
     }
   }
   if (config.databaseUrl === undefined) {

@@ -327,16 +327,20 @@ export class ConfigError extends Error {
  * NETWORK_NOT_CONFIGURED on every data call), so it is refused here, naming the missing one.
  */
 function halfConfiguredUpstreams(v: z.infer<typeof ENV_SCHEMA>): string[] {
-  const pairs = [
-    ['SUI_MAINNET_GRPC_URL', v.SUI_MAINNET_GRPC_URL, 'SUI_MAINNET_GRAPHQL_URL', v.SUI_MAINNET_GRAPHQL_URL],
-    ['SUI_TESTNET_GRPC_URL', v.SUI_TESTNET_GRPC_URL, 'SUI_TESTNET_GRAPHQL_URL', v.SUI_TESTNET_GRAPHQL_URL],
-    ['SUI_DEVNET_GRPC_URL', v.SUI_DEVNET_GRPC_URL, 'SUI_DEVNET_GRAPHQL_URL', v.SUI_DEVNET_GRAPHQL_URL],
-  ] as const;
-  return pairs.flatMap(([grpcName, grpcUrl, graphqlName, graphqlUrl]) => {
+  return NETWORKS.flatMap((network) => {
+    const names = upstreamVariables(network);
+    const grpcUrl = v[names.grpc];
+    const graphqlUrl = v[names.graphql];
     if ((grpcUrl === undefined) === (graphqlUrl === undefined)) return [];
-    const [missing, set] = grpcUrl === undefined ? [grpcName, graphqlName] : [graphqlName, grpcName];
+    const [missing, set] = grpcUrl === undefined ? [names.grpc, names.graphql] : [names.graphql, names.grpc];
     return [`${missing}: required with ${set} (a network's upstream is its gRPC and its GraphQL endpoint; with one alone it has none)`];
   });
+}
+
+/** The settings that name a network's upstream. */
+export function upstreamVariables(network: Network) {
+  const prefix = `SUI_${network.toUpperCase() as Uppercase<Network>}` as const;
+  return { grpc: `${prefix}_GRPC_URL`, graphql: `${prefix}_GRAPHQL_URL` } as const;
 }
 
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
