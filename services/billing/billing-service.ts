@@ -168,6 +168,17 @@ export class BillingService {
 
   /** POST /v1/billing/onchain/change (Billing rules 5 and 6). */
   async change(organizationId: string, input: ChangeInput): Promise<PlanView> {
+    if (input.when !== 'now') return this.#change(organizationId, input);
+    // A change `now` is decided under the charging lock, on the plan as it is then: of two
+    // submitted together (a double click, two tabs), the second read the plan before the first
+    // was charged and charged the upgrade again under its own allowance.
+    const view = await this.#deps.lock.tryRun(() => this.#change(organizationId, input));
+    if (view === undefined) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
+    return view;
+  }
+
+  /** `change`; with `when: now`, its caller holds the charging lock. */
+  async #change(organizationId: string, input: ChangeInput): Promise<PlanView> {
     const { db, clock, chain } = this.#deps;
     const plan = await livePlanOf(db, organizationId);
     if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
@@ -205,8 +216,7 @@ export class BillingService {
       await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier}: address balance below the ${charge} micro-USDC charge; applies at the next renewal`);
       return this.current(organizationId);
     }
-    const result = await this.#deps.lock.tryRun(() => this.#charger.charge(plan, { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId }));
-    if (result === undefined) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
+    const result = await this.#charger.charge(plan, { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId });
     if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', ...retryAfter(60) });
     if (result.kind === 'succeeded') {
       // Rule 6: a new period starts today, so the charge day becomes today's.
