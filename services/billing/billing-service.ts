@@ -246,7 +246,8 @@ export class BillingService {
       // One key per cancel: a plan resumed and cancelled again in the same period (rule 7) is
       // cancelled again (a key per period made the second cancel a silent no-op, and the plan renewed).
       const cancelled = await applyTransition(trx, clock, locked, 'cancel', { actor: 'owner', reason: 'cancelled through the API', idempotencyKey: `${plan.id}:cancel:${clock.now()}` });
-      await savePlan(trx, { ...cancelled, pendingTier: null, pendingAllowanceId: null, nextAttemptAt: locked.periodEnd });
+      // A past-due plan keeps the time of its next retry: resumed, it retries then (rule 7, #resume).
+      await savePlan(trx, { ...cancelled, pendingTier: null, pendingAllowanceId: null, nextAttemptAt: locked.state === 'past_due' ? locked.nextAttemptAt : locked.periodEnd });
     });
     this.#deps.organizationChanged?.(organizationId);
     return this.current(organizationId);
@@ -258,10 +259,13 @@ export class BillingService {
     if (allowanceId !== plan.allowanceId) await this.#checkAllowanceFree(plan.network, allowanceId, plan.id);
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, plan.organizationId, true))!;
-      await applyTransition(trx, clock, locked, 'resume', { actor: 'owner', reason: `resumed with allowance ${allowanceId}`, idempotencyKey: `${plan.id}:resume:${clock.now()}` });
+      // Cancelled while past due, the period is still unpaid: past_due again, its retries where they
+      // stopped (it resumed `active`, and its 7th failure was a transition the table does not have).
+      const unpaid = locked.failedAttempts > 0;
+      await applyTransition(trx, clock, locked, unpaid ? 'resume_unpaid' : 'resume', { actor: 'owner', reason: `resumed with allowance ${allowanceId}`, idempotencyKey: `${plan.id}:resume:${clock.now()}` });
       // A cap id names its own allowance: with another allowance, the old one's cap no longer applies.
       const capId = allowanceCapId ?? (allowanceId === locked.allowanceId ? locked.allowanceCapId : null);
-      await savePlan(trx, { ...locked, allowanceId, allowanceCapId: capId, notifyEmail: notifyEmail ?? locked.notifyEmail, nextAttemptAt: locked.periodEnd });
+      await savePlan(trx, { ...locked, allowanceId, allowanceCapId: capId, notifyEmail: notifyEmail ?? locked.notifyEmail, nextAttemptAt: unpaid ? locked.nextAttemptAt : locked.periodEnd });
     });
     this.#deps.organizationChanged?.(plan.organizationId);
     return this.current(plan.organizationId);

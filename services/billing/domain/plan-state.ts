@@ -15,6 +15,7 @@ export const PLAN_TRIGGERS = [
   'period_ended',
   'allowance_revoked',
   'resume',
+  'resume_unpaid',
   'tier_changed',
 ] as const;
 export type PlanTrigger = (typeof PLAN_TRIGGERS)[number];
@@ -52,6 +53,7 @@ export const TRANSITIONS: readonly TransitionRow[] = Object.freeze([
   row('active', 'allowance_revoked', 'cancel_pending', 'billing', 'allowance found revoked on chain', 'treated as cancel at period end'),
   row('past_due', 'allowance_revoked', 'cancel_pending', 'billing', 'allowance found revoked on chain', 'treated as cancel at period end'),
   row('cancel_pending', 'resume', 'active', 'owner', 'activate with the same tier and interval', 'Billing rule 7: setting up the same plan again resumes it; the paid period continues', true),
+  row('cancel_pending', 'resume_unpaid', 'past_due', 'owner', 'activate with the same tier and interval, of a plan cancelled while its period was unpaid', 'Billing rule 7 resumes it, but the period is still owed: the daily retries go on where they stopped', true),
   row('active', 'tier_changed', 'active', 'owner', 'POST /v1/billing/onchain/change, or the renewal that applies a downgrade', 'the plan changes, the state does not'),
   row('past_due', 'tier_changed', 'active', 'owner', 'POST /v1/billing/onchain/change with when: now, its charge paid', 'the upgrade paid a new period from today (rule 6): nothing is owed any more', true),
 ]);
