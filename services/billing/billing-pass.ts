@@ -151,7 +151,7 @@ export class BillingPass {
     const key = `${plan.id}:${order.periodKey}:failed:${attempt}`;
     await this.#transition(plan, final ? 'final_charge_failed' : 'charge_failed', 'billing', `attempt ${attempt} failed: ${why}`, key,
       { failedAttempts: attempt, nextAttemptAt: final ? null : now + RETRY_INTERVAL_MS },
-      EMAILED_ATTEMPTS.includes(attempt) ? { key: `${key}:email`, content: failedChargeEmail(plan, attempt, why, final) } : undefined);
+      EMAILED_ATTEMPTS.includes(attempt) ? { key: `${key}:email`, content: failedChargeEmail(plan, order, attempt, why, final) } : undefined);
     return final ? 'ended' : 'declined';
   }
 
@@ -167,7 +167,8 @@ export class BillingPass {
     if (!plan || plan.state !== 'active' || plan.periodEnd === null || plan.remindedFor === plan.periodEnd) return false;
     const now = this.#deps.clock.now();
     if (now < plan.periodEnd - REMINDER_LEAD_MS || now >= plan.periodEnd) return false;
-    const price = periodPrice(plan.pendingTier ?? plan.tier, plan.interval);
+    const tier = plan.pendingTier ?? plan.tier;
+    const price = periodPrice(tier, plan.interval);
     let balance: bigint;
     try {
       balance = await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
@@ -178,7 +179,7 @@ export class BillingPass {
     const short = balance < price;
     await this.#deps.db.transaction().execute(async (trx) => {
       await savePlan(trx, { ...plan, remindedFor: plan.periodEnd });
-      if (short) await queueEmail(trx, this.#deps.clock, plan, 'renewal_reminder', `${plan.id}:${plan.periodEnd}:reminder`, reminderEmail(plan, plan.periodEnd!, balance, price));
+      if (short) await queueEmail(trx, this.#deps.clock, plan, 'renewal_reminder', `${plan.id}:${plan.periodEnd}:reminder`, reminderEmail(plan, tier, plan.periodEnd!, balance, price));
     });
     return short;
   }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../core/index.js';
+import type { ChargeOrder } from './charger.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { formatUsdc } from './domain/prices.js';
 import type { Mailer } from './mail/index.js';
@@ -26,25 +27,30 @@ export async function queueEmail(
   }).onConflict((oc) => oc.column('idempotency_key').doNothing()).execute();
 }
 
-export function reminderEmail(plan: OnchainPlan, renewalAt: number, balance: bigint, price: bigint): { subject: string; text: string } {
+/** `tier` and `price`: what the renewal charges (a pending change's, when there is one). */
+export function reminderEmail(plan: OnchainPlan, tier: string, renewalAt: number, balance: bigint, price: bigint): { subject: string; text: string } {
   return {
-    subject: `Your ${plan.tier} plan renews on ${new Date(renewalAt).toISOString().slice(0, 10)}: add USDC`,
+    subject: `Your ${tier} plan renews on ${new Date(renewalAt).toISOString().slice(0, 10)}: add USDC`,
     text: [
-      `The ${plan.tier} plan of organization ${plan.organizationId} renews on ${new Date(renewalAt).toISOString().slice(0, 10)} for ${formatUsdc(price)} USDC.`,
+      `The ${tier} plan of organization ${plan.organizationId} renews on ${new Date(renewalAt).toISOString().slice(0, 10)} for ${formatUsdc(price)} USDC.`,
       `The USDC address balance of ${plan.funder} on ${plan.network} holds ${formatUsdc(balance)} USDC, less than the price.`,
       'Deposit USDC into that address balance before the renewal (allowances take only from the address balance, not from coin objects).',
     ].join('\n'),
   };
 }
 
-export function failedChargeEmail(plan: OnchainPlan, attempt: number, reason: string, final: boolean): { subject: string; text: string } {
+/**
+ * `charge` is the one that failed: at a renewal that applies a pending change, its tier, price
+ * and allowance are the pending ones, not the plan's (what the owner must fund).
+ */
+export function failedChargeEmail(plan: OnchainPlan, charge: Pick<ChargeOrder, 'tier' | 'amount' | 'allowanceId'>, attempt: number, reason: string, final: boolean): { subject: string; text: string } {
   return {
-    subject: final ? `Your ${plan.tier} plan has ended: the charge failed 7 times` : `Charge for your ${plan.tier} plan failed (attempt ${attempt} of 7)`,
+    subject: final ? `Your ${plan.tier} plan has ended: the charge failed 7 times` : `Charge for your ${charge.tier} plan failed (attempt ${attempt} of 7)`,
     text: [
-      `The charge of ${formatUsdc(plan.price)} USDC for the ${plan.tier} plan of organization ${plan.organizationId} failed: ${reason}.`,
+      `The charge of ${formatUsdc(charge.amount)} USDC for the ${charge.tier} plan of organization ${plan.organizationId} failed: ${reason}.`,
       final
         ? 'The organization is back on the Free plan; webhooks and streams above the Free limits are paused. Set up a plan again to resume.'
-        : `We try again once a day, 7 times in all. Check the allowance ${plan.allowanceId} and the USDC address balance of ${plan.funder}.`,
+        : `We try again once a day, 7 times in all. Check the allowance ${charge.allowanceId} and the USDC address balance of ${plan.funder}.`,
     ].join('\n'),
   };
 }
