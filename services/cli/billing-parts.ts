@@ -42,8 +42,7 @@ export function billingParts(deps: {
   return { service, pass, lock, mailer };
 }
 
+/** The config schema has checked that the key decodes as ED25519. */
 function sponsorKeypair(key: string): Ed25519Keypair {
-  const { scheme, secretKey } = decodeSuiPrivateKey(key);
-  if (scheme !== 'ED25519') throw new Error(`SUIGW_BILLING_SPONSOR_KEY: an ED25519 key is expected, not ${scheme}`);
-  return Ed25519Keypair.fromSecretKey(secretKey);
+  return Ed25519Keypair.fromSecretKey(decodeSuiPrivateKey(key).secretKey);
 }

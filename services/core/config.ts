@@ -1,3 +1,4 @@
+import { decodeSuiPrivateKey } from '@mysten/sui/cryptography';
 import { z } from 'zod';
 
 /**
@@ -10,6 +11,15 @@ export const NETWORKS = ['mainnet', 'testnet', 'devnet'] as const;
 /** The zkLogin issuers the spec accepts, as exact `iss` strings. */
 export const ZKLOGIN_ISSUERS = ['https://accounts.google.com', 'https://appleid.apple.com', 'https://id.twitch.tv/oauth2', 'https://www.facebook.com'] as const;
 export type Network = (typeof NETWORKS)[number];
+
+/** Whether `value` decodes as an ED25519 key in Sui's bech32 form (the billing sponsor key). */
+function isEd25519PrivateKey(value: string): boolean {
+  try {
+    return decodeSuiPrivateKey(value).scheme === 'ED25519';
+  } catch {
+    return false;
+  }
+}
 
 const optionalString = z
   .string()
@@ -164,7 +174,8 @@ export const ENV_SCHEMA = z.object({
       return z.NEVER;
     }
   }),
-  SUIGW_BILLING_SPONSOR_KEY: optionalString.pipe(z.string().startsWith('suiprivkey1').optional()),
+  // A secret: the issue names the variable, never the value.
+  SUIGW_BILLING_SPONSOR_KEY: optionalString.pipe(z.string().refine(isEd25519PrivateKey, 'expected an ED25519 private key in Sui\'s bech32 form (suiprivkey1…)').optional()),
   SUIGW_BILLING_ORGANIZATION: optionalString,
   SUIGW_SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   SUIGW_BILLING_EMAIL_FROM: z.string().default('suigw billing <billing@suigw.invalid>'),
@@ -549,7 +560,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: '`suigw operator`: most stream-worker replicas per network (default 10).',
   SUIGW_BILLING_NETWORKS: 'On-chain billing per network, JSON {"testnet": {"packageId", "configId", "usdcType", "treasury"}} (the billing app of move/suigw_billing, its BillingConfig object, USDC\'s coin type, the treasury). Unset networks answer 403 ONCHAIN_BILLING_DISABLED; `suigw dev` sets simnet\'s. See docs/billing.md.',
-  SUIGW_BILLING_SPONSOR_KEY: 'The billing sponsor key (`suiprivkey1…`, a secret, never logged): the allowances\' spender; signs charges and pays their gas. Required for on-chain billing; `suigw dev` uses simnet\'s deployer.',
+  SUIGW_BILLING_SPONSOR_KEY: 'The billing sponsor key (an ED25519 key, `suiprivkey1…`, a secret, never logged; any other value stops every role at start-up, exit 2): the allowances\' spender; signs charges and pays their gas. Required for on-chain billing; `suigw dev` uses simnet\'s deployer.',
   SUIGW_BILLING_ORGANIZATION: '`suigw billing`: charge only this organization (the OnchainPlan CronJob sets it); unset: every organization.',
   SUIGW_SMTP_URL: 'SMTP server of billing emails (`smtp://` or `smtps://user:pass@host:port`); unset: emails are appended to SUIGW_BILLING_OUTBOX.',
   SUIGW_BILLING_EMAIL_FROM: 'From address of billing emails (default `suigw billing <billing@suigw.invalid>`).',
