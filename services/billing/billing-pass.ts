@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Clock } from '../core/index.js';
+import type { Clock, Logger } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, type Chain, type OnchainAllowance } from './chain/index.js';
 import type { Charger, ChargeOrder, ChargeResult } from './charger.js';
@@ -18,6 +18,8 @@ export interface BillingPassDeps {
   mailer?: Mailer;
   /** The organizations whose plan changed (this process's authenticator is told at once). */
   organizationChanged?(organizationId: string): void;
+  /** Where a plan whose processing threw is reported (with its id); the pass goes on. */
+  logger?: Logger;
 }
 
 /** What one pass did, per plan outcome (printed by `suigw billing`). */
@@ -31,6 +33,8 @@ export interface PassReport {
   unavailable: number;
   emailsSent: number;
   emailsFailed: number;
+  /** Plans whose processing threw (a bug or a broken setting, logged with the plan's id): skipped, the others processed. */
+  failed: number;
 }
 
 export type PlanOutcome = 'idle' | 'charged' | 'declined' | 'ended' | 'cancelled' | 'unavailable';
@@ -49,13 +53,20 @@ export class BillingPass {
   }
 
   async run(options: { organizationId?: string } = {}): Promise<PassReport> {
-    const report: PassReport = { charged: 0, declined: 0, ended: 0, cancelled: 0, reminders: 0, unavailable: 0, emailsSent: 0, emailsFailed: 0 };
+    const report: PassReport = { charged: 0, declined: 0, ended: 0, cancelled: 0, reminders: 0, unavailable: 0, emailsSent: 0, emailsFailed: 0, failed: 0 };
     let query = this.#deps.db.selectFrom('onchain_plans').select('id').where('state', '<>', 'ended');
     if (options.organizationId) query = query.where('organization_id', '=', options.organizationId);
     for (const { id } of await query.orderBy('created_at').orderBy('id').execute()) {
-      const outcome = await this.processPlan(id);
-      if (outcome !== 'idle') report[outcome]++;
-      if (await this.#remind(id)) report.reminders++;
+      // One plan that cannot be processed (a bug, a network no longer configured for billing)
+      // must not hold back every organization after it: it stays as it was, and is retried next pass.
+      try {
+        const outcome = await this.processPlan(id);
+        if (outcome !== 'idle') report[outcome]++;
+        if (await this.#remind(id)) report.reminders++;
+      } catch (error) {
+        report.failed++;
+        this.#deps.logger?.error({ err: error, planId: id }, 'billing: processing a plan failed; the pass goes on with the others');
+      }
     }
     if (this.#deps.mailer) {
       const { sent, failed } = await sendQueuedEmails(this.#deps.db, this.#deps.clock, this.#deps.mailer);

@@ -1,6 +1,6 @@
 import { decodeSuiPrivateKey } from '@mysten/sui/cryptography';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import type { Clock, Config, Network } from '../core/index.js';
+import type { Clock, Config, Logger, Network } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { IdentityChange } from '../identity/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
@@ -26,6 +26,8 @@ export function billingParts(deps: {
   identityChanged?: (change: IdentityChange) => void;
   /** Instead of the configured one (tests: a real SMTP server in-process). */
   mailer?: Mailer;
+  /** Where the pass reports a plan it could not process. */
+  logger?: Logger;
 }): BillingParts {
   const { config, database, clock } = deps;
   const sponsor = config.billing.sponsorKey ? sponsorKeypair(config.billing.sponsorKey) : undefined;
@@ -38,7 +40,7 @@ export function billingParts(deps: {
   const mailer: Mailer = deps.mailer ?? (config.billing.smtpUrl
     ? new SmtpMailer({ url: config.billing.smtpUrl, from: config.billing.emailFrom })
     : new OutboxMailer({ path: config.billing.outboxPath, now: () => clock.now() }));
-  const pass = new BillingPass({ db: database.db, clock, chain, charger: service.charger, mailer, organizationChanged });
+  const pass = new BillingPass({ db: database.db, clock, chain, charger: service.charger, mailer, organizationChanged, ...(deps.logger ? { logger: deps.logger } : {}) });
   return { service, pass, lock, mailer };
 }
 

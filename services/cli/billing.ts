@@ -8,7 +8,8 @@ import { openRuntime, readConfig } from './runtime.js';
  * OnchainPlan CronJob runs). Exit codes: 0 the pass ran (declined charges are the customer's and
  * count as done); 3 some work failed on our side (node down, SMTP down): nothing was lost, the
  * next pass retries it; 4 another billing process holds the charging lock (nothing done); 2 bad
- * configuration; 1 anything unexpected.
+ * configuration; 1 anything unexpected (a plan whose processing threw is logged with its id and
+ * skipped, the pass goes on with the others, and exits 1 at the end).
  */
 export async function runBilling(): Promise<void> {
   const config = readConfig();
@@ -26,6 +27,8 @@ export async function runBilling(): Promise<void> {
       runtime.logger.info({ report, organizationId: config.billing.organizationId }, 'billing pass done');
       console.log(JSON.stringify(report));
       if (report.unavailable > 0 || report.emailsFailed > 0) code = 3;
+      // A plan that threw is unexpected: the rest of the pass ran, but someone must look.
+      if (report.failed > 0) code = 1;
     }
   } finally {
     await closeUpstreamSet(upstreams);

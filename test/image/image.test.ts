@@ -199,7 +199,7 @@ describe('the suigw image', () => {
   it('billing (what the operator\'s OnchainPlan CronJobs run): one pass over an empty ledger, exit 0', async () => {
     const pass = await runContainer('billing', [], { ...roleEnv, SUIGW_BILLING_OUTBOX: '/tmp/billing-outbox.jsonl' });
     expect(pass.code, pass.stderr).toBe(0);
-    expect(JSON.parse(pass.stdout.trim().split('\n').at(-1)!)).toEqual({ cancelled: 0, charged: 0, declined: 0, emailsFailed: 0, emailsSent: 0, ended: 0, reminders: 0, unavailable: 0 });
+    expect(JSON.parse(pass.stdout.trim().split('\n').at(-1)!)).toEqual({ cancelled: 0, charged: 0, declined: 0, emailsFailed: 0, emailsSent: 0, ended: 0, failed: 0, reminders: 0, unavailable: 0 });
   });
 
   it('SIGTERM: every role exits 0 and the gateway writes the usage it counted before stopping', async () => {

@@ -1,0 +1,79 @@
+import { SuiGrpcClient } from '@mysten/sui/grpc';
+import { fromBase64 } from '@mysten/sui/utils';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createOrganization } from '../identity/index.js';
+import { SIMNET_BILLING, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { BillingPass } from './billing-pass.js';
+import { SuiChain, type Chain } from './chain/index.js';
+
+const at = (iso: string) => Date.parse(iso);
+
+/** The harness's chain, whose allowance reads throw a plain error (not "the network is down") for one allowance. */
+function chainFailingFor(inner: Chain, allowanceId: string): Chain {
+  return new Proxy(inner, {
+    get: (target, property, receiver) => {
+      if (property === 'allowance') {
+        return (network: Parameters<Chain['allowance']>[0], id: string) => {
+          if (id === allowanceId) throw new Error('unexpected answer for this allowance');
+          return target.allowance(network, id);
+        };
+      }
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * A plan the pass cannot process must not hold back the organizations after it: before, the
+ * error left the pass at that plan on every run (`suigw billing` exit 1), so no later plan was
+ * ever renewed.
+ */
+describe('billing pass: a plan whose processing throws', () => {
+  let h: BillingHarness;
+  beforeAll(async () => {
+    h = await startBillingHarness({ seed: 'billing-plan-failure', start: at('2027-05-03T09:00:00.000Z') });
+  });
+  afterAll(async () => h.close());
+
+  async function planOf(organizationId: string, funderLabel: string): Promise<{ planId: string; allowanceId: string }> {
+    const funder = h.account(funderLabel);
+    const prepared = await h.billing.service.prepare(organizationId, { network: 'testnet', tier: 'team', interval: 'month', funderAddress: funder.address, prefundPeriods: 2 });
+    const bytes = fromBase64(prepared.txBytes);
+    const result = await h.sui.core.executeTransaction({ transaction: bytes, signatures: [(await funder.keypair.signTransaction(bytes)).signature], include: { objectTypes: true } });
+    h.simnet.seal();
+    const allowanceId = Object.entries(result.Transaction!.objectTypes!).find(([, type]) => type.includes('::allowance::Allowance<'))![0];
+    const view = await h.billing.service.activate(organizationId, { network: 'testnet', tier: 'team', interval: 'month', allowanceId });
+    expect(view.state).toBe('active');
+    return { planId: view.id, allowanceId };
+  }
+
+  const renewals = (planId: string) => h.db.database.db.selectFrom('billing_charges').select('status').where('plan_id', '=', planId).where('kind', '=', 'renewal').execute();
+
+  it('is skipped and counted; the plans after it are renewed, and the next pass renews it', async () => {
+    // The failing plan is the older one, so the pass meets it first.
+    const failing = await planOf(h.organizationId, 'grace');
+    const { organization } = await createOrganization(h.db.database.db, h.clock, { name: 'Later', tier: 'free', projects: [{ name: 'T', network: 'testnet' }] });
+    const later = await planOf(organization.id, 'ivan');
+    h.moveTo(at('2027-06-03T10:00:00.000Z'));
+
+    const chain = new SuiChain({
+      clients: new Map([['testnet', new SuiGrpcClient({ network: 'localnet', baseUrl: h.simnet.grpcUrl })]]),
+      settings: new Map([['testnet', SIMNET_BILLING]]),
+      sponsor: h.account('deployer').keypair,
+    });
+    const logged: unknown[] = [];
+    const pass = new BillingPass({
+      db: h.db.database.db, clock: h.clock, chain: chainFailingFor(chain, failing.allowanceId), charger: h.billing.service.charger,
+      logger: { error: (fields: unknown) => logged.push(fields) } as never,
+    });
+    expect(await pass.run()).toMatchObject({ charged: 1, failed: 1 });
+    expect(await renewals(later.planId)).toEqual([{ status: 'succeeded' }]);
+    expect(await renewals(failing.planId)).toEqual([]);
+    expect(logged).toEqual([expect.objectContaining({ planId: failing.planId })]);
+
+    // Nothing of the failing plan was changed: the ordinary pass renews it.
+    expect(await h.billing.pass.run()).toMatchObject({ charged: 1, failed: 0 });
+    expect(await renewals(failing.planId)).toEqual([{ status: 'succeeded' }]);
+  });
+});
