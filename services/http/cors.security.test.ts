@@ -35,7 +35,9 @@ describe('CORS: data routes answer browsers, management routes do not, the per-k
       expect(response.body).toBe('');
       expect(response.headers['access-control-allow-origin']).toBe(origin);
       expect(response.headers['access-control-allow-methods']).toBe('GET, HEAD');
-      expect(response.headers['access-control-allow-headers']).toBe('x-api-key, authorization, content-type');
+      expect(response.headers['access-control-allow-headers']).toBe(
+        'x-api-key, authorization, content-type, x-sui-client-protocol-version, client-sdk-type, client-sdk-version, client-request-method, client-target-api-version',
+      );
       expect(response.headers['access-control-max-age']).toBe('600');
       expect(response.headers['access-control-allow-credentials']).toBeUndefined();
       expect(response.headers['vary']).toContain('Origin');

@@ -1,5 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { SuiGraphQLClient } from '@mysten/sui/graphql';
+import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startRestE2E, type RestE2E } from '../support/rest-e2e.js';
 
@@ -42,6 +44,28 @@ function fetchFrom(page: Page, url: string, key: string): Promise<PageFetch> {
     },
     { url, key },
   );
+}
+
+/**
+ * A `fetch` for the SDK's clients that runs inside the page: the client builds its request (URL,
+ * its own headers, body) as it does in a web app, and the browser sends it under its CORS rules.
+ */
+function pageFetch(page: Page): typeof fetch {
+  return async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    const headers = Object.fromEntries(new Headers(init?.headers).entries());
+    const body = typeof init?.body === 'string' ? init.body : undefined;
+    const answer = await page.evaluate(async ({ url, method, headers, body }) => {
+      try {
+        const response = await fetch(url, { method, headers, body });
+        return { status: response.status, text: await response.text() };
+      } catch (error) {
+        return { error: String(error) };
+      }
+    }, { url, method: init?.method ?? 'GET', headers, body });
+    if ('error' in answer) throw new TypeError(answer.error);
+    return new Response(answer.text, { status: answer.status, headers: { 'content-type': 'application/json' } });
+  };
 }
 
 describe('a browser page calls the REST API with an origin-restricted key (headless Chromium)', () => {
@@ -101,6 +125,19 @@ describe('a browser page calls the REST API with an origin-restricted key (headl
     const fromB = await fetchFrom(pageB, `${gateway}/mainnet/v1/chain`, webKey);
     expect(fromB).toMatchObject({ ok: true, status: 403, body: { error: 'Origin not allowed', code: 'ORIGIN_NOT_ALLOWED' } });
     expect(seen).toContainEqual({ method: 'GET', url: '/mainnet/v1/chain', origin: siteB.origin });
+  });
+
+  it("the SDK's GraphQL and JSON-RPC clients work from the allowed origin: the headers they add themselves pass the preflight", async () => {
+    const page = await open(siteA.origin);
+    const graphql = new SuiGraphQLClient({ url: `${gateway}/mainnet/v1/graphql`, network: 'mainnet', headers: { 'x-api-key': webKey }, fetch: pageFetch(page) });
+    expect(await graphql.query({ query: '{ chainIdentifier }', variables: {} })).toEqual({ data: { chainIdentifier: expect.any(String) } });
+    const transport = new JsonRpcHTTPTransport({ url: `${gateway}/mainnet/v1/jsonrpc`, rpc: { headers: { 'x-api-key': webKey } }, fetch: pageFetch(page) });
+    const jsonRpc = new SuiJsonRpcClient({ network: 'mainnet', transport });
+    expect(await jsonRpc.getChainIdentifier()).toEqual(expect.any(String));
+
+    // Another origin gets the key's refusal, readable by the page, not a blocked request.
+    const other = new SuiGraphQLClient({ url: `${gateway}/mainnet/v1/graphql`, network: 'mainnet', headers: { 'x-api-key': webKey }, fetch: pageFetch(await open(siteB.origin)) });
+    await expect(other.query({ query: '{ chainIdentifier }', variables: {} })).rejects.toThrow(/\(403\)$/);
   });
 
   it('management routes refuse browsers outright: the page cannot read them even with a manage key', async () => {
