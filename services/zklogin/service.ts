@@ -60,9 +60,7 @@ export class ZkLoginService {
   }
 
   async address(organizationId: string, jwt: string): Promise<AddressResult> {
-    const claims = await this.#deps.verifier.verify(jwt);
-    const tooLong = jwtTooLongForCircuit(jwt);
-    if (tooLong) throw new ApiError('INVALID_JWT', { message: tooLong });
+    const claims = await this.#verify(jwt);
     const salt = await this.#saltFor(organizationId, claims);
     const addressSeed = addressSeedOf(salt, claims);
     // The current scheme, not the legacy address (what the SDK's jwtToAddress(jwt, salt, false) gives).
@@ -88,7 +86,7 @@ export class ZkLoginService {
   async prove(organizationId: string, plan: Plan, network: Network, upstream: Upstream | undefined, input: ProveInput, signal?: AbortSignal): Promise<ProveResult> {
     supportedNetwork(network);
     const publicKey = parseExtendedEphemeralKey(input.extendedEphemeralPublicKey);
-    const claims = await this.#deps.verifier.verify(input.jwt);
+    const claims = await this.#verify(input.jwt);
     if (claims.nonce === undefined || claims.nonce !== generateNonce(publicKey, input.maxEpoch, input.jwtRandomness)) {
       throw new ApiError('NONCE_MISMATCH', { message: "The token's nonce is not the nonce of this ephemeral key, maxEpoch and jwtRandomness." });
     }
@@ -110,6 +108,17 @@ export class ZkLoginService {
     } finally {
       release();
     }
+  }
+
+  /**
+   * The token verified, and short enough for the circuit: a longer one can never be proven, so it
+   * is the caller's 400 on /address and /prove alike, never a prover call that fails (502).
+   */
+  async #verify(jwt: string): Promise<VerifiedJwt> {
+    const claims = await this.#deps.verifier.verify(jwt);
+    const tooLong = jwtTooLongForCircuit(jwt);
+    if (tooLong) throw new ApiError('INVALID_JWT', { message: tooLong });
+    return claims;
   }
 
   async #prove(input: ProveInput, salt: bigint, signal: AbortSignal | undefined): Promise<ProofResponse> {

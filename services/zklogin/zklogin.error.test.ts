@@ -101,9 +101,14 @@ describe('400 INVALID_JWT (address, prove): bad signature, expired, malformed, a
     expectError(await prove({ ...(await proveBody({ claims: { aud: [CLIENT_ID] } })) }), 400, 'INVALID_JWT');
   });
 
-  it('a token too long for the circuit (no address can exist for it)', async () => {
+  it('a token too long for the circuit (no address can exist for it), on prove too: refused before the prover', async () => {
     const jwt = await e2e.jwt({ padding: 'x'.repeat(2_000) });
     expectError(await address({ jwt }), 400, 'INVALID_JWT');
+    const asked = proverServer.requests();
+    const refused = await prove(await proveBody({ claims: { padding: 'x'.repeat(2_000) } }));
+    expectError(refused, 400, 'INVALID_JWT');
+    expect(refused.body.message).toBe('The token is too long for zkLogin.');
+    expect(proverServer.requests()).toBe(asked);
   });
 
   it('a key id the issuer does not publish', async () => {
