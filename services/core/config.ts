@@ -550,7 +550,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_ZKLOGIN_SALT_SECRET: 'Master secret of zkLogin user salts (32+ chars). Unset: derived from SUIGW_SECRET. Must never change for seedVersion 1 (it would change every user address); see docs/zklogin.md.',
   SUIGW_ZKLOGIN_PROVER_URL: 'Mysten prover service URL (POST /v1), or `local` for the local prover whose proofs do not verify on chain. Unset: /prove answers 502 PROVER_FAILED; `suigw dev` uses local.',
   SUIGW_ZKLOGIN_PROVER_TIMEOUT_MS: 'Deadline of one prover call (default 15000 ms); past it 502 PROVER_FAILED.',
-  SUIGW_ZKLOGIN_PROVER_SLOTS: 'Proofs in flight per process (default 8); past it 503 PROVER_BUSY with Retry-After.',
+  SUIGW_ZKLOGIN_PROVER_SLOTS: 'Proofs in flight per process (default 8), one organization holding at most all but a quarter of them (6 of 8); past either 503 PROVER_BUSY with Retry-After.',
   SUIGW_WEBHOOK_ALLOW_HTTP: 'Accept http:// webhook URLs (default false: HTTPS only; `suigw dev` defaults to true).',
   SUIGW_WEBHOOK_ALLOWED_ADDRESSES: 'Private, loopback or link-local addresses webhook deliveries may reach, IPs or CIDRs, comma separated (default none: only public addresses; `suigw dev` defaults to 127.0.0.0/8,::1). See docs/webhooks.md.',
   SUIGW_WEBHOOK_TIMEOUT_MS: 'Deadline of one webhook delivery attempt (default 10000 ms); past it the attempt failed and is retried.',

@@ -8,7 +8,7 @@ import { LocalProver } from './index.js';
 /**
  * /prove under load against a slow local prover (held in flight until the test lets it answer,
  * so nothing depends on timing): the slot pool and the plans' proofs per minute hold exactly,
- * 503 and 429 are not charged, a 4xx costs 2 credits. Settings as shipped (8 slots per process).
+ * 503 and 429 are not charged, a 4xx costs 2 credits. Settings as shipped (8 slots per process, 6 per organization).
  */
 let e2e: ZkLoginE2E;
 let holding = false;
@@ -56,31 +56,39 @@ async function credits(caller: ZkLoginCaller): Promise<number> {
   return Number(response.headers['x-svc-credit-remaining']);
 }
 
-describe('prover slots (8 per process)', () => {
-  it('with every slot held, exactly 8 proofs run and the other 22 get 503 PROVER_BUSY at once; only the 8 are charged', async () => {
-    const caller = await e2e.newCaller({ tier: 'enterprise' });
+describe('prover slots (8 per process, 6 per organization)', () => {
+  it('with every slot held, one organization runs 6 proofs and another the last 2; the other calls get 503 PROVER_BUSY at once; only the proofs run are charged', async () => {
+    const heavy = await e2e.newCaller({ tier: 'enterprise' });
+    const light = await e2e.newCaller({ tier: 'enterprise' });
     const body = await proveBodyFor();
-    const before = await credits(caller);
+    const before = { heavy: await credits(heavy), light: await credits(light) };
     hold();
     let answered = 0;
-    const pending = Array.from({ length: 30 }, () => proveNow(caller, body).then((response) => { answered += 1; return response; }));
-    // The refusals do not wait for a slot: they are answered while the 8 proofs are still held.
-    await vi.waitFor(() => expect(answered).toBe(22), { timeout: 20_000, interval: 20 });
+    const count = <T>(response: T) => { answered += 1; return response; };
+    const fromHeavy = Array.from({ length: 30 }, () => proveNow(heavy, body).then(count));
+    // The refusals do not wait for a slot: they are answered while the 6 proofs are still held.
+    await vi.waitFor(() => expect(answered).toBe(24), { timeout: 20_000, interval: 20 });
+    expect(prover.stats.inFlight).toBe(6);
+    // The heavy organization holding its share leaves 2 slots to the others, and no more.
+    const fromLight = Array.from({ length: 5 }, () => proveNow(light, body).then(count));
+    await vi.waitFor(() => expect(answered).toBe(27), { timeout: 20_000, interval: 20 });
     expect(prover.stats.inFlight).toBe(8);
     release();
-    const responses = await Promise.all(pending);
-    const ok = responses.filter((r) => r.status === 200);
-    const busy = responses.filter((r) => r.status === 503);
-    expect(ok).toHaveLength(8);
-    expect(busy).toHaveLength(22);
+    const heavyAnswers = await Promise.all(fromHeavy);
+    const lightAnswers = await Promise.all(fromLight);
+    expect(heavyAnswers.filter((r) => r.status === 200)).toHaveLength(6);
+    expect(lightAnswers.filter((r) => r.status === 200)).toHaveLength(2);
+    const busy = [...heavyAnswers, ...lightAnswers].filter((r) => r.status === 503);
+    expect(busy).toHaveLength(27);
     for (const refused of busy) {
       expect(refused.body).toMatchObject({ code: 'PROVER_BUSY', retryAfter: expect.any(Number) });
       expect(refused.headers['retry-after']).toBe(String(refused.body.retryAfter));
     }
     expect(prover.stats.maxInFlight).toBe(8);
-    expect(before - (await credits(caller))).toBe(8 * 50);
+    expect(before.heavy - (await credits(heavy))).toBe(6 * 50);
+    expect(before.light - (await credits(light))).toBe(2 * 50);
     // The slots are free again.
-    expect((await proveNow(caller, body)).status).toBe(200);
+    expect((await proveNow(heavy, body)).status).toBe(200);
   });
 });
 
@@ -135,15 +143,16 @@ describe('proofs per minute per plan', () => {
     hold();
     let answered = 0;
     const pending = Array.from({ length: 12 }, () => proveNow(caller, body).then((response) => { answered += 1; return response; }));
-    await vi.waitFor(() => expect(answered).toBe(4), { timeout: 20_000, interval: 20 });
-    expect(prover.stats.inFlight).toBe(8);
+    // The organization's share of the slots is 6 of 8.
+    await vi.waitFor(() => expect(answered).toBe(6), { timeout: 20_000, interval: 20 });
+    expect(prover.stats.inFlight).toBe(6);
     release();
     const first = await Promise.all(pending);
-    expect(first.filter((r) => r.status === 200)).toHaveLength(8);
-    expect(first.filter((r) => r.status === 503)).toHaveLength(4);
+    expect(first.filter((r) => r.status === 200)).toHaveLength(6);
+    expect(first.filter((r) => r.status === 503)).toHaveLength(6);
     const rest: number[] = [];
-    for (let i = 0; i < 13; i += 1) rest.push((await proveNow(caller, body)).status);
-    expect(rest.filter((s) => s === 200)).toHaveLength(12);
+    for (let i = 0; i < 15; i += 1) rest.push((await proveNow(caller, body)).status);
+    expect(rest.filter((s) => s === 200)).toHaveLength(14);
     expect(rest.at(-1)).toBe(429);
   });
 });

@@ -96,8 +96,8 @@ export class ZkLoginService {
     }
     const salt = await this.#saltFor(organizationId, claims);
     // A slot first, then the plan's proof budget: a caller refused for a busy prover keeps its budget.
-    const release = this.#deps.slots.tryAcquire();
-    if (!release) throw new ApiError('PROVER_BUSY', { message: 'Every prover slot is busy.', ...retryAfter(PROVER_BUSY_RETRY_S) });
+    const release = this.#deps.slots.tryAcquire(organizationId);
+    if (!release) throw new ApiError('PROVER_BUSY', { message: 'Every prover slot this organization may use is busy.', ...retryAfter(PROVER_BUSY_RETRY_S) });
     try {
       const rate = await this.#deps.proofRate.take(organizationId, plan);
       if (!rate.allowed) {
