@@ -31,7 +31,9 @@ export async function describeAccount(db: Kysely<DatabaseSchema>, principal: Pri
       expiresAt: new Date(principal.expiresAt).toISOString(),
     },
   };
-  if (organization.walletAddress !== null) {
+  // A wallet organization is one on the `wallet` tier, with or without a registered address
+  // (`suigw admin create-org --tier wallet` makes one without).
+  if (organization.tier === 'wallet') {
     account.balance = {
       credits: (organization.prepaidMicroUsd / MICRO_USD_PER_CREDIT).toString(),
       usd: formatMicroUsd(organization.prepaidMicroUsd),
