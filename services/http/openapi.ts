@@ -1,8 +1,9 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import type { FastifySchema } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
-import type { Config, Network } from '../core/index.js';
-import type { App } from '../route-contract/index.js';
+import { errorResponses, type Config, type Network } from '../core/index.js';
+import type { App, RouteAuth } from '../route-contract/index.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -45,7 +46,8 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       // @fastify/websocket hides every WebSocket route (schema.hide); one that describes itself
       // (a summary) is documented, with the upgrade's 101 beside its refusals.
       const websocket = (input.route as { websocket?: boolean }).websocket === true && typeof input.schema?.summary === 'string';
-      const transformed = jsonSchemaTransform({ ...input, schema: websocket ? { ...input.schema, hide: false } : input.schema, url: url.slice(prefix.length) });
+      const schema = withPreRouteRefusals(input.schema, input.route.config?.auth);
+      const transformed = jsonSchemaTransform({ ...input, schema: websocket ? { ...schema, hide: false } : schema, url: url.slice(prefix.length) });
       if (websocket) {
         const responses = (transformed.schema as { response?: Record<string, unknown> }).response ?? {};
         transformed.schema = { ...transformed.schema, response: { 101: { type: 'null', description: 'Switching Protocols: the WebSocket is open' }, ...responses } };
@@ -67,6 +69,22 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
     });
     await docs.register(swaggerUi, { routePrefix: DOCS_PATH });
   });
+}
+
+/**
+ * Every route documents what is answered before it runs, whatever it declares: a route that needs
+ * a key 401 (no, unknown, disabled or expired key), 403 (network, scope, origin), 404 (the key's
+ * organization is gone) and 429 (per-key and per-IP caps, the plan's rate, credits); a route with
+ * path or query parameters 400 VALIDATION_FAILED. A status the route declares keeps its schema.
+ */
+function withPreRouteRefusals(schema: FastifySchema, auth: RouteAuth | undefined): FastifySchema {
+  const statuses: number[] = [];
+  if (auth !== 'none') statuses.push(401, 403, 404, 429);
+  if (schema.params !== undefined || schema.querystring !== undefined) statuses.push(400);
+  const declared = (schema.response ?? {}) as Record<string, unknown>;
+  const missing = statuses.filter((status) => !(String(status) in declared));
+  if (missing.length === 0) return schema;
+  return { ...schema, response: { ...declared, ...errorResponses(...missing) } };
 }
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
