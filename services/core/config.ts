@@ -489,7 +489,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   DATABASE_URL: 'PostgreSQL URL; unset: embedded PGlite under SUIGW_DATA_DIR (gateway, grpc and streams warn at start-up: no replica shares it).',
   REDIS_URL: 'Redis shared by the roles: the rate limiter\'s counters, and the Warp stream logs, delivery state and connection leases; unset: in-memory limiter and stream log (one process only).',
   SUIGW_DATA_DIR: 'Directory for embedded data and dev state (default .suigw).',
-  SUIGW_PUBLIC_URL: 'Public base URL printed in examples (default http://HOST:PORT).',
+  SUIGW_PUBLIC_URL: 'Public base URL printed in examples (default http://HOST:PORT) and given as the OpenAPI server (default: relative to the document).',
   SUIGW_NETWORKS: 'Networks served, comma separated (default mainnet,testnet; devnet optional).',
   SUIGW_MAINNET_HOST: 'Host name that selects mainnet (production); unset: /mainnet path prefix only.',
   SUIGW_TESTNET_HOST: 'Host name that selects testnet (production); unset: /testnet path prefix only.',

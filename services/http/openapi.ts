@@ -28,7 +28,9 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       },
       servers: [
         {
-          url: `${config.publicUrl ?? `http://${config.host}:${config.port}`}/{network}`,
+          // Relative to the document without a public URL: the bind address (port 0, 0.0.0.0)
+          // is not where a browser or a generated client reaches the gateway.
+          url: `${config.publicUrl ?? ''}/{network}`,
           variables: { network: { default: documented ?? 'mainnet', enum: [...config.networks] as Network[] } },
         },
       ],
