@@ -2,7 +2,7 @@ import type { KubernetesObject } from '@kubernetes/client-node';
 import { ApiError, type Clock } from '../../services/core/index.js';
 import type { Database } from '../../services/db/index.js';
 import { createKey, createProject, disableKey, updateKey } from '../../services/identity/index.js';
-import { projectLimit } from '../../services/plans/plan-table.js';
+import { planOf } from '../../services/plans/plan-table.js';
 import { API_GROUP, API_VERSION } from '../crds/schemas.js';
 import { secretNameTaken, type Outcome } from '../translate/conditions.js';
 import { KEY_ID_ANNOTATION, MANAGED_BY_LABEL, MANAGER, type OwnedSecret, type RowAction } from '../translate/types.js';
@@ -53,7 +53,7 @@ export class RowActions {
         await this.#deps.writer.setFinalizer(action.ref, action.action === 'addFinalizer');
         return undefined;
       case 'createProject':
-        await createProject(database, clock, action.organizationId, { name: action.name, network: action.network }, projectLimit);
+        await createProject(database, clock, action.organizationId, { name: action.name, network: action.network }, planOf);
         return undefined;
       case 'updateKey':
         await updateKey(database, { kind: 'operator' }, action.organizationId, action.keyId, action.changes);

@@ -4,6 +4,7 @@ import { ApiError, type Clock, type Network } from '../core/index.js';
 import { newId } from './ids.js';
 import { slugify } from './slug.js';
 import type { Database } from '../db/index.js';
+import type { Plan, PlanHolder } from '../plans/index.js';
 
 export interface Project {
   id: string;
@@ -53,15 +54,15 @@ export async function findProject(
  * Creates a project: INVALID_PROJECT_NAME when the name yields an empty slug,
  * PROJECT_SLUG_TAKEN when the organization has that slug, PROJECT_LIMIT_REACHED at the plan's
  * project count. The organization row is locked so concurrent creations respect the limit.
- * `projectLimit` maps the organization's tier to its plan's project count (the plans belong to
- * metering, which identity does not import).
+ * `planOf` gives the plan in force: the subscription's while it is in force, else the tier's
+ * (spec: "Projects: set by plan").
  */
 export async function createProject(
   database: Database,
   clock: Clock,
   organizationId: string,
   input: { name: string; network: Network },
-  projectLimit: (tier: string) => number,
+  planOf: (organization: PlanHolder) => Pick<Plan, 'id' | 'projects'>,
 ): Promise<Project> {
   const name = input.name.trim();
   const slug = slugify(name);
@@ -71,7 +72,7 @@ export async function createProject(
   return database.db.transaction().execute(async (trx) => {
     const organization = await trx
       .selectFrom('organizations')
-      .select(['tier'])
+      .select(['tier', 'subscription_plan', 'subscription_status'])
       .where('id', '=', organizationId)
       .where('deleted_at', 'is', null)
       .forUpdate()
@@ -85,10 +86,13 @@ export async function createProject(
     if (existing.some((row) => row.slug === slug)) {
       throw new ApiError('PROJECT_SLUG_TAKEN', { message: `A project with slug '${slug}' already exists.` });
     }
-    const limit = projectLimit(organization.tier);
-    if (existing.length >= limit) {
+    const plan = planOf({
+      tier: organization.tier,
+      subscription: { plan: organization.subscription_plan, status: organization.subscription_status },
+    });
+    if (existing.length >= plan.projects) {
       throw new ApiError('PROJECT_LIMIT_REACHED', {
-        message: `The ${organization.tier} plan allows ${limit} project${limit === 1 ? '' : 's'}.`,
+        message: `The ${plan.id} plan allows ${plan.projects} project${plan.projects === 1 ? '' : 's'}.`,
       });
     }
     const row = { id: newId('proj'), organization_id: organizationId, name, slug, network: input.network, created_at: new Date(clock.now()) };
