@@ -18,3 +18,15 @@ export function errorResponses<const S extends number>(...statuses: S[]): Record
 
 /** Sui addresses and object ids as the spec writes them: `^0x[a-fA-F0-9]{64}$`. */
 export const ADDRESS_PATTERN = /^0x[a-fA-F0-9]{64}$/;
+
+/**
+ * Free text we store and echo (names of keys, projects, streams) must come back exactly as sent:
+ * a lone surrogate (JSON `"\ud800"`) has no UTF-8 form, so PostgreSQL would store something else,
+ * and control characters other than ordinary whitespace have no place in a name.
+ */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point.
+export const PLAIN_TEXT_PATTERN = /^[^\p{Cs}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/u;
+export const PLAIN_TEXT_MESSAGE = 'must not contain lone surrogates or control characters';
+
+/** A name the management API stores: trimmed, 1 to 100 characters, plain text. */
+export const nameSchema = z.string().trim().min(1).max(100).regex(PLAIN_TEXT_PATTERN, PLAIN_TEXT_MESSAGE);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { nameSchema, PLAIN_TEXT_MESSAGE, PLAIN_TEXT_PATTERN } from '../core/index.js';
 
 /** Response shapes of the management API (spec: "API key", "Project", "Management account"). */
 
@@ -72,21 +73,12 @@ export const accountSchema = z
 const NO_NUL = /^[^\u0000]*$/;
 const NO_NUL_MESSAGE = 'must not contain the NUL character (U+0000)';
 
-/**
- * Free text we store and echo (key and project names) must come back exactly as sent: a lone
- * surrogate (JSON `"\ud800"`) has no UTF-8 form, so PostgreSQL would store something else, and
- * control characters other than ordinary whitespace have no place in a name.
- */
-// eslint-disable-next-line no-control-regex -- matching control characters is the point.
-const PLAIN_TEXT = /^[^\p{Cs}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/u;
-const PLAIN_TEXT_MESSAGE = 'must not contain lone surrogates or control characters';
-
 /** An id in a path or body (`key_…`, `proj_…`, `chal_…`). */
 export const idSchema = z.string().min(1).max(64).regex(NO_NUL, NO_NUL_MESSAGE);
 
 /** Request fields shared by key creation and key edits. */
-export const keyNameSchema = z.string().trim().min(1).max(100).regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE);
-export const projectNameSchema = z.string().max(100).regex(PLAIN_TEXT, PLAIN_TEXT_MESSAGE);
+export const keyNameSchema = nameSchema;
+export const projectNameSchema = z.string().max(100).regex(PLAIN_TEXT_PATTERN, PLAIN_TEXT_MESSAGE);
 export const scopesInputSchema = z
   .array(z.string().max(64))
   .max(16)

@@ -1,8 +1,9 @@
 import { z } from 'zod';
+import { nameSchema } from '../../core/index.js';
 import { STREAM_TYPES } from '../definitions/filters.js';
 
 export const streamIdSchema = z.string().min(1).max(64);
-export const streamNameSchema = z.string().trim().min(1).max(100);
+export const streamNameSchema = nameSchema;
 
 /** A stream as the management API returns it (spec: "yielding a Stream ID"). */
 export const streamSchema = z.object({
