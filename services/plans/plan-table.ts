@@ -105,8 +105,3 @@ export function planOf(organization: PlanHolder): Plan {
   return inForce[parseTier(organization.tier)];
 }
 
-/** Projects an organization of this tier may hold (spec: "Projects: set by plan"). */
-export function projectLimit(tier: string): number {
-  return inForce[parseTier(tier)].projects;
-}
-

@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
-import type { Tier } from '../../plans/index.js';
-import { projectLimit } from '../../plans/index.js';
+import { planOf, type Tier } from '../../plans/index.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
+
+/** The projects a tier's plan allows, with no subscription in force. */
+const projectLimit = (tier: string) => planOf({ tier, subscription: null }).projects;
 
 describe('POST /v1/projects (errors)', () => {
   let t: TestApp;
