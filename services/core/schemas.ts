@@ -30,3 +30,10 @@ export const PLAIN_TEXT_MESSAGE = 'must not contain lone surrogates or control c
 
 /** A name the management API stores: trimmed, 1 to 100 characters, plain text. */
 export const nameSchema = z.string().trim().min(1).max(100).regex(PLAIN_TEXT_PATTERN, PLAIN_TEXT_MESSAGE);
+
+/**
+ * The longest path parameter the gateway routes (fastify's and authz's router, `maxParamLength`):
+ * a coin type with its type arguments (`/coins/{coinType}/metadata`), the longest parameter a
+ * route takes. A longer segment is 414 URI_TOO_LONG; a shorter one reaches the route's own schema.
+ */
+export const PATH_PARAMETER_MAX_LENGTH = 1024;

@@ -1,5 +1,5 @@
 import FindMyWay from 'find-my-way';
-import type { Network } from '../core/index.js';
+import { PATH_PARAMETER_MAX_LENGTH, type Network } from '../core/index.js';
 import { networkOfRoute, type AccessRule } from '../identity/index.js';
 import type { RouteCost } from '../metering/index.js';
 
@@ -25,12 +25,12 @@ export interface MatchedRoute {
 
 /**
  * The gateway's routes matched by the gateway's own router (find-my-way, with fastify's options:
- * trailing slash ignored, parameters up to 100 characters), so authz finds exactly the route the
+ * trailing slash ignored, parameters up to PATH_PARAMETER_MAX_LENGTH characters), so authz finds exactly the route the
  * gateway will run, static segments before parameters included. Each route's match (network,
  * name) is worked out once, when the table is built.
  */
 export class GatewayRoutes {
-  readonly #router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: 100 });
+  readonly #router = FindMyWay({ ignoreTrailingSlash: true, maxParamLength: PATH_PARAMETER_MAX_LENGTH });
 
   constructor(declarations: readonly RouteDeclaration[], networks: readonly Network[]) {
     for (const declaration of declarations) {

@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, networkRewriter, redactLoggedUrl, requestIdFrom, unstorableTextAt, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, networkRewriter, PATH_PARAMETER_MAX_LENGTH, redactLoggedUrl, requestIdFrom, unstorableTextAt, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
@@ -79,7 +79,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     rewriteUrl: networkRewriter(config),
     // Routes compiled to code once all are registered (find-my-way's compiler mode): lookups
     // about twice as fast as walking the tree (docs/benchmarks.md, "HTTP layer").
-    routerOptions: { ignoreTrailingSlash: true, compile: true },
+    routerOptions: { ignoreTrailingSlash: true, compile: true, maxParamLength: PATH_PARAMETER_MAX_LENGTH },
     ...serverTimeouts(config.http),
     // Errors raised before a route runs (bad percent-encoding, over-long parameters, a request
     // Node could not parse or that timed out) get the standard error body too.

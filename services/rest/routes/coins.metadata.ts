@@ -1,5 +1,6 @@
 import type { App } from '../../route-contract/index.js';
 import { z } from 'zod';
+import { PATH_PARAMETER_MAX_LENGTH } from '../../core/index.js';
 import { canonicalStructTag, CoinMetadata } from '../schemas.js';
 import { contextOf, dataRoute, errors, type RestDeps } from './kit.js';
 
@@ -15,7 +16,7 @@ export function registerGetCoinMetadata(app: App, deps: RestDeps): void {
       summary: 'Coin metadata',
       description: 'coinType URL-encoded (e.g. 0x2%3A%3Asui%3A%3ASUI). `verified`: SUI, or listed in SUIGW_VERIFIED_COIN_TYPES. `usdValue` (price of one coin) and `marketCap` (price × total supply) when the price source knows the coin. 404 COIN_NOT_FOUND when the coin has no metadata.',
       params: z.object({
-        coinType: z.string().max(1024).regex(COIN_TYPE_PATTERN).refine((v) => canonicalStructTag(v) !== undefined, 'not a Move struct tag')
+        coinType: z.string().max(PATH_PARAMETER_MAX_LENGTH).regex(COIN_TYPE_PATTERN).refine((v) => canonicalStructTag(v) !== undefined, 'not a Move struct tag')
           .meta({ example: '0x2::sui::SUI' }),
       }),
       response: { 200: z.object({ data: CoinMetadata }), ...errors(400, 404) },
