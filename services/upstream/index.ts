@@ -12,6 +12,7 @@ export {
   type UpstreamPolicy, type UpstreamGrpcTransport, type UpstreamSet, type GraphQLVariables, type RawGrpcAttempt,
 } from './types.js';
 export * from './proto-values.js';
+export { changeKind, isPackageWrite, type ChangeKind } from './changed-object.js';
 export * from './apy.js';
 export { validatorApys, exchangeRateFromBcs, exchangeRateFromField } from './validator-apy.js';
 export type { GraphQLPassThroughResponse } from './graphql-pass-through.js';

@@ -72,3 +72,39 @@ describe('toActivityItem', () => {
     expect(item).toMatchObject({ type: 'sent', amount: '10', counterparty: null });
   });
 });
+
+describe('objectChanges (what a node reports as the transaction\'s object changes)', () => {
+  const FULL = (short: string) => `0x${short.slice(2).padStart(64, '0')}`;
+  const owner = { kind: 1, address: A };
+  function withChanges(changedObjects: GrpcTypes.ChangedObject[]) {
+    const base = tx(A, []);
+    return GrpcTypes.ExecutedTransaction.create({ ...base, effects: { ...base.effects, lamportVersion: 9n, changedObjects } });
+  }
+
+  it('a published package is `published`, a deleted or wrapped object carries the version the transaction left (its lamport version)', () => {
+    const block = toTransactionBlock(withChanges([
+      // publish: a new id, written as a package
+      { objectId: '0xe1', inputState: 1, outputState: 3, idOperation: 2, outputVersion: 1n, outputDigest: 'P', objectType: 'package' },
+      // a coin merged away
+      { objectId: '0xd1', inputState: 2, inputVersion: 4n, outputState: 1, idOperation: 3, objectType: '0x2::coin::Coin<0x2::sui::SUI>' },
+      // an object wrapped into another
+      { objectId: '0xa1', inputState: 2, inputVersion: 6n, outputState: 1, idOperation: 1, objectType: '0x2::coin::Coin<0x2::sui::SUI>' },
+      // the gas coin
+      { objectId: '0xc1', inputState: 2, inputVersion: 8n, outputState: 2, idOperation: 1, outputVersion: 9n, outputDigest: 'G', outputOwner: owner, objectType: '0x2::coin::Coin<0x2::sui::SUI>' },
+    ]), includeNone);
+    expect(block.objectChanges).toEqual([
+      expect.objectContaining({ type: 'published', objectId: FULL('0xe1'), version: '1', previousVersion: null }),
+      expect.objectContaining({ type: 'deleted', objectId: FULL('0xd1'), version: '9', previousVersion: '4' }),
+      expect.objectContaining({ type: 'wrapped', objectId: FULL('0xa1'), version: '9', previousVersion: '6' }),
+      expect.objectContaining({ type: 'mutated', objectId: FULL('0xc1'), version: '9', previousVersion: '8' }),
+    ]);
+  });
+
+  it('an address-balance (accumulator) write is no object change, and an unwrapped object is `unwrapped`', () => {
+    const block = toTransactionBlock(withChanges([
+      { objectId: '0xac', inputState: 1, outputState: 4, idOperation: 1 },
+      { objectId: '0xb1', inputState: 1, outputState: 2, idOperation: 1, outputVersion: 9n, outputDigest: 'U', outputOwner: owner, objectType: '0x2::coin::Coin<0x2::sui::SUI>' },
+    ]), includeNone);
+    expect(block.objectChanges).toEqual([expect.objectContaining({ type: 'unwrapped', objectId: FULL('0xb1'), version: '9' })]);
+  });
+});

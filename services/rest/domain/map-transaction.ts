@@ -1,5 +1,6 @@
 import { GrpcTypes } from '@mysten/sui/grpc';
 import type { ActivityItem, EventItem, TransactionBlock } from '../schemas.js';
+import { changeKind, isPackageWrite, type ChangeKind } from '../../upstream/index.js';
 import { fullAddress, fullType, timestampMs, valueToJson, type ProtoValue } from './proto-values.js';
 
 type Executed = GrpcTypes.ExecutedTransaction;
@@ -65,28 +66,35 @@ function events(tx: Executed, timestamp: string | null): EventItem[] {
   }));
 }
 
-const ID_OPERATION = ['unknown', 'none', 'created', 'deleted'] as const;
-const OUTPUT_STATE = ['unknown', 'does_not_exist', 'object_write', 'package_write', 'accumulator_write'] as const;
+/** The REST kind of each node change kind; address-balance (accumulator) writes are no object's change. */
+const REST_KIND: Record<Exclude<ChangeKind, 'accumulator'>, string> = {
+  created: 'created', mutated: 'mutated', unwrapped: 'unwrapped', deleted: 'deleted', wrapped: 'wrapped', unwrappedThenDeleted: 'deleted',
+};
 
+/**
+ * The objects a transaction created, mutated, published, wrapped, unwrapped or deleted, by the
+ * node's own classification (`changeKind`, shared with JSON-RPC). `version` is the version the
+ * transaction left: for a deleted or wrapped object, which has no output, the transaction's
+ * lamport version (as a node reports it), the version it had before being `previousVersion`.
+ */
 function objectChanges(tx: Executed): unknown[] {
-  return (tx.effects?.changedObjects ?? []).map((change) => {
-    const idOperation = ID_OPERATION[change.idOperation ?? 0];
-    const output = OUTPUT_STATE[change.outputState ?? 0];
-    const kind = idOperation === 'created' ? 'created'
-      : idOperation === 'deleted' ? 'deleted'
-        : output === 'package_write' ? 'published'
-          : output === 'does_not_exist' ? 'wrapped'
-            : change.inputState === 1 ? 'unwrapped' : 'mutated';
-    return {
-      type: kind,
+  const lamport = tx.effects?.lamportVersion?.toString() ?? null;
+  const changes: unknown[] = [];
+  for (const change of tx.effects?.changedObjects ?? []) {
+    const kind = changeKind(change);
+    if (kind === 'accumulator') continue;
+    const gone = kind === 'deleted' || kind === 'wrapped' || kind === 'unwrappedThenDeleted';
+    changes.push({
+      type: isPackageWrite(change) ? 'published' : REST_KIND[kind],
       objectId: fullAddress(change.objectId),
       objectType: change.objectType ? fullType(change.objectType) : null,
-      version: change.outputVersion?.toString() ?? change.inputVersion?.toString() ?? null,
+      version: gone ? lamport : change.outputVersion?.toString() ?? null,
       previousVersion: change.inputVersion?.toString() ?? null,
       digest: change.outputDigest ?? null,
       owner: change.outputOwner ? GrpcTypes.Owner.toJson(change.outputOwner) : null,
-    };
-  });
+    });
+  }
+  return changes;
 }
 
 /**

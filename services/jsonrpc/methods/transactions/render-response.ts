@@ -1,6 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { toBase58 } from '@mysten/sui/utils';
+import { changeKind, isPackageWrite, type ChangeKind } from '../../../upstream/index.js';
 import { renderTransactionData } from './render-input.js';
 import { address, base64, legacyOwner, legacyType, timestampMs, u64, valueToJson, type Json } from './legacy-values.js';
 
@@ -47,28 +48,9 @@ export const FULL_READ_MASK = readMaskFor({
 const DELETED_DIGEST = toBase58(new Uint8Array(32).fill(99));
 const WRAPPED_DIGEST = toBase58(new Uint8Array(32).fill(88));
 
-const INPUT_DOES_NOT_EXIST = 1;
 const INPUT_EXISTS = 2;
-const OUTPUT_DOES_NOT_EXIST = 1;
-const OUTPUT_OBJECT_WRITE = 2;
-const OUTPUT_PACKAGE_WRITE = 3;
-const ID_NONE = 1;
-const ID_CREATED = 2;
-const ID_DELETED = 3;
 const OWNER_SHARED = 3;
 const UNCHANGED_READ_ONLY_ROOT = 1;
-
-type ChangeKind = 'created' | 'mutated' | 'unwrapped' | 'deleted' | 'wrapped' | 'unwrappedThenDeleted' | 'accumulator';
-
-function changeKind(change: Changed): ChangeKind {
-  const written = change.outputState === OUTPUT_OBJECT_WRITE || change.outputState === OUTPUT_PACKAGE_WRITE;
-  if (!written && change.outputState !== OUTPUT_DOES_NOT_EXIST) return 'accumulator';
-  if (change.idOperation === ID_CREATED) return 'created';
-  if (change.idOperation === ID_DELETED) return change.inputState === INPUT_EXISTS ? 'deleted' : 'unwrappedThenDeleted';
-  if (change.idOperation === ID_NONE && change.inputState === INPUT_DOES_NOT_EXIST && written) return 'unwrapped';
-  if (change.inputState === INPUT_EXISTS && !written) return 'wrapped';
-  return 'mutated';
-}
 
 function ownedRef(change: Changed | undefined): Json {
   return {
@@ -151,7 +133,7 @@ function objectChanges(tx: Executed): Json[] {
     const kind = changeKind(change);
     const objectId = address(change.objectId);
     const objectType = legacyType(change.objectType);
-    if (change.outputState === OUTPUT_PACKAGE_WRITE && kind === 'created') {
+    if (isPackageWrite(change) && kind === 'created') {
       // Module names are in the package's contents, which effects do not carry.
       out.push({ type: 'published', packageId: objectId, version: u64(change.outputVersion), digest: change.outputDigest ?? '', modules: [] });
       continue;
