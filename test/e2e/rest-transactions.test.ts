@@ -52,6 +52,23 @@ describe('REST transactions against simnet, cache on PostgreSQL', () => {
     expect(asc.pagination.hasNextPage).toBe(false);
   });
 
+  it('a cursor continues the same query whatever the case of the address (the spec allows A-F)', async () => {
+    const faucet = e2e.address('faucet');
+    const upper = `0x${faucet.slice(2).toUpperCase()}`;
+    for (const [first, next] of [
+      [`/transactions?sender=${faucet}&limit=1`, `/transactions?sender=${upper}&limit=1`],
+      [`/accounts/${upper}/transactions?limit=1`, `/accounts/${faucet}/transactions?limit=1`],
+      [`/accounts/${faucet}/transactions?format=activity&limit=1`, `/accounts/${upper}/transactions?format=activity&limit=1`],
+    ] as const) {
+      const page = await e2e.get(first);
+      expect(page.status).toBe(200);
+      const continued = await e2e.get(`${next}&cursor=${encodeURIComponent(page.body.pagination.cursor as string)}`);
+      expect(continued.status, JSON.stringify(continued.body)).toBe(200);
+      const digestOf = (item: { digest?: string; transactionDigest?: string }) => item.digest ?? item.transactionDigest;
+      expect(continued.body.data.map(digestOf)).toEqual([digests[1]]);
+    }
+  });
+
   it('GET /transactions?status=Error returns only failed transactions; Success only successful ones', async () => {
     const failed = BlockPage.parse((await e2e.get('/transactions?status=Error&limit=10')).body);
     for (const t of failed.data) expect(t.effects).toMatchObject({ status: 'FAILURE' });

@@ -116,11 +116,12 @@ export class TransactionService {
    * while `hasNext` is still true.
    */
   async list(ctx: NetworkContext, kind: string, query: TransactionQuery): Promise<Page<Executed>> {
-    const scope = { kind, network: ctx.network, query: [query.sender ?? '', query.affectedAddress ?? '', query.status ?? '', query.orderBy].join('|') };
-    let position = query.cursor ? this.#cursors.decode(scope, query.cursor) : undefined;
+    // Addresses in their one spelling: the same query in upper case is the same query.
     const filter: Record<string, string> = {};
     if (query.sender) filter.sentAddress = normalizeSuiAddress(query.sender);
     if (query.affectedAddress) filter.affectedAddress = normalizeSuiAddress(query.affectedAddress);
+    const scope = { kind, network: ctx.network, query: [filter.sentAddress ?? '', filter.affectedAddress ?? '', query.status ?? '', query.orderBy].join('|') };
+    let position = query.cursor ? this.#cursors.decode(scope, query.cursor) : undefined;
     const items: Executed[] = [];
     let hasNext = false;
     let lastPosition: string | undefined;
