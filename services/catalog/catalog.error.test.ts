@@ -41,6 +41,14 @@ describe('GET /v1/catalog/*: errors', () => {
     expect(await get(`/v1/catalog/protocols?limit=1&cursor=${cursor}`)).toEqual({ status: 400, code: 'INVALID_CURSOR' });
   });
 
+  it.each([
+    ['an empty cursor on events', '/v1/catalog/events?cursor='],
+    ['an empty cursor on protocols', '/v1/catalog/protocols?cursor='],
+    ['a cursor over 2,048 characters', `/v1/catalog/protocols?cursor=${'a'.repeat(2_049)}`],
+  ])('%s is 400 INVALID_CURSOR, as on the REST lists', async (_what, path) => {
+    expect(await get(path)).toEqual({ status: 400, code: 'INVALID_CURSOR' });
+  });
+
   it('needs a key with the data scope', async () => {
     expect((await call(t, 'GET', '/v1/catalog/protocols')).status).toBe(401);
     const streamsOnly = await createKeyVia(t, { scopes: ['streams'] });

@@ -1,5 +1,11 @@
 import type { CursorCodec } from '../core/index.js';
 
+/**
+ * A catalog list's route: data scope, 1 credit, a REST read; a malformed `cursor` (empty, over
+ * 2,048 characters) is INVALID_CURSOR like a forged one, as on every list of the gateway.
+ */
+export const CATALOG_ROUTE = { auth: { scope: 'data' as const }, cost: 1, protocol: 'rest' as const, fieldCodes: { cursor: 'INVALID_CURSOR' as const } };
+
 export interface CatalogPage<T> {
   data: T[];
   pagination: { limit: number; cursor?: string; hasNext: boolean };

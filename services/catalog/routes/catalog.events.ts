@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { ApiError, errorResponses } from '../../core/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { CatalogDeps } from '../deps.js';
-import { pageOf } from '../page.js';
+import { CATALOG_ROUTE, pageOf } from '../page.js';
 import { CatalogEvent, eventsQuery, pagination } from '../schemas.js';
 
 /** GET /v1/catalog/events: cataloged event types with field schemas, by protocol and/or package. */
 export function registerCatalogEvents(app: App, deps: CatalogDeps): void {
   app.get('/v1/catalog/events', {
-    config: { auth: { scope: 'data' }, cost: 1, protocol: 'rest' },
+    config: CATALOG_ROUTE,
     schema: {
       summary: 'List cataloged event types',
       description:

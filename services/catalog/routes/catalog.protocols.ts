@@ -2,13 +2,13 @@ import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import type { App } from '../../route-contract/index.js';
 import type { CatalogDeps } from '../deps.js';
-import { pageOf } from '../page.js';
+import { CATALOG_ROUTE, pageOf } from '../page.js';
 import { CatalogProtocol, pagination, protocolsQuery } from '../schemas.js';
 
 /** GET /v1/catalog/protocols: the protocols cataloged on the key's network, with their event types. */
 export function registerCatalogProtocols(app: App, deps: CatalogDeps): void {
   app.get('/v1/catalog/protocols', {
-    config: { auth: { scope: 'data' }, cost: 1, protocol: 'rest' },
+    config: CATALOG_ROUTE,
     schema: {
       summary: 'List cataloged protocols',
       description: 'Protocols whose events suigw catalogs on the key\'s network, in catalog order, with their packages and event types.',
