@@ -1,10 +1,9 @@
-import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../core/index.js';
-import { SIMNET_BILLING, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { chainWith, simnetChain, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { BILLING_TREASURY } from '../simnet/index.js';
 import { BillingService } from './billing-service.js';
-import { SuiChain, type Chain } from './chain/index.js';
+import type { Chain } from './chain/index.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -23,13 +22,7 @@ function gatedChain(inner: Chain): { chain: Chain; waiting: Promise<void>; relea
     }
     return inner.allowance(network, allowanceId);
   };
-  const chain = new Proxy(inner, {
-    get: (target, property, receiver) => {
-      if (property === 'allowance') return allowance;
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  const chain = chainWith(inner, { allowance });
   return { chain, waiting, release };
 }
 
@@ -49,11 +42,7 @@ describe('two upgrades `now` submitted together (a double click, two tabs): one 
 
     // A second server process (same database, same charging lock), whose read of the allowance
     // is held until the other request has been answered.
-    const gate = gatedChain(new SuiChain({
-      clients: new Map([['testnet', new SuiGrpcClient({ network: 'localnet', baseUrl: h.simnet.grpcUrl })]]),
-      settings: new Map([['testnet', SIMNET_BILLING]]),
-      sponsor: h.account('deployer').keypair,
-    }));
+    const gate = gatedChain(simnetChain(h));
     const other = new BillingService({ db: h.db.database.db, clock: h.clock, chain: gate.chain, lock: h.billing.lock });
     const late = other.change(h.organizationId, { tier: 'growth', when: 'now', allowanceId: second.allowanceId })
       .then((view) => ({ status: 200, code: undefined, view }), (error: unknown) => {

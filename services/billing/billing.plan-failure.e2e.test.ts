@@ -1,28 +1,10 @@
-import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { fromBase64 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createOrganization } from '../identity/index.js';
-import { SIMNET_BILLING, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { chainWith, simnetChain, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { BillingPass } from './billing-pass.js';
-import { SuiChain, type Chain } from './chain/index.js';
 
 const at = (iso: string) => Date.parse(iso);
-
-/** The harness's chain, whose allowance reads throw a plain error (not "the network is down") for one allowance. */
-function chainFailingFor(inner: Chain, allowanceId: string): Chain {
-  return new Proxy(inner, {
-    get: (target, property, receiver) => {
-      if (property === 'allowance') {
-        return (network: Parameters<Chain['allowance']>[0], id: string) => {
-          if (id === allowanceId) throw new Error('unexpected answer for this allowance');
-          return target.allowance(network, id);
-        };
-      }
-      const value: unknown = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 /**
  * A plan the pass cannot process must not hold back the organizations after it: before, the
@@ -57,14 +39,14 @@ describe('billing pass: a plan whose processing throws', () => {
     const later = await planOf(organization.id, 'ivan');
     h.moveTo(at('2027-06-03T10:00:00.000Z'));
 
-    const chain = new SuiChain({
-      clients: new Map([['testnet', new SuiGrpcClient({ network: 'localnet', baseUrl: h.simnet.grpcUrl })]]),
-      settings: new Map([['testnet', SIMNET_BILLING]]),
-      sponsor: h.account('deployer').keypair,
+    const chain = simnetChain(h);
+    // Its allowance reads throw a plain error (not "the network is down") for the older plan's allowance.
+    const failingChain = chainWith(chain, {
+      allowance: (network, id) => (id === failing.allowanceId ? Promise.reject(new Error('unexpected answer for this allowance')) : chain.allowance(network, id)),
     });
     const logged: unknown[] = [];
     const pass = new BillingPass({
-      db: h.db.database.db, clock: h.clock, chain: chainFailingFor(chain, failing.allowanceId), charger: h.billing.service.charger,
+      db: h.db.database.db, clock: h.clock, chain: failingChain, charger: h.billing.service.charger,
       logger: { error: (fields: unknown) => logged.push(fields) } as never,
     });
     expect(await pass.run()).toMatchObject({ charged: 1, failed: 1 });

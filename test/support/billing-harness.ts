@@ -12,7 +12,7 @@ import type { App } from '../../services/route-contract/index.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 import { call, type CallResult } from './management-calls.js';
-import type { Mailer } from '../../services/billing/index.js';
+import { SuiChain, type Chain, type Mailer } from '../../services/billing/index.js';
 import { MemoryStreamLog } from '../../services/streams/log/stream-log.memory.js';
 import { MemoryStreamLease } from '../../services/streams/delivery/stream-lease.js';
 
@@ -132,4 +132,25 @@ export async function fundAddressBalance(h: BillingHarness, label: string, amoun
   const { signature } = await funder.keypair.signTransaction(bytes);
   await h.sui.core.executeTransaction({ transaction: bytes, signatures: [signature] });
   h.simnet.seal();
+}
+
+/** A second Chain on the harness's simnet, as another billing process (same sponsor) would have. */
+export function simnetChain(h: BillingHarness): SuiChain {
+  return new SuiChain({
+    clients: new Map([['testnet', new SuiGrpcClient({ network: 'localnet', baseUrl: h.simnet.grpcUrl })]]),
+    settings: new Map([['testnet', SIMNET_BILLING]]),
+    sponsor: h.account('deployer').keypair,
+  });
+}
+
+/** `inner` with some of its methods replaced (a read held or failing), every other one its own. */
+export function chainWith(inner: Chain, replaced: Partial<Chain>): Chain {
+  return new Proxy(inner, {
+    get: (target, property, receiver) => {
+      const replacement = (replaced as Record<PropertyKey, unknown>)[property];
+      if (replacement !== undefined) return replacement;
+      const value: unknown = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
