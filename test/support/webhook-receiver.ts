@@ -19,8 +19,8 @@ export async function startWebhookReceiver(): Promise<{
   url: string;
   received: ReceivedDelivery[];
   answer(...answers: ScriptedAnswer[]): void;
-  /** Answers 200 to every request held by a 'hang' so far. */
-  answerHanging(): void;
+  /** Answers every request held by a 'hang' so far (200 unless told). */
+  answerHanging(status?: number): void;
   close(): Promise<void>;
 }> {
   const received: ReceivedDelivery[] = [];
@@ -46,8 +46,8 @@ export async function startWebhookReceiver(): Promise<{
     url: `http://127.0.0.1:${port}`,
     received,
     answer: (...answers) => script.push(...answers),
-    answerHanging() {
-      for (const response of hanging) response.writeHead(200).end();
+    answerHanging(status = 200) {
+      for (const response of hanging) response.writeHead(status).end();
       hanging.clear();
     },
     async close() {

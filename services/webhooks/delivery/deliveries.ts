@@ -167,24 +167,33 @@ export interface AttemptOutcome {
 /**
  * Records an attempt: 2xx succeeded; 410 Gone failed and the webhook is disabled (reason
  * `gone`, its other pending deliveries cancelled); anything else is retried on the schedule
- * until the last attempt, then failed.
+ * until the last attempt, then failed. A delivery cancelled while its attempt was in flight (the
+ * webhook disabled or deleted meanwhile) stays cancelled, never pending again: only an attempt
+ * the receiver accepted turns it into succeeded, since it was delivered. Returns the status the
+ * delivery has now.
  */
 export async function recordAttempt(database: Database, delivery: ClaimedDelivery, now: number, outcome: AttemptOutcome): Promise<DeliveryStatus> {
   const attempts = delivery.attempts + 1;
   const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
   const gone = outcome.status === 410;
   const delay = succeeded || gone ? undefined : nextAttemptDelay(attempts, outcome.retryAfterMs);
-  const status: DeliveryStatus = succeeded ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
-  await webhooksDb(database).transaction().execute(async (trx) => {
-    await trx.updateTable('webhook_deliveries').set({
-      status,
+  const scheduled: DeliveryStatus = succeeded ? 'succeeded' : delay === undefined ? 'failed' : 'pending';
+  return webhooksDb(database).transaction().execute(async (trx) => {
+    const attempt = {
       attempts,
       last_attempt_at: new Date(now),
       last_response_status: outcome.status,
       last_error: outcome.error,
-      next_attempt_at: delay === undefined ? null : new Date(now + delay),
       claimed_until: null,
-    }).where('id', '=', delivery.id).execute();
+    };
+    const deliveries = () => trx.updateTable('webhook_deliveries').where('id', '=', delivery.id);
+    const recorded = await deliveries().where('status', '=', 'pending')
+      .set({ ...attempt, status: scheduled, next_attempt_at: delay === undefined ? null : new Date(now + delay) }).executeTakeFirst();
+    let status: DeliveryStatus = scheduled;
+    if (recorded.numUpdatedRows === 0n) {
+      status = succeeded ? 'succeeded' : 'cancelled';
+      await deliveries().where('status', '=', 'cancelled').set({ ...attempt, status, next_attempt_at: null }).execute();
+    }
     if (gone) {
       const webhook = await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'gone' }).where('id', '=', delivery.webhookId)
         .returning('network').executeTakeFirst();
@@ -192,8 +201,8 @@ export async function recordAttempt(database: Database, delivery: ClaimedDeliver
       await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null, claimed_until: null })
         .where('webhook_id', '=', delivery.webhookId).where('status', '=', 'pending').execute();
     }
+    return status;
   });
-  return status;
 }
 
 /** A delivery as the delivery log shows it. */
