@@ -13,8 +13,14 @@ import { LEASE_RENEW_MS, newLeaseToken, type StreamLease } from './stream-lease.
 import type { StreamPresence } from './stream-presence.js';
 import { StartedMinutes, WarpCharges } from './warp-charges.js';
 
-/** How often a connection looks at the clock (minute charges, SSE's redelivery window). */
+/** How often a connection looks at the clock (minute charges, SSE's redelivery window, heartbeats). */
 const TICK_MS = 1_000;
+/**
+ * How often an open connection proves its peer is alive. A client whose machine or network went
+ * away without closing leaves a connection nothing else ends on a quiet stream: it would hold the
+ * stream (every reconnect refused STREAM_ALREADY_CONNECTED) and be charged its minutes for ever.
+ */
+export const HEARTBEAT_MS = 30_000;
 
 /** What the delivery routes need; handed over by the composition root. */
 export interface WarpDeliveryDeps {
@@ -121,7 +127,12 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
     await sink.send({ event: 'error', data: { code, message } });
     sink.close(isApiError(error) ? error.definition.ws : WsClose.INTERNAL, code);
   };
+  let lastHeartbeat = deps.clock.now();
   const tick: NodeJS.Timeout = setInterval(() => {
+    if (deps.clock.now() - lastHeartbeat >= HEARTBEAT_MS) {
+      lastHeartbeat = deps.clock.now();
+      sink.heartbeat();
+    }
     Promise.resolve().then(request.recheck).catch(refused).catch(() => undefined);
     minutes.charge().then((ok) => {
       if (ok) return;

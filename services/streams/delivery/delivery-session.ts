@@ -19,6 +19,12 @@ export interface MessageSink {
   /** Resolves when the transport can take more (backpressure). */
   send(message: StreamMessage): Promise<void>;
   close(code: number, reason: string): void;
+  /**
+   * Called every HEARTBEAT_MS while the connection is open: proves the peer is still there and
+   * keeps idle intermediaries from dropping a quiet connection (WebSocket ping, which every
+   * client answers, the connection ended when the previous one went unanswered; an SSE comment).
+   */
+  heartbeat(): void;
 }
 
 export interface DeliverySessionOptions {

@@ -49,6 +49,8 @@ function recheckOf(deps: WarpDeliveryDeps, request: FastifyRequest): () => Promi
 }
 
 function wsSink(socket: WebSocket): MessageSink {
+  let answered = true;
+  socket.on('pong', () => { answered = true; });
   return {
     send: (message: StreamMessage) => new Promise<void>((resolve) => {
       if (socket.readyState !== socket.OPEN) return resolve();
@@ -56,6 +58,13 @@ function wsSink(socket: WebSocket): MessageSink {
     }),
     close: (code, reason) => {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
+    },
+    heartbeat: () => {
+      if (socket.readyState !== socket.OPEN) return;
+      // No pong since the last ping: the peer is gone. Its close frees the stream and stops its minutes.
+      if (!answered) return socket.terminate();
+      answered = false;
+      socket.ping();
     },
   };
 }
@@ -168,6 +177,10 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
         }),
         close: () => {
           if (!ended) response.end();
+        },
+        // A comment line: EventSource ignores it; a peer that is gone makes the write fail in the end.
+        heartbeat: () => {
+          if (!ended) response.write(': heartbeat\n\n');
         },
       };
       const open = await openConnection(deps, {
