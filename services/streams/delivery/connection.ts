@@ -144,8 +144,23 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
   }, TICK_MS);
   // Deleted while connected: the connection ends as a connect to it would (4004), and its minutes stop.
   const unwatch = deps.presence.watch(stream.id, () => void refused(new ApiError('STREAM_NOT_FOUND')).catch(() => undefined));
-  await sink.send({ event: 'connected', data: { connId: randomUUID(), subscriptionId: stream.id, subscriptionType: stream.type, protocol: request.protocol } });
-  await session.start(request.mode, request.lastEventId);
+  const stopAll = async () => {
+    unwatch();
+    session.stop();
+    stopListening();
+    clearInterval(renew);
+    clearInterval(tick);
+    await deps.lease.release(stream.id, token).catch(() => undefined);
+  };
+  try {
+    await sink.send({ event: 'connected', data: { connId: randomUUID(), subscriptionId: stream.id, subscriptionType: stream.type, protocol: request.protocol } });
+    await session.start(request.mode, request.lastEventId);
+  } catch (error) {
+    // The log failed at the start (a Redis blip): nobody will call `closed`, so the lease, the
+    // renewal and the minute charges stop here, or the stream stays taken and charged for good.
+    await stopAll();
+    throw error;
+  }
   const open = deps.metrics?.warpConnections.labels({ network: request.network, protocol: request.protocol });
   open?.inc();
   let counted = open !== undefined;
@@ -156,12 +171,7 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
         counted = false;
         open!.dec();
       }
-      unwatch();
-      session.stop();
-      stopListening();
-      clearInterval(renew);
-      clearInterval(tick);
-      await deps.lease.release(stream.id, token).catch(() => undefined);
+      await stopAll();
       resolveClosed();
       await closedPromise;
     },

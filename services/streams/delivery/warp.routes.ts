@@ -183,10 +183,19 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
           if (!ended) response.write(': heartbeat\n\n');
         },
       };
-      const open = await openConnection(deps, {
-        streamId: request.params.id, principal, ticket: request.meterTicket, network: request.network, protocol: 'sse', recheck: recheckOf(deps, request),
-        mode: request.query.mode === 'resume' || resuming ? 'resume' : 'live', lastEventId,
-      }, sink);
+      let open: Awaited<ReturnType<typeof openConnection>>;
+      try {
+        open = await openConnection(deps, {
+          streamId: request.params.id, principal, ticket: request.meterTicket, network: request.network, protocol: 'sse', recheck: recheckOf(deps, request),
+          mode: request.query.mode === 'resume' || resuming ? 'resume' : 'live', lastEventId,
+        }, sink);
+      } catch (error) {
+        // The reply is hijacked: nothing else would end it, and the client would wait on a silent 200.
+        deps.logger.error({ err: error }, 'warp sse failed');
+        await sink.send({ event: 'error', data: { code: 'INTERNAL_ERROR', message: 'Internal error' } });
+        sink.close(WsClose.INTERNAL, 'INTERNAL_ERROR');
+        return;
+      }
       const done = () => {
         ended = true;
         void open?.closed();
