@@ -25,8 +25,17 @@ const suiAddress = z
 
 const list = <T extends z.ZodType>(item: T) => z.array(item).min(1).max(MAX_FILTER_ENTRIES);
 
-/** Field-value filters of an Event stream: every named field of the event's JSON must equal the value. */
-const fieldValue = z.union([z.string().max(1_000), z.number(), z.boolean()]);
+/**
+ * Field-value filters of an Event stream: every named field of the event's JSON must equal the
+ * value. A number is compared by its string form, so only exact integers can ever match a Move
+ * value (Move has no fractions; u64 and wider travel as strings): `2**53` or `1e21` would be
+ * compared as `9007199254740992` or `1e+21` and silently match nothing, so they are refused.
+ */
+const fieldValue = z.union([
+  z.string().max(1_000),
+  z.number().refine(Number.isSafeInteger, { message: 'numbers must be integers within ±(2^53 − 1); give larger Move integers as strings' }),
+  z.boolean(),
+]);
 
 /** The whole filter's size, normalized, within the one limit every filtering surface shares. */
 const withinBytes = <T extends z.ZodObject>(schema: T) => schema.refine((filters) => filterBytes(filters) <= FILTER_LIMITS.maxBytes, {

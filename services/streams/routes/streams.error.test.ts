@@ -23,6 +23,8 @@ describe('/v1/streams (errors)', () => {
     ['an address too long', { name: 's', type: 'address', filters: { addresses: [`0x${'1'.repeat(65)}`] } }],
     ['an unknown filter key', { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'], extra: 1 } }],
     ['a non-scalar field filter', { name: 's', type: 'event', filters: { eventTypes: ['0x2::a::B'], fields: { x: { y: 1 } } } }],
+    ['a field value number beyond 2^53 (it would lose digits and match nothing)', { name: 's', type: 'event', filters: { eventTypes: ['0x2::a::B'], fields: { amount: 2 ** 53 } } }],
+    ['a fractional field value (no Move value has one)', { name: 's', type: 'event', filters: { eventTypes: ['0x2::a::B'], fields: { amount: 1.5 } } }],
     ['101 entries', { name: 's', type: 'object', filters: { objectIds: Array.from({ length: 101 }, (_, i) => `0x${i.toString(16)}`) } }],
     ['a blank name', { name: '  ', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } }],
     ['no filters', { name: 's', type: 'coin' }],
@@ -45,6 +47,19 @@ describe('/v1/streams (errors)', () => {
     expect((await call(t, 'DELETE', `/v1/streams/${(atLimit.body.data as { id: string }).id}`, { key: t.adminKey })).status).toBe(200);
     const over = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'event', filters: { eventTypes: types(FILTER_LIMITS.maxBytes + 1) } } });
     const message = 'body.filters: the filters exceed 32768 bytes (limit: bytesPerFilter)';
+    expect({ status: over.status, body: over.body }).toEqual({
+      status: 400, body: { error: 'Validation failed', message, code: 'VALIDATION_FAILED', requestId: expect.any(String), issues: [message] },
+    });
+  });
+
+  it('a field value number is accepted up to 2^53 − 1; 2^53 is refused with a message that says to use a string', async () => {
+    const body = (amount: number) => ({ name: 's', type: 'event', filters: { eventTypes: ['0x2::a::B'], fields: { amount } } });
+    const atLimit = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: body(Number.MAX_SAFE_INTEGER) });
+    expect(atLimit.status).toBe(201);
+    expect((atLimit.body.data as { filters: unknown }).filters).toEqual({ eventTypes: [`0x${'0'.repeat(63)}2::a::B`], fields: { amount: Number.MAX_SAFE_INTEGER } });
+    expect((await call(t, 'DELETE', `/v1/streams/${(atLimit.body.data as { id: string }).id}`, { key: t.adminKey })).status).toBe(200);
+    const over = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: body(2 ** 53) });
+    const message = 'body.filters.fields.amount: numbers must be integers within ±(2^53 − 1); give larger Move integers as strings';
     expect({ status: over.status, body: over.body }).toEqual({
       status: 400, body: { error: 'Validation failed', message, code: 'VALIDATION_FAILED', requestId: expect.any(String), issues: [message] },
     });
