@@ -84,7 +84,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
         cache: config.jsonrpc.cache, metrics, maxResponseBytes: config.jsonrpc.maxResponseBytes,
       }),
       // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
-      jsonRpcWebSocketCapability({ upstreams, pipeline, feeds: jsonRpcFeeds, maxResponseBytes: config.jsonrpc.maxResponseBytes }),
+      jsonRpcWebSocketCapability({ upstreams, pipeline, clock, feeds: jsonRpcFeeds, maxResponseBytes: config.jsonrpc.maxResponseBytes }),
       ...(config.zklogin.enabled ? [zkloginCapability(createZkLogin({
         config, database, clock, secret, limiter: metering.limiter, metrics, upstreams,
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),

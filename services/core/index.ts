@@ -16,3 +16,4 @@ export * from './port-in-use.js';
 export * from './async-resource-bind.js';
 export * from './grpc-wire.js';
 export { isStorableText, unstorableTextAt } from './storable-text.js';
+export * from './websocket-heartbeat.js';

@@ -10,8 +10,8 @@ export interface JsonRpcE2E extends RestE2E {
   send(payload: unknown, options?: { headers?: Record<string, string>; query?: string; raw?: boolean }): Promise<{ status: number; body: Body; headers: Headers }>;
   /** One call's `result`, failing on an error object. */
   call(method: string, params?: unknown): Promise<Body>;
-  /** An open WebSocket of /v1/jsonrpc with `key`: every frame it receives, parsed, and how it closed. */
-  socket(key: string): Promise<JsonRpcSocket>;
+  /** An open WebSocket of /v1/jsonrpc with `key`: every frame it receives, parsed, and how it closed (`autoPong: false`: a peer that answers no ping). */
+  socket(key: string, options?: { autoPong?: boolean }): Promise<JsonRpcSocket>;
 }
 
 export interface JsonRpcSocket {
@@ -47,8 +47,8 @@ export async function startJsonRpcE2E(options: Parameters<typeof startRestE2E>[0
       if (status !== 200 || body.error) throw new Error(`${method} failed: ${status} ${JSON.stringify(body)}`);
       return body.result;
     },
-    async socket(key) {
-      const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers: { 'x-api-key': key } });
+    async socket(key, { autoPong = true } = {}) {
+      const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers: { 'x-api-key': key }, autoPong });
       const frames: Body[] = [];
       socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
       const closed = new Promise<{ code: number; reason: string }>((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ERRORS, errorResponses, isApiError, type ApiError } from '../../core/index.js';
+import { ERRORS, errorResponses, everyHeartbeat, isApiError, webSocketHeartbeat, type ApiError, type Clock } from '../../core/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
 import type { App, Capability } from '../../route-contract/index.js';
 import type { UpstreamSet } from '../../upstream/index.js';
@@ -12,6 +12,8 @@ import { SubscriptionSession, type Charge } from './session.js';
 export interface JsonRpcWebSocketOptions {
   upstreams: UpstreamSet;
   pipeline: RequestPipeline;
+  /** The heartbeats' clock (HEARTBEAT_MS). */
+  clock: Clock;
   /** Shared by every network scope of the process (one upstream stream per network); closed with the app. */
   feeds?: CheckpointFeeds;
   maxSubscriptionsPerSocket?: number;
@@ -42,7 +44,8 @@ function closeReason(code: string, message: string): string {
  * pipeline every call (its errors included) is admitted and charged as a request (limits
  * included), and every notification is charged before it is sent, one credit each (as gRPC
  * streamed messages: not rate limited); spent credits close the socket with 1008 and the reason
- * QUOTA_EXCEEDED, and a notification they cannot pay for is not sent.
+ * QUOTA_EXCEEDED, and a notification they cannot pay for is not sent. Every HEARTBEAT_MS the
+ * socket is pinged; one that answered no ping since the last is ended.
  */
 export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSocketOptions): Promise<void> {
   const feeds = options.feeds ?? new CheckpointFeeds();
@@ -122,8 +125,15 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
           socket.close(1011, isApiError(error) ? error.code : 'internal error');
         });
       });
-      socket.on('close', () => session.dispose());
-      socket.on('error', () => session.dispose());
+      // A peer gone without closing (asleep, network lost) answers no ping: the socket is ended, so
+      // its subscriptions stop charging notifications and give back their filter budget.
+      const stopHeartbeat = everyHeartbeat(options.clock, webSocketHeartbeat(socket));
+      const ended = () => {
+        stopHeartbeat();
+        session.dispose();
+      };
+      socket.on('close', ended);
+      socket.on('error', ended);
     });
   });
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { ApiError, isApiError, WsClose, type Clock, type Logger, type Metrics } from '../../core/index.js';
+import { ApiError, heartbeatSchedule, isApiError, WsClose, type Clock, type Logger, type Metrics } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
 import { type MeterTicket } from '../../metering/index.js';
@@ -15,12 +15,6 @@ import { StartedMinutes, WarpCharges } from './warp-charges.js';
 
 /** How often a connection looks at the clock (minute charges, SSE's redelivery window, heartbeats). */
 const TICK_MS = 1_000;
-/**
- * How often an open connection proves its peer is alive. A client whose machine or network went
- * away without closing leaves a connection nothing else ends on a quiet stream: it would hold the
- * stream (every reconnect refused STREAM_ALREADY_CONNECTED) and be charged its minutes for ever.
- */
-export const HEARTBEAT_MS = 30_000;
 
 /** What the delivery routes need; handed over by the composition root. */
 export interface WarpDeliveryDeps {
@@ -127,12 +121,10 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
     await sink.send({ event: 'error', data: { code, message } });
     sink.close(isApiError(error) ? error.definition.ws : WsClose.INTERNAL, code);
   };
-  let lastHeartbeat = deps.clock.now();
+  // Every HEARTBEAT_MS the peer proves it is alive (services/core/websocket-heartbeat.ts).
+  const heartbeatDue = heartbeatSchedule(deps.clock);
   const tick: NodeJS.Timeout = setInterval(() => {
-    if (deps.clock.now() - lastHeartbeat >= HEARTBEAT_MS) {
-      lastHeartbeat = deps.clock.now();
-      sink.heartbeat();
-    }
+    if (heartbeatDue()) sink.heartbeat();
     Promise.resolve().then(request.recheck).catch(refused).catch(() => undefined);
     minutes.charge().then((ok) => {
       if (ok) return;

@@ -3,9 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
-import { ManualClock } from '../../core/index.js';
+import { HEARTBEAT_MS, ManualClock } from '../../core/index.js';
 import { MemoryStreamLog } from '../log/stream-log.memory.js';
-import { HEARTBEAT_MS } from './connection.js';
 import { MemoryStreamLease } from './stream-lease.js';
 
 interface Client { socket: WebSocket; messages: { event: string; data: unknown }[]; pings: number; closed: { code: number } | undefined }

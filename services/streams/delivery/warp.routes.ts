@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import { errorResponses, isApiError, WsClose } from '../../core/index.js';
+import { errorResponses, isApiError, webSocketHeartbeat, WsClose } from '../../core/index.js';
 import { readApiKey } from '../../identity/index.js';
 import { caller, type App } from '../../route-contract/index.js';
 import { isLogId } from '../log/stream-log.js';
@@ -49,8 +49,7 @@ function recheckOf(deps: WarpDeliveryDeps, request: FastifyRequest): () => Promi
 }
 
 function wsSink(socket: WebSocket): MessageSink {
-  let answered = true;
-  socket.on('pong', () => { answered = true; });
+  const heartbeat = webSocketHeartbeat(socket);
   return {
     send: (message: StreamMessage) => new Promise<void>((resolve) => {
       if (socket.readyState !== socket.OPEN) return resolve();
@@ -59,13 +58,8 @@ function wsSink(socket: WebSocket): MessageSink {
     close: (code, reason) => {
       if (socket.readyState === socket.OPEN || socket.readyState === socket.CONNECTING) socket.close(code, reason);
     },
-    heartbeat: () => {
-      if (socket.readyState !== socket.OPEN) return;
-      // No pong since the last ping: the peer is gone. Its close frees the stream and stops its minutes.
-      if (!answered) return socket.terminate();
-      answered = false;
-      socket.ping();
-    },
+    // A peer that answered no ping since the last one is gone: its close frees the stream and stops its minutes.
+    heartbeat,
   };
 }
 
