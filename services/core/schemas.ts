@@ -22,11 +22,14 @@ export const ADDRESS_PATTERN = /^0x[a-fA-F0-9]{64}$/;
 /**
  * Free text we store and echo (names of keys, projects, streams) must come back exactly as sent:
  * a lone surrogate (JSON `"\ud800"`) has no UTF-8 form, so PostgreSQL would store something else,
- * and control characters other than ordinary whitespace have no place in a name.
+ * and control characters other than ordinary whitespace have no place in a name. Nor have the
+ * bidirectional embeddings, overrides and isolates (U+202A-U+202E, U+2066-U+2069): they make a
+ * name display as other text than it holds (`key\u202Egnp.exe`) in a dashboard, a log or a
+ * terminal. Right-to-left scripts need none of them; the marks U+200E/U+200F stay allowed.
  */
 // eslint-disable-next-line no-control-regex -- matching control characters is the point.
-export const PLAIN_TEXT_PATTERN = /^[^\p{Cs}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]*$/u;
-export const PLAIN_TEXT_MESSAGE = 'must not contain lone surrogates or control characters';
+export const PLAIN_TEXT_PATTERN = /^[^\p{Cs}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$/u;
+export const PLAIN_TEXT_MESSAGE = 'must not contain lone surrogates, control characters or bidirectional overrides';
 
 /** A name the management API stores: trimmed, 1 to 100 characters, plain text. */
 export const nameSchema = z.string().trim().min(1).max(100).regex(PLAIN_TEXT_PATTERN, PLAIN_TEXT_MESSAGE);

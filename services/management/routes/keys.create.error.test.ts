@@ -108,6 +108,7 @@ describe('POST /v1/keys (errors)', () => {
     ['a lone low surrogate', '{"name":"\\udc00"}'],
     ['a control character', '{"name":"bell\\u0007"}'],
     ['an escape character', '{"name":"\\u001b[31mred"}'],
+    ['a bidirectional override', '{"name":"key\\u202egnp.exe"}'],
   ])('a name with %s is 400 VALIDATION_FAILED and creates nothing', async (_what, name) => {
     const before = await keyCount();
     const body = name.replace('}', `,"projectId":"${t.projects.mainnet}"}`);

@@ -45,6 +45,7 @@ describe('POST /v1/projects (errors)', () => {
     [{ name: 'nul\u0000name', network: 'mainnet' }],
     [{ name: 'lone \ud800 surrogate', network: 'mainnet' }],
     [{ name: 'bell \u0007', network: 'mainnet' }],
+    [{ name: 'override \u202e', network: 'mainnet' }],
     // Unknown fields are refused, not ignored.
     [{ name: 'x', network: 'mainnet', slug: 'chosen' }],
   ])('%j is 400 VALIDATION_FAILED', async (body) => {

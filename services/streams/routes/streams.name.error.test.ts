@@ -16,10 +16,10 @@ describe('/v1/streams names', () => {
   });
   afterAll(async () => t.close());
 
-  it.each(['bell \u0007', 'escape \u001b[31m', 'delete \u007f', 'c1 \u0085'])('%j is 400 VALIDATION_FAILED on create and on rename', async (name) => {
+  it.each(['bell \u0007', 'escape \u001b[31m', 'delete \u007f', 'c1 \u0085', 'override \u202egnp.exe', 'isolate \u2066x\u2069'])('%j is 400 VALIDATION_FAILED on create and on rename', async (name) => {
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name, type: 'coin', filters: FILTERS } });
     expect(created.status).toBe(400);
-    expect(created.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body.name: must not contain lone surrogates or control characters' });
+    expect(created.body).toMatchObject({ code: 'VALIDATION_FAILED', message: 'body.name: must not contain lone surrogates, control characters or bidirectional overrides' });
 
     const stream = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 'plain', type: 'coin', filters: FILTERS } });
     const id = (stream.body.data as { id: string }).id;
@@ -33,5 +33,12 @@ describe('/v1/streams names', () => {
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: ' Swaps\tnew\nline 日本 🚀 ', type: 'coin', filters: FILTERS } });
     expect(created.status).toBe(201);
     expect((created.body.data as { name: string }).name).toBe('Swaps\tnew\nline 日本 🚀');
+  });
+
+  it('right-to-left text and its direction marks are kept as sent', async () => {
+    const name = 'עסקאות \u200f(2)\u200e';
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name, type: 'coin', filters: FILTERS } });
+    expect(created.status).toBe(201);
+    expect((created.body.data as { name: string }).name).toBe(name);
   });
 });
