@@ -1,5 +1,5 @@
-import { decodeSuiPrivateKey } from '@mysten/sui/cryptography';
 import { z } from 'zod';
+import { isEd25519SuiPrivateKey } from './sui-private-key.js';
 
 /**
  * The one configuration schema. Every setting is one environment variable with a default that
@@ -11,15 +11,6 @@ export const NETWORKS = ['mainnet', 'testnet', 'devnet'] as const;
 /** The zkLogin issuers the spec accepts, as exact `iss` strings. */
 export const ZKLOGIN_ISSUERS = ['https://accounts.google.com', 'https://appleid.apple.com', 'https://id.twitch.tv/oauth2', 'https://www.facebook.com'] as const;
 export type Network = (typeof NETWORKS)[number];
-
-/** Whether `value` decodes as an ED25519 key in Sui's bech32 form (the billing sponsor key). */
-function isEd25519PrivateKey(value: string): boolean {
-  try {
-    return decodeSuiPrivateKey(value).scheme === 'ED25519';
-  } catch {
-    return false;
-  }
-}
 
 const optionalString = z
   .string()
@@ -175,7 +166,7 @@ export const ENV_SCHEMA = z.object({
     }
   }),
   // A secret: the issue names the variable, never the value.
-  SUIGW_BILLING_SPONSOR_KEY: optionalString.pipe(z.string().refine(isEd25519PrivateKey, 'expected an ED25519 private key in Sui\'s bech32 form (suiprivkey1…)').optional()),
+  SUIGW_BILLING_SPONSOR_KEY: optionalString.pipe(z.string().refine(isEd25519SuiPrivateKey, 'expected an ED25519 private key in Sui\'s bech32 form (suiprivkey1…)').optional()),
   SUIGW_BILLING_ORGANIZATION: optionalString,
   SUIGW_SMTP_URL: optionalString.pipe(z.url({ protocol: /^smtps?$/ }).optional()),
   SUIGW_BILLING_EMAIL_FROM: z.string().default('suigw billing <billing@suigw.invalid>'),
