@@ -86,6 +86,14 @@ its `targetPort`). test/helm/chart.values.test.ts holds the two lists equal.
 {{- get (dict "gateway" 8080 "grpc" 9090 "authz" 9001 "ratelimit" 9002 "streams" 8090) . -}}
 {{- end -}}
 
+{{- /*
+Envoy's own listeners, fixed by the bootstrap (envoy-bootstrap.yaml): readiness and Prometheus
+stats on all interfaces, the admin interface on loopback only. One place, so the pod, its probes,
+its stats Service and the port check below cannot disagree.
+*/}}
+{{- define "suigw.envoyReadyPort" -}}19001{{- end -}}
+{{- define "suigw.envoyAdminPort" -}}9901{{- end -}}
+
 {{- define "suigw.validate" -}}
 {{- /* Services are named after the release: a DNS-1035 label (Helm itself allows dots and a leading digit). */}}
 {{- if not (regexMatch "^[a-z]([-a-z0-9]*[a-z0-9])?$" .Release.Name) }}
@@ -94,7 +102,7 @@ its `targetPort`). test/helm/chart.values.test.ts holds the two lists equal.
 {{- if ge (int .Values.shutdown.delaySeconds) (int .Values.shutdown.gracePeriodSeconds) }}
 {{- fail (printf "shutdown.delaySeconds (%d) must be below shutdown.gracePeriodSeconds (%d): the delay counts against the grace period, and the process needs time to drain after it" (int .Values.shutdown.delaySeconds) (int .Values.shutdown.gracePeriodSeconds)) }}
 {{- end }}
-{{- /* Each pod's ports, by the value that sets them; 19001 and 9901 are Envoy's readiness/stats and admin ports (envoy-bootstrap.yaml). */}}
+{{- /* Each pod's ports, by the value that sets them (Envoy's readiness/stats and admin ports are the chart's own). */}}
 {{- $pods := dict }}
 {{- range $role, $spec := .Values.roles }}
 {{- $_ := set $pods (printf "the %s pod" $role) (list (list (printf "roles.%s.port" $role) $spec.port) (list "metrics.port" $.Values.metrics.port)) }}
@@ -104,7 +112,7 @@ its `targetPort`). test/helm/chart.values.test.ts holds the two lists equal.
 {{- $_ := set $pods (printf "the %s role's Service" $role) (list (list (printf "the %s Service's port (fixed: Envoy dials it)" $role) (include "suigw.servicePort" $role)) (list "metrics.port" $.Values.metrics.port)) }}
 {{- end }}
 {{- $_ := set $pods "the operator pod" (list (list "operator.xdsPort" .Values.operator.xdsPort) (list "metrics.port" .Values.metrics.port)) }}
-{{- $_ := set $pods "the envoy pod" (list (list "envoy.port" .Values.envoy.port) (list "Envoy's readiness and stats listener" 19001) (list "Envoy's admin interface" 9901)) }}
+{{- $_ := set $pods "the envoy pod" (list (list "envoy.port" .Values.envoy.port) (list "Envoy's readiness and stats listener" (include "suigw.envoyReadyPort" .)) (list "Envoy's admin interface" (include "suigw.envoyAdminPort" .))) }}
 {{- range $pod, $ports := $pods }}
 {{- $seen := dict }}
 {{- range $ports }}
