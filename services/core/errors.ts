@@ -107,6 +107,7 @@ export const ERRORS = {
   HEADERS_TOO_LARGE: e(431, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Request headers too large'),
   SERVICE_OVERLOADED: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Service overloaded'),
   DATABASE_UNAVAILABLE: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Database unavailable'),
+  SHUTTING_DOWN: e(503, G.UNAVAILABLE, W.TRY_AGAIN_LATER, 'Shutting down'),
 
   // Wallet organizations (POST /v1/wallet/register and its challenge).
   WALLET_CHALLENGE_INVALID: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Wallet challenge invalid or expired'),

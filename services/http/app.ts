@@ -85,6 +85,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     // Node could not parse or that timed out) get the standard error body too.
     frameworkErrors: errorHandler,
     clientErrorHandler,
+    // A request that arrives while the server closes is answered by the root hook with the
+    // standard error body (503 SHUTTING_DOWN), not fastify's own.
+    return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
   // WebSocket upgrades (Warp streams, JSON-RPC subscriptions) are routed once, at the root, through

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ApiError } from '../core/index.js';
+import { ApiError, retryAfter } from '../core/index.js';
 import type { App } from '../route-contract/index.js';
 import type { AuthenticationStage } from './authenticate.js';
 import type { CorsStage } from './cors.js';
@@ -40,12 +40,23 @@ export interface RootStages {
 export function registerRootHooks(app: App, stages: RootStages): void {
   const { routes, cors, pressure, authenticate, stats, logRequest, record } = stages;
   app.decorateRequest('routeFacts', undefined);
+  // Shutting down (SIGTERM): a kept-alive connection whose request was in flight when the server
+  // stopped listening is closed as soon as its answer is sent. Node closes only the connections
+  // idle at that moment, so such a connection (Envoy's pool, any keep-alive client) otherwise held
+  // the drain open for SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS (72 s), past Kubernetes' 30 s grace period.
+  // A request that arrives on such a connection meanwhile is refused before any work, uncharged.
+  let closing = false;
+  app.addHook('preClose', (done: () => void) => {
+    closing = true;
+    done();
+  });
   // Callback style: with a cached key or a public route nothing here waits, and an async hook
   // would still cost a promise and a microtask per request (docs/benchmarks.md, "HTTP layer").
   app.addHook('onRequest', (request: FastifyRequest, reply: FastifyReply, done: (error?: Error) => void) => {
     const route = routes.of(request);
     request.routeFacts = route;
     void reply.header('x-request-id', request.id);
+    if (closing) return done(shuttingDown(request));
     // Answered (a preflight): fastify goes on once the reply is sent, `done` must not be called.
     if (cors(request, reply, route)) return;
     // NUL, which PostgreSQL cannot store or compare, reaches params and queries only as `%00`
@@ -64,15 +75,6 @@ export function registerRootHooks(app: App, stages: RootStages): void {
     if (pending === undefined) return done();
     pending.then(() => done(), done);
   });
-  // Shutting down (SIGTERM): a kept-alive connection whose request was in flight when the server
-  // stopped listening is closed as soon as its answer is sent. Node closes only the connections
-  // idle at that moment, so such a connection (Envoy's pool, any keep-alive client) otherwise held
-  // the drain open for SUIGW_HTTP_KEEP_ALIVE_TIMEOUT_MS (72 s), past Kubernetes' 30 s grace period.
-  let closing = false;
-  app.addHook('preClose', (done: () => void) => {
-    closing = true;
-    done();
-  });
   app.addHook('onResponse', (request: FastifyRequest, reply: FastifyReply, done: () => void) => {
     if (closing) setImmediate(() => app.server.closeIdleConnections());
     stats.record(reply.statusCode);
@@ -80,6 +82,17 @@ export function registerRootHooks(app: App, stages: RootStages): void {
     // Answers sent before the root hook ran (framework errors) have no facts yet.
     record?.(request, reply, request.routeFacts ?? routes.of(request));
     done();
+  });
+}
+
+/** What a request that reaches a closing server is told: another instance can take it now. */
+function shuttingDown(request: FastifyRequest): ApiError {
+  const { fields, headers } = retryAfter(1);
+  return new ApiError('SHUTTING_DOWN', {
+    message: 'This gateway process is shutting down; nothing was done. Retry the request.',
+    fields,
+    // HTTP/1.1 only: an HTTP/2 connection ends with the server's GOAWAY instead.
+    headers: request.raw.httpVersionMajor === 1 ? { ...headers, connection: 'close' } : headers,
   });
 }
 
