@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError } from '../core/index.js';
-import type { ChargeOutcome, DeclaredRouteCost } from '../metering/index.js';
+import { perItemOf, type ChargeOutcome, type DeclaredRouteCost } from '../metering/index.js';
 import type { PipelineAdmission, RequestPipeline } from '../pipeline/index.js';
 import type { App } from '../route-contract/index.js';
 
@@ -16,6 +16,7 @@ export interface MeteringAdapterOptions {
  * registered on one network's scope right after the authentication hook:
  * - `onRoute`: a route without a declared `cost` fails at start-up, like one without `auth`;
  * - `onRequest` (after authentication): the limit stage; a refusal is thrown as its ApiError;
+ * - `preHandler`, only on a route priced per item: sizes the charge by the validated body's batch;
  * - `onError`: notes failures the spec prices flat (schema validation, plan refusal);
  * - `onSend`: the meter stage: charge, record usage, set the rate-limit and credit headers on
  *   every response of an identified caller, errors included.
@@ -28,6 +29,8 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     const cost = route.config?.cost;
     if (cost === undefined) throw new Error(`route ${String(route.method)} ${route.url} declares no cost`);
     for (const method of [route.method].flat()) options.onRouteCost?.({ method, path: routePath(route.url ?? route.path, network), cost });
+    const perItem = perItemOf(cost);
+    if (perItem && pipeline.metered) route.preHandler = [...[route.preHandler ?? []].flat(), chargePerItem(pipeline, perItem.field)];
   });
   if (!pipeline.metered) return;
   // Callback style: most admissions are decided without waiting (`admitNow`), and an async hook
@@ -65,6 +68,20 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     }
     done(null, payload);
   });
+}
+
+/**
+ * A batch priced per item: admitted at one item's price, then sized to the validated body's
+ * array before the handler runs (as a JSON-RPC batch is per call); 429 CU_QUOTA_EXCEEDED, with
+ * nothing done or charged, when the credits cannot cover the whole batch.
+ */
+function chargePerItem(pipeline: RequestPipeline, field: string) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const items = (request.body as Record<string, unknown> | undefined)?.[field];
+    if (!Array.isArray(items) || items.length <= 1) return;
+    const refusal = await pipeline.charge(request.meterTicket, { units: items.length });
+    if (refusal) throw refusal;
+  };
 }
 
 /** Keeps the ticket for the meter stage; a refusal ends the request with its error. */

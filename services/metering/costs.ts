@@ -5,9 +5,26 @@
  * - `'free'`: not metered at all (management calls: free, and they work at zero balance);
  * - a number: credits per request;
  * - `{credits, clientErrorCredits}`: a different price when the request fails with a 4xx (spec:
- *   "a prove that fails with 4xx costs 2 credits").
+ *   "a prove that fails with 4xx costs 2 credits");
+ * - `{credits, perItem}`: the price of each item of the body's array `perItem.field`, for a batch
+ *   route that makes one upstream call per item (a batch of N costs what N single requests do).
  */
-export type RouteCost = 'free' | number | { credits: number; clientErrorCredits: number };
+export type RouteCost =
+  | 'free'
+  | number
+  | { credits: number; clientErrorCredits: number }
+  | { credits: number; perItem: PerItemCost };
+
+/** A batch priced per item: `field` names the body's array, `item` what one entry is (for the cost table). */
+export interface PerItemCost {
+  field: string;
+  item: string;
+}
+
+/** The batch a route prices per item, if it does. */
+export function perItemOf(cost: RouteCost | undefined): PerItemCost | undefined {
+  return typeof cost === 'object' && 'perItem' in cost ? cost.perItem : undefined;
+}
 
 /** How a metered request ended, as far as charging cares. */
 export type ChargeOutcome =
@@ -51,7 +68,7 @@ export function creditsCharged(cost: RouteCost, outcome: ChargeOutcome): number 
     case 'answered':
       // 5xx, and every 429 other than the organization-wide one, are not charged.
       if (outcome.status >= 500 || outcome.status === 429) return 0;
-      if (outcome.status >= 400 && typeof cost === 'object') return cost.clientErrorCredits;
+      if (outcome.status >= 400 && typeof cost === 'object' && 'clientErrorCredits' in cost) return cost.clientErrorCredits;
       return credits;
   }
 }
@@ -90,6 +107,7 @@ export interface DeclaredRouteCost {
 function describeCost(cost: RouteCost): string {
   if (cost === 'free') return 'free (not metered)';
   if (typeof cost === 'number') return String(cost);
+  if ('perItem' in cost) return `${cost.credits} per ${cost.perItem.item} (\`${cost.perItem.field}\`)`;
   return `${cost.credits} (${cost.clientErrorCredits} on a 4xx)`;
 }
 
