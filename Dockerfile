@@ -23,7 +23,11 @@ RUN groupadd --system --gid 10001 suigw \
 WORKDIR /app
 COPY package.json package-lock.json ./
 # Production dependencies only; no lifecycle scripts (none of them is needed to run the build).
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# TypeScript (23 MB) comes in as a peer of @mysten/sui's gql.tada, and only gql.tada's CLI and
+# editor plugin load it; the build stage has already compiled our code, so nothing here runs it.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm -rf node_modules/typescript node_modules/.bin/tsc node_modules/.bin/tsserver \
+ && npm cache clean --force
 COPY --from=build /src/dist ./dist
 USER 10001:10001
 # Node is PID 1: it receives the kubelet's SIGTERM directly, and every long-running role handles

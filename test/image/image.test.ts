@@ -128,8 +128,8 @@ describe('the suigw image', () => {
     expect(inspected!.Config.Entrypoint).toEqual(['node', '/app/dist/services/cli/suigw.js']);
     expect(inspected!.Config.Labels['org.opencontainers.image.title']).toBe('suigw');
     expect(inspected!.Config.Labels['org.opencontainers.image.version']).toBe(IMAGE.split(':').at(-1));
-    // Production dependencies only: no test runner, linter or source runner in the image.
-    const listed = await runContainerShell('for p in vitest eslint tsx; do test -e /app/node_modules/$p && echo "$p present"; done; ls /app/dist/services/cli/suigw.js');
+    // Production dependencies only: no test runner, linter, source runner or compiler in the image.
+    const listed = await runContainerShell('for p in vitest eslint tsx typescript .bin/tsc; do test -e /app/node_modules/$p && echo "$p present"; done; ls /app/dist/services/cli/suigw.js');
     expect(listed).toBe('/app/dist/services/cli/suigw.js\n');
   });
 
