@@ -5,6 +5,7 @@ import type { NetworkContext } from './context.js';
 import { fullType } from './proto-values.js';
 import type { PriceSource } from './price-source.js';
 import { askOptional } from './upstream-calls.js';
+import { imageUrl } from './web-url.js';
 
 export interface CoinInfo {
   type: string;
@@ -78,7 +79,8 @@ export class CoinService {
       type: info.type, name: info.name, symbol: info.symbol, description: info.description, decimals: info.decimals,
       verified: info.type === SUI_TYPE || this.#verified.has(info.type),
     };
-    if (info.iconUrl && URL.canParse(info.iconUrl)) result.iconUrl = info.iconUrl;
+    const iconUrl = imageUrl(info.iconUrl);
+    if (iconUrl) result.iconUrl = iconUrl;
     if (info.totalSupply !== undefined) result.totalSupply = info.totalSupply.toString();
     const price = await this.#prices.usdPrice(ctx.network, info.type);
     if (price !== undefined) {

@@ -1,6 +1,7 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import type { Checkpoint, NetworkStats, StakingParameters, Validator } from '../schemas.js';
 import { fullAddress, timestampMs } from './proto-values.js';
+import { imageUrl, linkUrl } from './web-url.js';
 
 export function toCheckpoint(checkpoint: GrpcTypes.Checkpoint): Checkpoint {
   const summary = checkpoint.summary;
@@ -53,11 +54,6 @@ export function toNetworkStats(state: GrpcTypes.SystemState, latest: Checkpoint)
   };
 }
 
-function uri(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try { return new URL(value).href; } catch { return undefined; }
-}
-
 /** Commission is in basis points on chain; the resource wants a 0..1 decimal string. */
 export function basisPointsToRate(bps: bigint | undefined): string {
   return (Number(bps ?? 0n) / 10_000).toString();
@@ -73,9 +69,9 @@ export function toValidator(v: GrpcTypes.Validator): Validator {
     commissionRate: basisPointsToRate(v.commissionRate),
     nextEpochStake: (v.nextEpochStake ?? 0n).toString(),
   };
-  const imageUrl = uri(v.imageUrl);
-  const projectUrl = uri(v.projectUrl);
-  if (imageUrl) validator.imageUrl = imageUrl;
+  const image = imageUrl(v.imageUrl);
+  const projectUrl = linkUrl(v.projectUrl);
+  if (image) validator.imageUrl = image;
   if (projectUrl) validator.projectUrl = projectUrl;
   return validator;
 }

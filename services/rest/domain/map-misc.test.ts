@@ -41,6 +41,15 @@ describe('objects', () => {
     });
     expect(ObjectMetadata.parse(toObjectMetadata(o))).toEqual({ objectId: `0x${'0'.repeat(63)}5`, type: `0x${'0'.repeat(61)}abc::nft::Nft`, name: 'Nft #1', image: 'https://img.example/1.png', projectName: 'Example', description: 'one' });
   });
+
+  it('toObjectMetadata leaves out image URLs an app cannot safely put in <img src> (anyone can publish a Display)', () => {
+    const str = (s: string) => ({ kind: { oneofKind: 'stringValue' as const, stringValue: s } });
+    const o = GrpcTypes.Object.create({
+      objectId: '0x5', objectType: '0xabc::nft::Nft',
+      display: { output: { kind: { oneofKind: 'structValue', structValue: { fields: { name: str('Nft'), image_url: str('javascript:alert(1)'), project_image_url: str('data:text/html,<script>alert(1)</script>') } } } } },
+    });
+    expect(ObjectMetadata.parse(toObjectMetadata(o))).toEqual({ objectId: `0x${'0'.repeat(63)}5`, type: `0x${'0'.repeat(61)}abc::nft::Nft`, name: 'Nft' });
+  });
 });
 
 describe('chain', () => {
@@ -56,5 +65,10 @@ describe('chain', () => {
   it('toValidator renders commission as a 0..1 rate', () => {
     const v = toValidator(GrpcTypes.Validator.create({ address: '0x1', name: 'v', description: '', commissionRate: 200n, votingPower: 2500n, stakingPool: { suiBalance: 10n }, nextEpochStake: 11n, projectUrl: 'https://v.example' }));
     expect(Validator.parse(v)).toMatchObject({ commissionRate: '0.02', votingPower: '2500', stakeAmount: '10', nextEpochStake: '11', projectUrl: 'https://v.example/' });
+  });
+  it('toValidator keeps only http(s) project links and inert image URLs (a validator names its own)', () => {
+    const v = toValidator(GrpcTypes.Validator.create({ address: '0x1', name: 'v', description: '', projectUrl: 'javascript:alert(1)', imageUrl: 'javascript:alert(2)' }));
+    expect(v.projectUrl).toBeUndefined();
+    expect(v.imageUrl).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import type { ObjectMetadata, SuiObject } from '../schemas.js';
 import { fullAddress, fullType, valueToJson, type ProtoValue } from './proto-values.js';
+import { imageUrl } from './web-url.js';
 
 type ProtoObject = GrpcTypes.Object;
 type ProtoOwner = GrpcTypes.Owner;
@@ -42,16 +43,6 @@ function stringField(fields: Record<string, unknown>, ...names: string[]): strin
   return undefined;
 }
 
-function url(value: string | undefined): string | undefined {
-  if (!value) return undefined;
-  try {
-    const parsed = new URL(value.startsWith('ipfs://') ? `https://ipfs.io/ipfs/${value.slice(7)}` : value);
-    return parsed.href;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * ObjectMetadata from the object's rendered Display (Sui's `Display<T>` standard keys: name,
  * description, image_url, project_name, project_image_url; `project_url` is not part of the
@@ -62,9 +53,9 @@ export function toObjectMetadata(object: ProtoObject): ObjectMetadata {
   const fields = display && typeof display === 'object' && !Array.isArray(display) ? display : {};
   const metadata: ObjectMetadata = { objectId: fullAddress(object.objectId), type: fullType(object.objectType) };
   const name = stringField(fields, 'name');
-  const image = url(stringField(fields, 'image_url', 'img_url', 'image'));
+  const image = imageUrl(stringField(fields, 'image_url', 'img_url', 'image'));
   const projectName = stringField(fields, 'project_name', 'creator');
-  const projectImage = url(stringField(fields, 'project_image_url'));
+  const projectImage = imageUrl(stringField(fields, 'project_image_url'));
   const description = stringField(fields, 'description');
   if (name) metadata.name = name;
   if (image) metadata.image = image;

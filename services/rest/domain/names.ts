@@ -5,6 +5,7 @@ import type { NetworkContext } from './context.js';
 import { fullAddress, timestampMs } from './proto-values.js';
 import { UpstreamError, upstreamApiError } from '../../upstream/index.js';
 import { askOptional } from './upstream-calls.js';
+import { imageUrl } from './web-url.js';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 
 /** Names travel without the `.sui` suffix in the API; the node wants the full name. */
@@ -48,8 +49,8 @@ export class NameService {
     const result: NameResolution = { name: withoutSuffix(name), address: fullAddress(record.targetAddress) };
     const exp = expiration(record);
     if (exp) result.expiration = exp;
-    const avatar = record.data.avatar;
-    if (avatar && URL.canParse(avatar)) result.avatar = avatar;
+    const avatar = imageUrl(record.data.avatar);
+    if (avatar) result.avatar = avatar;
     const contentHash = record.data.content_hash ?? record.data.contentHash;
     if (contentHash) result.contentHash = contentHash;
     return result;
