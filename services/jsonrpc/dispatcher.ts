@@ -2,8 +2,9 @@ import { isApiError, type Logger } from '../core/index.js';
 import { upstreamApiError } from '../upstream/index.js';
 import {
   batchRefusal, errorResponse, readCall, resultResponse, STANDARD_MESSAGES,
-  type JsonRpcErrorObject, type JsonRpcResponse,
+  type JsonRpcErrorObject, type JsonRpcId, type JsonRpcResponse,
 } from './envelope.js';
+import { discoverDocument, documentMethod, RPC_DISCOVER, RPC_DISCOVER_SPEC, type OpenRpcDiscoverDocument } from './discover.js';
 import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from './method.js';
 import { OPENRPC_METHODS, OpenRpcSchemas, type OpenRpcMethodSpec } from './openrpc.js';
 import { namedParams } from './params.js';
@@ -52,6 +53,8 @@ export class JsonRpcDispatcher {
   readonly #methods = new Map<string, { method: JsonRpcMethod; spec: OpenRpcMethodSpec }>();
   readonly #schemas = new OpenRpcSchemas('params');
   readonly #logger: Pick<Logger, 'error'> | undefined;
+  /** The answer to `rpc.discover`, made on first use. */
+  #discover: OpenRpcDiscoverDocument | undefined;
 
   constructor(options: JsonRpcDispatcherOptions) {
     this.maxBatchSize = options.maxBatchSize ?? DEFAULT_MAX_BATCH_SIZE;
@@ -117,6 +120,7 @@ export class JsonRpcDispatcher {
     const notification = !Object.hasOwn(call, 'id');
     const id = call.id ?? null;
     const answer = (response: JsonRpcResponse, billable = true): Outcome => ({ response: notification ? undefined : response, billable });
+    if (call.method === RPC_DISCOVER) return this.#runDiscover(call.params, answer, id);
     const entry = this.#methods.get(call.method);
     if (!entry) {
       return answer(errorResponse(id, { code: JSONRPC_ERROR.methodNotFound, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.methodNotFound]}: ${call.method}` }));
@@ -129,6 +133,17 @@ export class JsonRpcDispatcher {
       const failure = this.#errorObject(error, call.method);
       return answer(errorResponse(id, failure.error), !failure.upstreamFailure);
     }
+  }
+
+  /** `rpc.discover` (discover.ts): the document of the methods this dispatcher serves. */
+  #runDiscover(params: unknown, answer: (response: JsonRpcResponse) => Outcome, id: JsonRpcId): Outcome {
+    try {
+      namedParams(RPC_DISCOVER_SPEC, params, this.#schemas);
+    } catch (error) {
+      return answer(errorResponse(id, this.#errorObject(error, RPC_DISCOVER).error));
+    }
+    this.#discover ??= discoverDocument(this.methods.map((method) => documentMethod(method.name)));
+    return answer(resultResponse(id, this.#discover));
   }
 
   #errorObject(thrown: unknown, method: string): { error: JsonRpcErrorObject; upstreamFailure: boolean } {

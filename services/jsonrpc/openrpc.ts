@@ -20,6 +20,8 @@ export interface OpenRpcMethodSpec {
 }
 
 interface OpenRpcDocumentJson {
+  openrpc: string;
+  info: { version: string; license?: unknown };
   methods: { name: string; params: { name: string; required?: boolean; schema: object }[]; result: { schema: object } }[];
   components: { schemas: Record<string, unknown> };
 }

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import type { Logger } from '../../core/index.js';
 import { DEFAULT_MAX_BATCH_SIZE } from '../dispatcher.js';
+import { discoverDocument, documentMethod, RPC_DISCOVER, RPC_DISCOVER_SPEC, type OpenRpcDiscoverDocument } from '../discover.js';
 import { batchRefusal, readCall, resultResponse, type JsonRpcId } from '../envelope.js';
 import { JSONRPC_ERROR, JsonRpcError } from '../method.js';
 import { OPENRPC_METHODS, OpenRpcSchemas } from '../openrpc.js';
@@ -12,6 +13,7 @@ import { timestampMs } from '../methods/transactions/legacy-values.js';
 import type { CheckpointFeed } from './checkpoint-feed.js';
 import { CONNECTION_FILTER_LIMITS } from '../../streams/index.js';
 import { filterLimitExceeded, type OrganizationFilterBudget } from './filter-budget.js';
+import { UNSUBSCRIBE_METHOD_OBJECTS } from './unsubscribe-methods.js';
 import { compileEventFilter, compileTransactionFilter, indexEvent, type IndexedEvent, type LegacyEvent } from './predicates.js';
 
 /**
@@ -57,6 +59,14 @@ type Id = JsonRpcId;
 
 /** The document's param schemas, compiled on first use and shared by every socket. */
 const PARAM_SCHEMAS = new OpenRpcSchemas('params');
+
+/** The WebSocket's answer to `rpc.discover`: its subscribe and unsubscribe methods (made on first use). */
+let webSocketDocument: OpenRpcDiscoverDocument | undefined;
+
+function discover(params: unknown): OpenRpcDiscoverDocument {
+  namedParams(RPC_DISCOVER_SPEC, params, PARAM_SCHEMAS);
+  return webSocketDocument ??= discoverDocument([...SUBSCRIPTION_METHODS.map(documentMethod), ...UNSUBSCRIBE_METHOD_OBJECTS]);
+}
 
 function errorFrame(id: Id, code: number, message: string, data?: unknown): string {
   return JSON.stringify({ jsonrpc: '2.0', error: { code, message, ...(data === undefined ? {} : { data }) }, id });
@@ -116,13 +126,15 @@ export class SubscriptionSession {
     // known or ended by its client: it is charged as a call and not run.
     if (!Object.hasOwn(call, 'id')) return;
     const method = call.method;
-    if (!(method in SUBSCRIBE) && !(method in UNSUBSCRIBE)) {
+    if (!(method in SUBSCRIBE) && !(method in UNSUBSCRIBE) && method !== RPC_DISCOVER) {
       this.#options.send(errorFrame(id, JSONRPC_ERROR.methodNotFound, `Method not found: ${method}`,
         { reason: 'the WebSocket of /v1/jsonrpc serves subscriptions; send other methods with POST /v1/jsonrpc' }));
       return;
     }
     try {
-      const result = method in SUBSCRIBE
+      const result = method === RPC_DISCOVER
+        ? discover(call.params)
+        : method in SUBSCRIBE
         ? this.#subscribe(method as keyof typeof SUBSCRIBE, call.params)
         : this.#unsubscribe(UNSUBSCRIBE[method as keyof typeof UNSUBSCRIBE], call.params);
       this.#options.send(serializeCallAnswer(resultResponse(id, result), this.#options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES));
