@@ -89,5 +89,20 @@ describe('POST /v1/graphql against simnet', () => {
     const { balance } = await client.core.getBalance({ owner: alice });
     const held = e2e.simnet.ledger.getBalance(alice, '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI');
     expect(balance.balance).toBe(held.balance.toString());
+    // Every member the client sends (query, variables, operationName, extensions) is accepted.
+    const answer = await client.query({
+      query: 'query Chain($n: Int) { chainIdentifier checkpoints(last: $n) { nodes { sequenceNumber } } }',
+      variables: { n: 1 }, operationName: 'Chain', extensions: { clientTrace: 'walk' },
+    });
+    expect(answer.data).toMatchObject({ chainIdentifier: e2e.simnet.chainId });
+  });
+
+  it('refuses a body with a member GraphQL over HTTP does not define: 400 VALIDATION_FAILED naming it', async () => {
+    const answer = await viaGateway({ query: '{ chainIdentifier }', varibles: { a: 1 } });
+    expect(answer.status).toBe(400);
+    expect(JSON.parse(answer.text)).toEqual({
+      error: 'Validation failed', code: 'VALIDATION_FAILED', message: expect.any(String),
+      issues: ['body: Unrecognized key: "varibles"'], requestId: expect.any(String),
+    });
   });
 });

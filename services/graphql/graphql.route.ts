@@ -15,7 +15,11 @@ export interface GraphQLDeps {
   introspection: IntrospectionCache;
 }
 
-const GraphQLRequest = z.object({
+// Strict, as every body (README): an unknown or misspelt member (`varibles`) is 400
+// VALIDATION_FAILED, never silently dropped. The members are those of GraphQL over HTTP
+// (https://graphql.github.io/graphql-over-http/draft/#sec-Request-Parameters), which is what
+// @mysten/sui's SuiGraphQLClient sends; `extensions` is open by that spec.
+const GraphQLRequest = z.strictObject({
   query: z.string().optional(),
   variables: z.record(z.string(), z.unknown()).nullable().optional(),
   operationName: z.string().nullable().optional(),
