@@ -84,6 +84,19 @@ describe('POST /v1/graphql: guard rails and upstream failures', () => {
     expect(upstreamCalls()).toBe(2);
   });
 
+  it('variants of one introspection query (whitespace, commas, comments) are one entry, asked upstream once', async () => {
+    const upstreamCalls = () => fake.graphqlBodies.filter((body) => body.includes('Variants')).length;
+    const variants = [
+      'query Variants { __schema { queryType { name } } }',
+      'query Variants{__schema{queryType{name}}}',
+      '# from a playground\nquery Variants {\n  __schema {\n    queryType { name, }\n  }\n}\n',
+    ];
+    const first = await post({ query: variants[0] });
+    expect(first.status).toBe(200);
+    for (const query of variants) expect(await post({ query })).toEqual(first);
+    expect(upstreamCalls()).toBe(1);
+  });
+
   it('a body without a query is 400 VALIDATION_FAILED; a body that is not JSON is 400 INVALID_BODY', async () => {
     const missing = await post({ variables: {} });
     expect([missing.status, missing.body.code]).toEqual([400, 'VALIDATION_FAILED']);

@@ -73,8 +73,9 @@ export function registerGraphQL(app: App, deps: GraphQLDeps): void {
     const shape = checkQuery(query, deps.limits);
     // Stored only now: a query the guard rails refuse must not cost the process memory.
     if (hash !== undefined && body.query !== undefined) deps.persisted.remember(organization, hash, query);
-    const forwarded = JSON.stringify({ query, variables: body.variables ?? undefined, operationName: body.operationName ?? undefined });
-    const cacheKey = shape.introspection ? IntrospectionCache.key(request.network, forwarded) : undefined;
+    const forwardedRequest = { query, variables: body.variables ?? undefined, operationName: body.operationName ?? undefined };
+    const forwarded = JSON.stringify(forwardedRequest);
+    const cacheKey = shape.introspection ? IntrospectionCache.key(request.network, forwardedRequest) : undefined;
     const cached = cacheKey === undefined ? undefined : deps.introspection.get(cacheKey);
     if (cached !== undefined) return untyped(reply).status(cached.status).type(cached.contentType).send(cached.body);
     const cancel = new AbortController();
