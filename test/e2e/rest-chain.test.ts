@@ -123,6 +123,16 @@ describe('REST chain, objects, coins, packages and names against simnet', () => 
     expect(Availability.parse((await e2e.get('/names/expired/availability')).body).data).toMatchObject({ registered: true, available: true });
     expect(Availability.parse((await e2e.get('/names/nobody-has-this/availability')).body).data).toEqual({ name: 'nobody-has-this', registered: false, available: true });
   });
+
+  it('names: the name `reverse` answers its availability like any name, not the reverse route\'s INVALID_ADDRESS', async () => {
+    const reverse = await e2e.get('/names/reverse/availability');
+    expect(reverse).toEqual({ status: 200, body: { data: { name: 'reverse', registered: false, available: true } } });
+    expect(await e2e.get('/names/reverse.sui/availability')).toEqual(reverse);
+    expect((await e2e.get('/names/batch/availability')).body).toEqual({ data: { name: 'batch', registered: false, available: true } });
+    // The reverse route itself is unchanged: an address that is not one is still 400 INVALID_ADDRESS.
+    expect([(await e2e.get('/names/reverse/availabilit')).status, (await e2e.get('/names/reverse/availabilit')).body.code]).toEqual([400, 'INVALID_ADDRESS']);
+    expect((await e2e.get('/names/reverse/availability/x')).body.code).toBe('NOT_FOUND');
+  });
 });
 
 describe('REST when simnet stops', () => {
