@@ -1,14 +1,25 @@
 import type { BreakerState } from './circuit-breaker.js';
-import type { Network, UpstreamHealth, UpstreamSet } from './types.js';
+import type { Network, ProbeResult, UpstreamHealth, UpstreamSet } from './types.js';
 
-/** One network's upstream as last probed, with its breaker groups as they are now. */
+/**
+ * One protocol of the upstream: what its last probe saw (`probe`) and what its breaker group
+ * does now (`breaker`), and from both what a request meets (`status`): `down` while the breaker
+ * is open (requests fail fast, whatever the probe saw), else the probe's result.
+ */
+export type ProtocolReport<P extends ProbeResult = ProbeResult> = Omit<P, 'status' | 'breaker'> & {
+  status: 'up' | 'down';
+  probe: ProbeResult['status'];
+  breaker: BreakerState;
+};
+
+/** One network's upstream: its last probe and its breaker groups as they are now, in one view. */
 export interface UpstreamReport {
   network: Network;
-  /** `unknown` until the first probe has answered. */
+  /** From the protocols' `status`: both up `up`, both down `down`, else `degraded`; `unknown` until a probe answered or a breaker opened. */
   status: UpstreamHealth['status'] | 'unknown';
   checkedAt: string | null;
-  grpc: UpstreamHealth['grpc'] | null;
-  graphql: UpstreamHealth['graphql'] | null;
+  grpc: ProtocolReport<UpstreamHealth['grpc']> | null;
+  graphql: ProtocolReport | null;
   breakers: Record<string, BreakerState>;
 }
 
@@ -56,23 +67,25 @@ export class UpstreamMonitor {
     return this.#running;
   }
 
-  /** Healthy: its last probe found both protocols up and no breaker group is open now. */
+  /** Healthy: its last probe found both protocols up and no breaker group is open now (the report's `up`). */
   healthy(network: Network): boolean {
-    const report = this.report(network);
-    return report !== undefined && report.status === 'up' && Object.values(report.breakers).every((state) => state !== 'open');
+    return this.report(network)?.status === 'up';
   }
 
   report(network: Network): UpstreamReport | undefined {
     const upstream = this.#upstreams.get(network);
     if (!upstream) return undefined;
     const last = this.#last.get(network);
+    const breakers = upstream.breakers();
+    const grpc = last ? protocolReport(last.health.grpc, breakers.grpc) : null;
+    const graphql = last ? protocolReport(last.health.graphql, breakers.graphql) : null;
     return {
       network,
-      status: last?.health.status ?? 'unknown',
+      status: overallStatus(grpc?.status ?? openOrUnknown(breakers.grpc), graphql?.status ?? openOrUnknown(breakers.graphql), breakers),
       checkedAt: last ? new Date(last.at).toISOString() : null,
-      grpc: last?.health.grpc ?? null,
-      graphql: last?.health.graphql ?? null,
-      breakers: upstream.breakers(),
+      grpc,
+      graphql,
+      breakers,
     };
   }
 
@@ -90,4 +103,25 @@ export class UpstreamMonitor {
       check: async () => ({ ok: this.healthy(network) }),
     }));
   }
+}
+
+/** The probe groups' breakers are the protocols' default groups (sui-upstream.ts: `grpc`, `graphql`). */
+const PROTOCOL_GROUPS = new Set(['grpc', 'graphql']);
+
+function protocolReport<P extends ProbeResult>(probe: P, breaker: BreakerState = 'closed'): ProtocolReport<P> {
+  const { status, breaker: _atProbeTime, ...rest } = probe;
+  return { ...rest, status: breaker === 'open' ? 'down' : status, probe: status, breaker };
+}
+
+/** Before the first probe a protocol is `unknown`, unless its breaker is open: then it is down. */
+function openOrUnknown(breaker: BreakerState | undefined): 'down' | 'unknown' {
+  return breaker === 'open' ? 'down' : 'unknown';
+}
+
+function overallStatus(grpc: 'up' | 'down' | 'unknown', graphql: 'up' | 'down' | 'unknown', breakers: Record<string, BreakerState>): UpstreamReport['status'] {
+  if (grpc === 'unknown' && graphql === 'unknown') return 'unknown';
+  if (grpc === 'down' && graphql === 'down') return 'down';
+  // Another group open (a caller-named one) refuses some requests: not all is well.
+  const otherOpen = Object.entries(breakers).some(([group, state]) => !PROTOCOL_GROUPS.has(group) && state === 'open');
+  return grpc === 'up' && graphql === 'up' && !otherOpen ? 'up' : 'degraded';
 }

@@ -4,8 +4,9 @@ import type { App } from '../../route-contract/index.js';
 import type { RestDeps } from './kit.js';
 
 const Probe = z.object({
-  status: z.enum(['up', 'down']),
-  breaker: z.enum(['closed', 'open', 'half_open']),
+  status: z.enum(['up', 'down']).meta({ description: 'what a request meets now: down while `breaker` is open, else `probe`' }),
+  probe: z.enum(['up', 'down']).meta({ description: 'what the last background probe saw' }),
+  breaker: z.enum(['closed', 'open', 'half_open']).meta({ description: 'the protocol\'s breaker group now (as in `breakers`)' }),
   latencyMs: z.number(),
   error: z.string().optional(),
   chainId: z.string().optional(),
@@ -14,7 +15,7 @@ const Probe = z.object({
 
 export const UpstreamHealthDetails = z.object({
   network: z.string(),
-  status: z.enum(['up', 'degraded', 'down', 'unknown']).meta({ description: 'from the last background probe; unknown before the first' }),
+  status: z.enum(['up', 'degraded', 'down', 'unknown']).meta({ description: 'from grpc.status and graphql.status (the probe, overruled by an open breaker): both up `up` (and no other group open), both down `down`, else `degraded`; unknown before the first probe unless a breaker is open. `/health` is `degraded` exactly when this is not `up`' }),
   checkedAt: z.string().nullable(),
   grpc: Probe.nullable(),
   graphql: Probe.nullable(),
@@ -32,7 +33,7 @@ export function registerGetHealthDetails(app: App, deps: RestDeps): void {
     schema: {
       tags: ['health'],
       summary: 'Upstream health details',
-      description: 'Last background probe of the network\'s upstream (gRPC and GraphQL), and the state of each circuit breaker group. Needs a key with the manage scope.',
+      description: 'Last background probe of the network\'s upstream (gRPC and GraphQL) and the state of each circuit breaker group now, in one view: a protocol whose breaker is open is down whatever the probe saw. Needs a key with the manage scope.',
       response: { 200: z.object({ data: UpstreamHealthDetails }), ...errorResponses(401, 403, 404) },
     },
   }, async (request) => {

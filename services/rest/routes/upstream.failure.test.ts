@@ -88,7 +88,7 @@ describe.each(['h2', 'grpc-js'] as const)('%s upstream transport', (grpcTranspor
       fake.state.behaviour = 'error';
       await expect.poll(async () => (await get(gateway, '/mainnet/v1/health/details')).json().data?.grpc?.status, { timeout: 5_000 }).toBe('down');
       const details = (await get(gateway, '/mainnet/v1/health/details')).json().data;
-      expect(details).toMatchObject({ network: 'mainnet', status: 'down', grpc: { status: 'down', error: 'boom' }, graphql: { status: 'down' } });
+      expect(details).toMatchObject({ network: 'mainnet', status: 'down', grpc: { status: 'down', probe: 'down', breaker: 'closed', error: 'boom' }, graphql: { status: 'down', probe: 'down' } });
       // The earlier tests' calls went through the grpc group; the probe does not count toward any.
       expect(details.breakers).toEqual({ grpc: 'closed' });
       const dataOnly = await createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, {
@@ -123,7 +123,7 @@ describe.each(['h2', 'grpc-js'] as const)('%s upstream transport', (grpcTranspor
   });
 
   describe('/health while a breaker is open', () => {
-    it('says degraded, though the last probe found the upstream up', async () => {
+    it('says degraded, though the last probe found the upstream up; /health/details says the same, showing both', async () => {
       const fake = await startFakeUpstream();
       const upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy: { ...policy, breakerFailureThreshold: 3 } });
       const gateway = await createTestApp({ env: { SUIGW_UPSTREAM_PROBE_INTERVAL_MS: '600000' }, extra: { upstreams: new Map([['mainnet', upstream]]) } });
@@ -133,6 +133,14 @@ describe.each(['h2', 'grpc-js'] as const)('%s upstream transport', (grpcTranspor
         for (let i = 0; i < 3; i += 1) await get(gateway, OBJECT);
         expect(upstream.breakers()).toMatchObject({ grpc: 'open' });
         expect((await gateway.app.inject({ url: '/health' })).json().status).toBe('degraded');
+        // One view: the gRPC probe said up, its breaker refuses requests now, so gRPC is down.
+        const details = (await get(gateway, '/mainnet/v1/health/details')).json().data;
+        expect(details).toMatchObject({
+          status: 'degraded',
+          grpc: { status: 'down', probe: 'up', breaker: 'open' },
+          graphql: { status: 'up', probe: 'up', breaker: 'closed' },
+        });
+        expect(details.breakers).toEqual({ grpc: 'open' });
       } finally {
         await gateway.close();
         await upstream.close();
