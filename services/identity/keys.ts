@@ -8,6 +8,7 @@ import { isScope, type Scope } from './scopes.js';
 import { notifyIdentityChange } from './invalidation.js';
 import { findProject } from './projects.js';
 import type { KeyRateLimit } from './principal.js';
+import { checkRateLimitWithin, originsWithin, rateLimitWithin } from './key-restrictions.js';
 
 /** Spec: at most 50 enabled keys per organization. */
 export const MAX_ENABLED_KEYS_PER_ORGANIZATION = 50;
@@ -44,9 +45,19 @@ export interface CreatedApiKey {
   expiresAt: string;
 }
 
-/** Who asks for a key: a key holder (its scopes and expiry bound the new key) or an operator. */
+/**
+ * Who asks for a key: a key holder (its scopes, expiry, allowed origins and rate caps bound the
+ * new key) or an operator.
+ */
 export type KeyCreator =
-  | { kind: 'key'; keyId: string; scopes: readonly Scope[]; expiresAt: number }
+  | {
+      kind: 'key';
+      keyId: string;
+      scopes: readonly Scope[];
+      expiresAt: number;
+      allowedOrigins: readonly string[];
+      rateLimit: KeyRateLimit;
+    }
   | { kind: 'operator' };
 
 export interface NewApiKey {
@@ -166,7 +177,9 @@ export async function listKeys(db: Kysely<DatabaseSchema>, organizationId: strin
 /**
  * Creates a key under the spec's rules: default scopes `['data']`, lifetime 1-365 days (default
  * 30) and never past the creating key's own expiry, scopes only those the creator holds, the
- * project in the organization, at most 50 enabled keys per organization.
+ * project in the organization, at most 50 enabled keys per organization. Likewise, the new key
+ * is held to the creating key's allowed origins and rate caps (inherited when not named, narrower
+ * when named: `key-restrictions.ts`).
  */
 export async function createKey(
   database: Database,
@@ -175,7 +188,9 @@ export async function createKey(
   input: NewApiKey,
 ): Promise<CreatedApiKey> {
   const scopes = checkScopes(input.scopes ?? DEFAULT_SCOPES, creator);
-  const allowedOrigins = checkOrigins(input.allowedOrigins ?? []);
+  const requestedOrigins = input.allowedOrigins === undefined ? undefined : checkOrigins(input.allowedOrigins);
+  const allowedOrigins = creator.kind === 'key' ? [...originsWithin(requestedOrigins, creator)] : (requestedOrigins ?? []);
+  const rateLimit = creator.kind === 'key' ? rateLimitWithin(input.rateLimit, creator) : normalizeRateLimit(input.rateLimit);
   const days = input.expiresInDays ?? DEFAULT_KEY_LIFETIME_DAYS;
   if (!Number.isInteger(days) || days < 1 || days > MAX_KEY_LIFETIME_DAYS) {
     throw new ApiError('VALIDATION_FAILED', { message: 'expiresInDays must be an integer from 1 to 365.' });
@@ -183,7 +198,6 @@ export async function createKey(
   const now = clock.now();
   const expiresAt = Math.min(now + days * DAY_MS, creator.kind === 'key' ? creator.expiresAt : Infinity);
   const value = input.value ?? generateKeyValue();
-  const rateLimit = normalizeRateLimit(input.rateLimit);
 
   const project = await findProject(database.db, input.organizationId, input.projectId);
   if (!project) throw new ApiError('PROJECT_NOT_FOUND', { message: `No project ${input.projectId} in this organization.` });
@@ -268,7 +282,8 @@ export async function disableKey(
 /**
  * Edits name, scopes, allowed origins and per-key/per-IP rate caps under the rules of creation:
  * the edited key ends with scopes the editor holds (those it keeps included) and, when the editor
- * is a key, never outlives it. A disabled key is not edited (409 KEY_DISABLED).
+ * is a key, never outlives it and is held to its allowed origins and rate caps (those it keeps
+ * included). A disabled key is not edited (409 KEY_DISABLED).
  */
 export async function updateKey(
   database: Database,
@@ -282,7 +297,7 @@ export async function updateKey(
   const row = await database.db.transaction().execute(async (trx) => {
     const current = await trx
       .selectFrom('api_keys')
-      .select(['id', 'rate_limit', 'enabled', 'scopes', 'expires_at'])
+      .select(['id', 'rate_limit', 'allowed_origins', 'enabled', 'scopes', 'expires_at'])
       .where('id', '=', keyId)
       .where('organization_id', '=', organizationId)
       .forUpdate()
@@ -299,6 +314,10 @@ export async function updateKey(
         : changes.rateLimit === null
           ? normalizeRateLimit(null)
           : normalizeRateLimit({ ...normalizeRateLimit(current.rate_limit), ...changes.rateLimit });
+    if (creator.kind === 'key') {
+      originsWithin(allowedOrigins ?? current.allowed_origins, creator);
+      checkRateLimitWithin(rateLimit ?? normalizeRateLimit(current.rate_limit), creator);
+    }
     const set = {
       ...(changes.name === undefined ? {} : { name: changes.name }),
       ...(scopes === undefined ? {} : { scopes }),

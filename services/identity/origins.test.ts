@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isOriginAllowed, originMatches, parseOriginPattern } from './origins.js';
+import { isOriginAllowed, originMatches, originPatternCovers, originsCover, parseOriginPattern } from './origins.js';
 
 describe('parseOriginPattern', () => {
   it.each([
@@ -66,5 +66,56 @@ describe('originMatches and isOriginAllowed (spec: Authentication 6)', () => {
     expect(isOriginAllowed(['example.com'], 'example.com')).toBe(false);
     expect(isOriginAllowed(['not valid entry', 'example.com'], 'https://example.com')).toBe(true);
     expect(isOriginAllowed(['a.io', 'b.io'], 'https://c.io')).toBe(false);
+  });
+});
+
+describe('originPatternCovers and originsCover (a key passes on only origins it is held to)', () => {
+  const covers = (outer: string, inner: string) => originPatternCovers(parseOriginPattern(outer)!, parseOriginPattern(inner)!);
+
+  it.each([
+    ['example.com', 'example.com', true],
+    ['example.com', 'https://example.com:8443', true],
+    ['example.com', 'a.example.com', false],
+    ['example.com', '*.example.com', false],
+    ['*.example.com', 'a.example.com', true],
+    ['*.example.com', 'https://a.b.example.com:9', true],
+    ['*.example.com', '*.example.com', true],
+    ['*.example.com', '*.a.example.com', true],
+    ['*.example.com', 'example.com', false],
+    ['*.a.example.com', '*.example.com', false],
+    ['example.com:3000', 'https://example.com:3000', true],
+    ['example.com:3000', 'example.com', false],
+    ['example.com:443', 'https://example.com', true],
+    ['example.com:443', 'http://example.com', false],
+    ['https://example.com', 'https://example.com:443', true],
+    ['https://example.com', 'https://example.com:8443', false],
+    ['https://example.com', 'example.com:443', false],
+    ['https://example.com', 'http://example.com', false],
+    ['http://localhost:3000', 'localhost:3000', false],
+  ])('%j covers %j: %s', (outer, inner, expected) => {
+    expect(covers(outer, inner)).toBe(expected);
+  });
+
+  it('agrees with originMatches: whatever a covered pattern admits, the covering one admits too', () => {
+    const entries = ['example.com', '*.example.com', '*.a.example.com', 'a.example.com', 'example.com:3000', 'example.com:443', 'https://example.com', 'http://example.com:3000', 'https://a.example.com:443', '*.example.com:80', 'ws://example.com'];
+    const origins = ['https://example.com', 'http://example.com', 'http://example.com:3000', 'https://example.com:3000', 'https://a.example.com', 'http://a.example.com:80', 'https://b.a.example.com', 'ws://example.com', 'wss://example.com:443'];
+    for (const outer of entries) {
+      for (const inner of entries) {
+        if (!covers(outer, inner)) continue;
+        for (const origin of origins) {
+          if (originMatches(parseOriginPattern(inner)!, origin)) expect(originMatches(parseOriginPattern(outer)!, origin), `${outer} ⊇ ${inner} at ${origin}`).toBe(true);
+        }
+      }
+    }
+  });
+
+  it('lists: an empty outer list covers all; an empty inner list (any origin) is covered only by one; entries that admit nothing are covered', () => {
+    expect(originsCover([], [])).toBe(true);
+    expect(originsCover([], ['a.io'])).toBe(true);
+    expect(originsCover(['a.io'], [])).toBe(false);
+    expect(originsCover(['a.io', '*.b.io'], ['https://a.io', 'c.b.io'])).toBe(true);
+    expect(originsCover(['a.io', '*.b.io'], ['https://a.io', 'b.io'])).toBe(false);
+    expect(originsCover(['a.io'], ['not an origin'])).toBe(true);
+    expect(originsCover(['not an origin'], ['a.io'])).toBe(false);
   });
 });

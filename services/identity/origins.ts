@@ -72,3 +72,37 @@ export function isOriginAllowed(allowedOrigins: readonly string[], origin: strin
     return pattern !== undefined && originMatches(pattern, origin);
   });
 }
+
+function effectivePort(pattern: OriginPattern): string | undefined {
+  if (pattern.port !== undefined) return pattern.port;
+  return pattern.scheme === undefined ? undefined : (DEFAULT_PORTS[pattern.scheme] ?? '');
+}
+
+/**
+ * Whether every origin `inner` admits is also admitted by `outer`: a key held to `outer` may hand
+ * `inner` on to a key it creates. The answer agrees with `originMatches`: a wildcard covers its
+ * subdomains and narrower wildcards, a missing scheme covers every scheme, a missing port (without
+ * a scheme) every port, and a scheme without a port stands for that scheme's default port.
+ */
+export function originPatternCovers(outer: OriginPattern, inner: OriginPattern): boolean {
+  const hostCovered = outer.wildcard
+    ? inner.host.endsWith(`.${outer.host}`) || (inner.wildcard && inner.host === outer.host)
+    : !inner.wildcard && inner.host === outer.host;
+  if (!hostCovered) return false;
+  if (outer.scheme === undefined) return outer.port === undefined || effectivePort(inner) === outer.port;
+  return inner.scheme === outer.scheme && effectivePort(inner) === effectivePort(outer);
+}
+
+/**
+ * Whether every origin the list `inner` admits is admitted by the list `outer`. An empty list
+ * admits every origin; an entry that does not parse admits none (as in `isOriginAllowed`).
+ */
+export function originsCover(outer: readonly string[], inner: readonly string[]): boolean {
+  if (outer.length === 0) return true;
+  if (inner.length === 0) return false;
+  const outerPatterns = outer.flatMap((entry) => parseOriginPattern(entry) ?? []);
+  return inner.every((entry) => {
+    const pattern = parseOriginPattern(entry);
+    return pattern === undefined || outerPatterns.some((candidate) => originPatternCovers(candidate, pattern));
+  });
+}

@@ -8,5 +8,12 @@ export function callerOrganizationId(request: FastifyRequest): string {
 }
 
 export function keyCreator(principal: Principal): KeyCreator {
-  return { kind: 'key', keyId: principal.keyId, scopes: principal.scopes, expiresAt: principal.expiresAt };
+  return {
+    kind: 'key',
+    keyId: principal.keyId,
+    scopes: principal.scopes,
+    expiresAt: principal.expiresAt,
+    allowedOrigins: principal.allowedOrigins,
+    rateLimit: principal.rateLimit,
+  };
 }

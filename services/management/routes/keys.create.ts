@@ -15,8 +15,12 @@ const body = z.strictObject({
   expiresInDays: z.number().int().min(1).max(365).optional().meta({
     description: 'Lifetime in days, 1 to 365, default 30; never past the calling key’s own expiry.',
   }),
-  allowedOrigins: allowedOriginsInputSchema.optional(),
-  rateLimit: rateLimitInputSchema.optional(),
+  allowedOrigins: allowedOriginsInputSchema.optional().meta({
+    description: 'Entries `[scheme://][*.]host[:port]`; empty: any origin. Default and bound: the calling key’s list.',
+  }),
+  rateLimit: rateLimitInputSchema.optional().meta({
+    description: 'Caps not named are the calling key’s; a cap the calling key has may only be lowered.',
+  }),
 });
 
 export function registerCreateKey(app: App, deps: ManagementDeps): void {
@@ -27,8 +31,10 @@ export function registerCreateKey(app: App, deps: ManagementDeps): void {
       schema: {
         summary: 'Create an API key',
         description:
-          'The secret (`apiKey`) appears in this response only. Errors: 400 INVALID_SCOPES, 403 SCOPE_ESCALATION, ' +
-          '404 PROJECT_NOT_FOUND, 403 KEY_LIMIT_REACHED (50 enabled keys).',
+          'The secret (`apiKey`) appears in this response only. The new key is never less restricted than the ' +
+          'calling key: the caller’s allowed origins and rate caps are inherited when not named, and may only be ' +
+          'narrowed. Errors: 400 INVALID_SCOPES, 403 SCOPE_ESCALATION (scopes the caller lacks, origins beyond ' +
+          'the caller’s, a cap above or without the caller’s), 404 PROJECT_NOT_FOUND, 403 KEY_LIMIT_REACHED (50 enabled keys).',
         tags: ['keys'],
         body,
         response: { 201: z.object({ data: createdKeySchema }), ...errorResponses(400, 401, 403, 404, 415) },

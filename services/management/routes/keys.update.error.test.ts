@@ -98,6 +98,28 @@ describe('PATCH /v1/keys/{id} (errors)', () => {
     expect(row.allowed_origins).toEqual(['https://app.example.com']);
   });
 
+  it('a key held to origins or rate caps cannot lift them, on itself or another key: 403 SCOPE_ESCALATION', async () => {
+    const origin = { origin: 'https://app.example.com' };
+    const manager = await createKeyVia(t, { scopes: ['data', 'manage'], allowedOrigins: ['*.example.com'], rateLimit: { perKeyRps: 100 } });
+    const edit = (id: string, body: unknown) => call(t, 'PATCH', `/v1/keys/${id}`, { key: manager.apiKey, headers: origin, body });
+    const restrictionsOf = (id: string) =>
+      t.db.database.db.selectFrom('api_keys').select(['allowed_origins', 'rate_limit']).where('id', '=', id).executeTakeFirstOrThrow();
+
+    for (const body of [{ allowedOrigins: [] }, { allowedOrigins: ['example.com'] }, { rateLimit: null }, { rateLimit: { perKeyRps: 101 } }, { rateLimit: { perKeyRps: null } }]) {
+      const response = await edit(manager.id, body);
+      expect(response.status, JSON.stringify(body)).toBe(403);
+      expect(response.body.code).toBe('SCOPE_ESCALATION');
+    }
+    expect(await restrictionsOf(manager.id)).toEqual({ allowed_origins: ['*.example.com'], rate_limit: { perKeyRps: 100, perIpRps: null } });
+
+    // An unrestricted key is beyond it even for a rename; narrowing it to within the editor is fine.
+    const open = await createKeyVia(t, { name: 'open' });
+    expect((await edit(open.id, { name: 'renamed' })).body.code).toBe('SCOPE_ESCALATION');
+    const narrowed = await edit(open.id, { allowedOrigins: ['https://app.example.com'], rateLimit: { perKeyRps: 100 } });
+    expect(narrowed.status).toBe(200);
+    expect(await restrictionsOf(open.id)).toEqual({ allowed_origins: ['https://app.example.com'], rate_limit: { perKeyRps: 100, perIpRps: null } });
+  });
+
   it('a key edited by a key never outlives the editor: its expiresAt is brought forward', async () => {
     const editor = await createKeyVia(t, { scopes: ['data', 'manage'], expiresInDays: 5 });
     const target = await createKeyVia(t, { expiresInDays: 300 });

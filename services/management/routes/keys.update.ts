@@ -25,7 +25,8 @@ export function registerUpdateKey(app: App, deps: ManagementDeps): void {
         description:
           'Not in the spec’s table (there is no dashboard here): change name, scopes, allowed origins and ' +
           'per-key / per-IP rate caps, under the rules of creation: the edited key ends with scopes the caller ' +
-          'holds (403 SCOPE_ESCALATION otherwise) and never outlives the calling key (its expiresAt is ' +
+          'holds and is within the caller’s allowed origins and rate caps (403 SCOPE_ESCALATION otherwise, also ' +
+          'when the key already exceeds them) and never outlives the calling key (its expiresAt is ' +
           'brought forward). Unknown fields are 400 VALIDATION_FAILED; a disabled key is 409 KEY_DISABLED. ' +
           'Takes effect at once on this process and on every other within seconds.',
         tags: ['keys'],
