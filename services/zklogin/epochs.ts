@@ -1,4 +1,4 @@
-import { ApiError, retryAfter } from '../core/index.js';
+import { ApiError, retryAfter, type Clock } from '../core/index.js';
 import type { Upstream } from '../upstream/index.js';
 
 /** The spec: "An epoch is about 24 hours"; used when the node does not say. */
@@ -42,15 +42,15 @@ const CURRENT_EPOCH_TTL_MS = 2_000;
  * are not cached.
  */
 export class CurrentEpochs {
-  readonly #now: () => number;
+  readonly #clock: Clock;
   readonly #cache = new Map<Upstream, { at: number; value: Promise<CurrentEpoch> }>();
 
-  constructor(now: () => number) {
-    this.#now = now;
+  constructor(clock: Clock) {
+    this.#clock = clock;
   }
 
   read(upstream: Upstream): Promise<CurrentEpoch> {
-    const now = this.#now();
+    const now = this.#clock.now();
     const cached = this.#cache.get(upstream);
     if (cached && now - cached.at < CURRENT_EPOCH_TTL_MS) return cached.value;
     const value = readCurrentEpoch(upstream, now);

@@ -1,5 +1,5 @@
 import { computeZkLoginAddressFromSeed, genAddressSeed, generateNonce, generateRandomness } from '@mysten/sui/zklogin';
-import { ApiError, retryAfter, type Network } from '../core/index.js';
+import { ApiError, retryAfter, type Clock, type Network } from '../core/index.js';
 import type { Plan } from '../plans/index.js';
 import type { Upstream } from '../upstream/index.js';
 import type { AudienceStore } from './audiences.js';
@@ -24,6 +24,8 @@ export interface ZkLoginServiceDeps {
   prover: Prover;
   slots: ProverSlots;
   proofRate: ProofRateLimit;
+  /** The service clock: how long a read current epoch is reused. */
+  clock: Clock;
 }
 
 export interface AddressResult {
@@ -56,7 +58,7 @@ export class ZkLoginService {
 
   constructor(deps: ZkLoginServiceDeps) {
     this.#deps = deps;
-    this.#epochs = new CurrentEpochs(() => Date.now());
+    this.#epochs = new CurrentEpochs(deps.clock);
   }
 
   async address(organizationId: string, jwt: string): Promise<AddressResult> {

@@ -42,6 +42,7 @@ export function createZkLogin(setup: ZkLoginSetup): ZkLoginDeps {
     prover: setup.prover ?? proverFrom(settings),
     slots: new ProverSlots(settings.proverSlots),
     proofRate: new ProofRateLimit(setup.limiter, setup.metrics?.rateLimitRejections),
+    clock,
   });
   return { service, audiences, upstreams: setup.upstreams };
 }
