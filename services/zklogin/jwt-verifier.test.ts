@@ -51,4 +51,16 @@ describe('JwtVerifier: issuer keys', () => {
     clock.advance(601_000 + 60_000);
     await expect(subject.verify(jwt)).rejects.toMatchObject({ code: 'INVALID_JWT', message: 'The token has expired.' });
   });
+
+  it('accepts an iat up to 60 s ahead of the service clock (issuer clock skew) and refuses one 61 s ahead', async () => {
+    const subject = verifier(30_000);
+    const now = Math.floor(clock.now() / 1000);
+    await expect(subject.verify(await issuers.sign({ aud: 'a', sub: 's', iat: now + 60, exp: exp() }))).resolves.toMatchObject({ sub: 's' });
+    await expect(subject.verify(await issuers.sign({ aud: 'a', sub: 's', iat: now + 61, exp: exp() }))).rejects.toMatchObject({
+      code: 'INVALID_JWT',
+      message: 'The token is issued in the future (iat more than 60 s ahead of the service clock).',
+    });
+    // Without iat the token is accepted (the issuers always send it; the spec does not require it).
+    await expect(subject.verify(await issuers.sign({ aud: 'a', sub: 's', exp: exp() }))).resolves.toMatchObject({ sub: 's' });
+  });
 });

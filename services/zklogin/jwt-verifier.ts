@@ -27,13 +27,21 @@ export interface JwtVerifierOptions {
   cacheMaxAgeMs?: number;
 }
 
+/**
+ * How far `iat` may be ahead of the service clock, in seconds: the issuer's clock and ours differ
+ * a little, and a token fresh from an issuer running a few seconds ahead must not be refused.
+ * Beyond that a token "issued in the future" is forged or minted for later use: 400 INVALID_JWT.
+ */
+export const MAX_IAT_SKEW_S = 60;
+
 /** Asymmetric algorithms the four issuers sign id_tokens with; `none` and HMAC are never accepted. */
 const ALGORITHMS = ['RS256', 'RS384', 'RS512', 'PS256', 'ES256', 'ES384', 'EdDSA'];
 
 /**
  * Verifies OAuth id_tokens for zkLogin: issuer one of the four exact strings, signature against
  * that issuer's JWKS (cached per issuer by jose, refetched on an unknown `kid` at most once per
- * cooldown), expiry on the service clock, and a single-string audience.
+ * cooldown), expiry on the service clock, an `iat` not ahead of it by more than
+ * MAX_IAT_SKEW_S, and a single-string audience.
  */
 export class JwtVerifier {
   readonly #keySets: Map<ZkLoginIssuer, ReturnType<typeof createRemoteJWKSet>>;
@@ -62,10 +70,16 @@ export class JwtVerifier {
     const keySet = this.#keySets.get(issuer);
     if (!keySet) throw new ApiError('UNSUPPORTED_ISSUER');
     let payload: JWTPayload;
+    const now = this.#clock.now();
     try {
-      ({ payload } = await jwtVerify(jwt, keySet, { issuer, algorithms: ALGORITHMS, currentDate: new Date(this.#clock.now()), requiredClaims: ['exp', 'sub', 'aud'] }));
+      ({ payload } = await jwtVerify(jwt, keySet, { issuer, algorithms: ALGORITHMS, currentDate: new Date(now), requiredClaims: ['exp', 'sub', 'aud'] }));
     } catch (error) {
       throw verificationError(error);
+    }
+    // jose checks `iat` only against a maximum age; it is a number here when present. Whole
+    // seconds, as jose compares `exp`.
+    if (payload.iat !== undefined && payload.iat > Math.floor(now / 1000) + MAX_IAT_SKEW_S) {
+      throw new ApiError('INVALID_JWT', { message: `The token is issued in the future (iat more than ${MAX_IAT_SKEW_S} s ahead of the service clock).` });
     }
     if (typeof payload.aud !== 'string') throw new ApiError('INVALID_JWT', { message: 'The audience must be a single string, not an array.' });
     if (typeof payload.sub !== 'string' || payload.sub === '') throw new ApiError('INVALID_JWT', { message: 'The token has no subject.' });

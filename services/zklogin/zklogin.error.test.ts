@@ -85,6 +85,17 @@ describe('400 INVALID_JWT (address, prove): bad signature, expired, malformed, a
     expectError(await prove(body), 400, 'INVALID_JWT');
   });
 
+  it('a token issued in the future (iat an hour ahead of the service clock)', async () => {
+    const now = Math.floor(e2e.gateway.clock.now() / 1000);
+    const claims = { iat: now + 3600, exp: now + 7200 };
+    const refused = await address({ jwt: await e2e.jwt(claims) });
+    expectError(refused, 400, 'INVALID_JWT');
+    expect(refused.body.message).toBe('The token is issued in the future (iat more than 60 s ahead of the service clock).');
+    const asked = proverServer.requests();
+    expectError(await prove(await proveBody({ claims })), 400, 'INVALID_JWT');
+    expect(proverServer.requests()).toBe(asked);
+  });
+
   it.each(['not-a-jwt', 'a.b.c', 'eyJhbGciOiJub25lIn0.eyJpc3MiOiJodHRwczovL2FjY291bnRzLmdvb2dsZS5jb20ifQ.', ''])('malformed: %j', async (jwt) => {
     expectError(await address({ jwt }), 400, 'INVALID_JWT');
   });
