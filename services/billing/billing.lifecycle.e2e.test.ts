@@ -37,7 +37,7 @@ describe('on-chain plan lifecycle on simnet: renewals, upgrade now, downgrade at
     });
     expect(await organization(h)).toEqual({ subscription_plan: 'team', subscription_status: 'active' });
     // The key's principal follows at once (NOTIFY), so the plan's limits apply to the next request.
-    expect((await h.call('GET', '/v1/account')).body.data).toMatchObject({ subscription: { plan: 'team', status: 'active', periodEnd: '2027-02-28T10:00:00.000Z' } });
+    expect((await h.call('GET', '/v1/account')).body.data).toMatchObject({ tier: 'team', subscription: { plan: 'team', status: 'active', periodEnd: '2027-02-28T10:00:00.000Z' } });
     for (const renewal of ['2027-02-28T10:00:00.000Z', '2027-03-31T10:00:00.000Z', '2027-04-30T10:00:00.000Z']) {
       h.moveTo(at(renewal) - 60_000);
       expect((await h.billing.pass.run()).charged).toBe(0);
@@ -106,7 +106,7 @@ describe('on-chain plan lifecycle on simnet: renewals, upgrade now, downgrade at
     h.moveTo(at('2027-07-10T10:00:00.000Z'));
     expect((await h.billing.pass.run()).ended).toBe(1);
     expect(await organization(h)).toEqual({ subscription_plan: null, subscription_status: 'ended' });
-    expect((await h.call('GET', '/v1/account')).body.data).toMatchObject({ tier: 'free', subscription: { plan: null, status: 'ended' } });
+    expect((await h.call('GET', '/v1/account')).body.data).toMatchObject({ tier: 'free', subscription: { plan: null, status: 'canceled' } });
     const gone = await h.call('GET', '/v1/billing/onchain');
     expect(gone.status).toBe(404);
     expect(gone.body).toMatchObject({ error: 'On-chain subscription not found', code: 'ONCHAIN_SUBSCRIPTION_NOT_FOUND' });

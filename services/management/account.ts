@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { getOrganization, type Principal } from '../identity/index.js';
-import { formatMicroUsd, MICRO_USD_PER_CREDIT } from '../plans/index.js';
+import { formatMicroUsd, MICRO_USD_PER_CREDIT, planOf, type PlanHolder } from '../plans/index.js';
 
 export interface ManagementAccount {
   organization: { id: string; name: string; walletAddress: string | null };
@@ -17,10 +17,13 @@ export async function describeAccount(db: Kysely<DatabaseSchema>, principal: Pri
   const organization = await getOrganization(db, principal.organization.id);
   const account: ManagementAccount = {
     organization: { id: organization.id, name: organization.name, walletAddress: organization.walletAddress },
-    tier: organization.tier,
+    tier: tierInForce({
+      tier: organization.tier,
+      subscription: { plan: organization.subscription.plan, status: organization.subscription.status },
+    }),
     subscription: {
       plan: organization.subscription.plan,
-      status: organization.subscription.status,
+      status: publicSubscriptionStatus(organization.subscription.status),
       periodEnd: organization.subscription.periodEnd?.toISOString() ?? null,
     },
     key: {
@@ -42,7 +45,36 @@ export async function describeAccount(db: Kysely<DatabaseSchema>, principal: Pri
   return account;
 }
 
+/**
+ * The tier whose limits apply: a paid plan's while it is in force (an organization on the free
+ * tier paying for team is on team), else the organization's own. The spec's billing says as much:
+ * when a plan ends "the organization returns to Free".
+ */
+export function tierInForce(organization: PlanHolder): string {
+  return planOf(organization).id;
+}
+
 /** The spec's `/auth/me` tier list has no `wallet`: a wallet organization is on no plan (free). */
 export function publicTier(tier: string): string {
   return tier === 'wallet' ? 'free' : tier;
+}
+
+/**
+ * `subscription.status` in the spec's words (/auth/me: active, canceled, past_due, incomplete,
+ * trialing, the card processor's vocabulary) for the states of an on-chain plan (spec: "On-chain
+ * plan states"): the first charge not yet taken is `incomplete`; a cancelled plan still paid to its
+ * period end is `active` (as a card subscription set to cancel at period end stays active until
+ * then; `periodEnd` says when); an ended plan is `canceled`. Any other stored value (a card
+ * subscription's) is shown as stored. The on-chain state itself is GET /v1/billing/onchain.
+ */
+const STATUS_OF_PLAN_STATE: Readonly<Record<string, string>> = {
+  awaiting_first_charge: 'incomplete',
+  active: 'active',
+  past_due: 'past_due',
+  cancel_pending: 'active',
+  ended: 'canceled',
+};
+
+export function publicSubscriptionStatus(status: string | null): string | null {
+  return status === null ? null : (STATUS_OF_PLAN_STATE[status] ?? status);
 }

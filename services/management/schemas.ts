@@ -52,8 +52,14 @@ export const projectSchema = z
 export const accountSchema = z
   .object({
     organization: z.object({ id: z.string(), name: z.string(), walletAddress: z.string().nullable() }),
-    tier: z.string(),
-    subscription: z.object({ plan: z.string().nullable(), status: z.string().nullable(), periodEnd: z.string().nullable() }),
+    tier: z.string().meta({ description: 'The tier in force: a paid plan’s while it is in force, else the organization’s (e.g. wallet).' }),
+    subscription: z.object({
+      plan: z.string().nullable(),
+      status: z.string().nullable().meta({
+        description: 'active, canceled, past_due, incomplete or trialing (on-chain plan states mapped as in GET /v1/auth/me).',
+      }),
+      periodEnd: z.string().nullable(),
+    }),
     key: z.object({
       id: z.string(),
       name: z.string(),

@@ -44,6 +44,25 @@ describe('GET /v1/account', () => {
     expect((response.body.data as { subscription: unknown }).subscription).toEqual({ plan: 'growth', status: 'active', periodEnd: '2026-12-22T12:00:00.000Z' });
   });
 
+  it.each([
+    ['awaiting_first_charge', 'business', 'incomplete'],
+    ['active', 'business', 'active'],
+    ['past_due', 'business', 'past_due'],
+    ['cancel_pending', 'business', 'active'],
+    ['ended', 'growth', 'canceled'],
+  ])('an on-chain business plan %s: tier %s (the tier in force), status %s', async (state, tier, status) => {
+    await t.db.database.db
+      .updateTable('organizations')
+      .set({ subscription_plan: state === 'ended' ? null : 'business', subscription_status: state, subscription_period_end: new Date('2026-12-22T12:00:00Z') })
+      .where('id', '=', t.organizationId)
+      .execute();
+    const response = await call(t, 'GET', '/v1/account', { key: t.adminKey });
+    expect(response.body.data).toMatchObject({
+      tier,
+      subscription: { plan: state === 'ended' ? null : 'business', status, periodEnd: '2026-12-22T12:00:00.000Z' },
+    });
+  });
+
   it('needs manage: 403 INSUFFICIENT_SCOPE for a data key', async () => {
     const reader = await createKeyVia(t, {});
     const response = await call(t, 'GET', '/v1/account', { key: reader.apiKey });

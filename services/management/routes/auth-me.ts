@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { errorResponses } from '../../core/index.js';
 import type { App } from '../../route-contract/index.js';
-import { publicTier } from '../account.js';
+import { publicSubscriptionStatus, publicTier, tierInForce } from '../account.js';
 import { caller } from '../../route-contract/index.js';
 
 const named = z.object({ id: z.string(), name: z.string().nullable() });
@@ -12,8 +12,17 @@ const meSchema = z
     organization: named.nullable(),
     project: named.nullable(),
     network: z.enum(['mainnet', 'testnet', 'devnet']).nullable(),
-    tier: z.string().meta({ description: 'free, team, growth, professional, business or enterprise.' }),
-    subscription: z.object({ plan: z.string().nullable(), status: z.string().nullable() }).nullable(),
+    tier: z.string().meta({
+      description: 'The tier in force (a paid plan’s while it is in force): free, team, growth, professional, business or enterprise.',
+    }),
+    subscription: z
+      .object({
+        plan: z.string().nullable(),
+        status: z.string().nullable().meta({
+          description: 'active, canceled, past_due, incomplete or trialing. On-chain plan states map: awaiting_first_charge → incomplete, cancel_pending → active, ended → canceled.',
+        }),
+      })
+      .nullable(),
   })
   .meta({ id: 'AuthMe' });
 
@@ -38,9 +47,9 @@ export function registerAuthMe(app: App): void {
           organization: { id: organization.id, name: organization.name },
           project: project ? { id: project.id, name: project.name } : null,
           network: project?.network ?? null,
-          tier: publicTier(organization.tier),
+          tier: publicTier(tierInForce(organization)),
           subscription: organization.subscription
-            ? { plan: organization.subscription.plan, status: organization.subscription.status }
+            ? { plan: organization.subscription.plan, status: publicSubscriptionStatus(organization.subscription.status) }
             : null,
         },
       };
