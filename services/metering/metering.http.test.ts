@@ -237,7 +237,7 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
     expect(response.json()).toEqual({
       data: {
         from: '2026-11-01T00:00:00.000Z',
-        to: new Date(t.clock.now() + 1).toISOString(),
+        to: new Date(Math.ceil((t.clock.now() + 1) / 60_000) * 60_000).toISOString(),
         interval: 'hour',
         totals: { requests: 6, credits: 4 },
         series: [{ start: hour, requests: 6, credits: 4 }],

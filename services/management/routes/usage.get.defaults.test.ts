@@ -42,7 +42,7 @@ describe('GET /v1/usage: the default period of each interval', () => {
     const response = await usage('interval=minute');
     expect(response.statusCode, response.body).toBe(200);
     const data = response.json().data;
-    expect({ from: data.from, to: data.to, interval: data.interval }).toEqual({ from: iso(minute - 59 * MINUTE), to: iso(now + 1), interval: 'minute' });
+    expect({ from: data.from, to: data.to, interval: data.interval }).toEqual({ from: iso(minute - 59 * MINUTE), to: iso(minute + MINUTE), interval: 'minute' });
     expect(data.series).toEqual([
       { start: iso(minute - 59 * MINUTE), requests: 1, credits: 1 },
       { start: iso(minute), requests: 1, credits: 1 },
@@ -58,7 +58,7 @@ describe('GET /v1/usage: the default period of each interval', () => {
     for (const query of ['interval=hour', 'interval=day', '']) {
       const response = await usage(query);
       expect(response.statusCode, `${query}: ${response.body}`).toBe(200);
-      expect(response.json().data).toMatchObject({ from: iso(periodStart), to: iso(now + 1), interval: query === 'interval=hour' ? 'hour' : 'day' });
+      expect(response.json().data).toMatchObject({ from: iso(periodStart), to: iso(Math.ceil((now + 1) / MINUTE) * MINUTE), interval: query === 'interval=hour' ? 'hour' : 'day' });
     }
   });
 
@@ -80,6 +80,25 @@ describe('GET /v1/usage: the default period of each interval', () => {
     const over = await usage('interval=minute&from=2026-11-21T11:59:59.999Z&to=2026-11-22T12:00:00Z');
     expect(over.statusCode).toBe(400);
     expect(over.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'from must precede to, by at most 1 days for interval minute.' });
+  });
+
+  it('an unaligned range counts the whole minutes it touches, and the answer names them: counts exact for [from, to)', async () => {
+    t.clock.set(MID_MONTH);
+    const base = Date.UTC(2026, 10, 20, 9, 0);
+    for (const minute of [base - MINUTE, base, base + MINUTE, base + 2 * MINUTE]) await usedAt(minute);
+    const read = async (from: string, to: string) => {
+      const response = await usage(`interval=minute&from=${from}&to=${to}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const { data } = response.json();
+      return { from: data.from, to: data.to, totals: data.totals, starts: data.series.map((s: { start: string }) => s.start) };
+    };
+    expect(await read('2026-11-20T09:00:30Z', '2026-11-20T09:01:30Z')).toEqual({
+      from: iso(base), to: iso(base + 2 * MINUTE), totals: { requests: 2, credits: 2 }, starts: [iso(base), iso(base + MINUTE)],
+    });
+    // On a minute, nothing moves: the end stays exclusive. One millisecond past it takes the next minute whole.
+    expect(await read('2026-11-20T09:00:00Z', '2026-11-20T09:02:00Z')).toMatchObject({ from: iso(base), to: iso(base + 2 * MINUTE), totals: { requests: 2, credits: 2 } });
+    expect(await read('2026-11-20T09:00:00Z', '2026-11-20T09:02:00.001Z')).toMatchObject({ to: iso(base + 3 * MINUTE), totals: { requests: 3, credits: 3 } });
+    expect(await read('2026-11-20T08:59:59.999Z', '2026-11-20T09:01:00Z')).toMatchObject({ from: iso(base - MINUTE), totals: { requests: 2, credits: 2 } });
   });
 
   it('the OpenAPI document states the defaults', async () => {

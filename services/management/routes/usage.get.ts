@@ -13,8 +13,8 @@ export interface UsageRouteDeps {
 
 const counts = { requests: z.number().int(), credits: z.number().int() };
 const usageSchema = z.object({
-  from: z.string(),
-  to: z.string(),
+  from: z.string().meta({ description: 'Start of the range counted: `from` rounded down to its minute.' }),
+  to: z.string().meta({ description: 'End of the range counted (exclusive): `to` rounded up to a whole minute.' }),
   interval: z.enum(USAGE_INTERVALS),
   totals: z.object(counts),
   series: z.array(z.object({ start: z.string(), ...counts })),
@@ -24,9 +24,12 @@ const usageSchema = z.object({
 const query = z.object({
   from: z.iso.datetime({ offset: true }).optional().describe(
     'Start (inclusive). Default for interval `minute`: the last 60 whole minutes up to `to` (the minute `to` falls in included); ' +
-    'for `hour` and `day`: the start of the credit period `to` falls in (1st of the month, 00:00 UTC).',
+    'for `hour` and `day`: the start of the credit period `to` falls in (1st of the month, 00:00 UTC). ' +
+    'Usage is kept per minute: a `from` inside a minute counts that whole minute (the answer\'s `from` says so).',
   ),
-  to: z.iso.datetime({ offset: true }).optional().describe('End (exclusive); default: now.'),
+  to: z.iso.datetime({ offset: true }).optional().describe(
+    'End (exclusive); default: now. A `to` inside a minute counts that whole minute (the answer\'s `to` is the end of it).',
+  ),
   interval: z.enum(USAGE_INTERVALS).default('day'),
   keyId: z.string().min(1).max(64).optional().describe('Only this key\'s usage.'),
 });
@@ -50,7 +53,9 @@ export function usageCapability(deps: UsageRouteDeps): Capability {
           summary: 'Read usage',
           description:
             'Requests and credits of the calling organization over [from, to): totals, a series per interval and totals ' +
-            'per route. A series of minutes covers at most one day, of hours 31 days, of days 400 days (400 VALIDATION_FAILED beyond).',
+            'per route. Usage is kept per minute, so the range counted is the whole minutes [from, to) touches: the answer\'s ' +
+            '`from` and `to` name it, and its counts are exactly those of that range. A series of minutes covers at most one day, ' +
+            'of hours 31 days, of days 400 days, as asked (400 VALIDATION_FAILED beyond).',
           tags: ['usage'],
           querystring: query,
           response: { 200: z.object({ data: usageSchema }), ...errorResponses(400, 401, 403) },
@@ -71,7 +76,9 @@ export function usageCapability(deps: UsageRouteDeps): Capability {
           throw new ApiError('VALIDATION_FAILED', { message: `from must precede to, by at most ${MAX_PERIOD_MS[interval] / 86_400_000} days for interval ${interval}.` });
         }
         await deps.usage.flush();
-        return { data: await readUsage(deps.database.db, { organizationId, fromMs, toMs, interval, keyId }) };
+        // Usage is kept per minute: read the whole minutes the range touches, and say so.
+        const range = { fromMs: Math.floor(fromMs / MINUTE_MS) * MINUTE_MS, toMs: Math.ceil(toMs / MINUTE_MS) * MINUTE_MS };
+        return { data: await readUsage(deps.database.db, { organizationId, ...range, interval, keyId }) };
       },
     );
   };
