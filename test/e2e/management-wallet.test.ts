@@ -1,7 +1,7 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
-import { grantPrepaidCredit } from '../../services/identity/index.js';
+import { createKey, grantPrepaidCredit, MAX_ENABLED_KEYS_PER_ORGANIZATION } from '../../services/identity/index.js';
 import { call } from '../support/management-calls.js';
 
 const DAY = 86_400_000;
@@ -31,6 +31,12 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
     return call(t, 'POST', '/v1/wallet/register', {
       body: { address, challengeId: c.challengeId, signature: await sign(c.message, options.signer) },
     });
+  }
+
+  /** A registration by another wallet, which has an organization of its own. */
+  async function registerOther(other: Ed25519Keypair) {
+    const c = await challenge(other.toSuiAddress());
+    return call(t, 'POST', '/v1/wallet/register', { body: { address: other.toSuiAddress(), challengeId: c.challengeId, signature: await sign(c.message, other) } });
   }
 
   let organizationId: string;
@@ -233,17 +239,41 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
 
   it('a wallet whose organization was deleted gets 404 ORGANIZATION_NOT_FOUND, not 500', async () => {
     const gone = Ed25519Keypair.generate();
-    const goneAddress = gone.toSuiAddress();
-    const attempt = async () => {
-      const c = await challenge(goneAddress);
-      return call(t, 'POST', '/v1/wallet/register', { body: { address: goneAddress, challengeId: c.challengeId, signature: await sign(c.message, gone) } });
-    };
+    const attempt = () => registerOther(gone);
     const first = await attempt();
     expect(first.status).toBe(402);
     await t.db.database.db.updateTable('organizations').set({ deleted_at: new Date(t.clock.now()) }).where('id', '=', first.body['organizationId'] as string).execute();
     const again = await attempt();
     expect(again.status).toBe(404);
     expect(again.body.code).toBe('ORGANIZATION_NOT_FOUND');
+  });
+
+  it('50 enabled keys besides the wallet key it replaces: 403 KEY_LIMIT_REACHED, and nothing issued', async () => {
+    const full = Ed25519Keypair.generate();
+    const attempt = () => registerOther(full);
+    const { db } = t.db.database;
+    const fullOrganization = (await attempt()).body['organizationId'] as string;
+    await grantPrepaidCredit(db, t.clock, fullOrganization, 5_000_000n, 'test');
+    const { id: projectId } = await db.selectFrom('projects').select('id').where('organization_id', '=', fullOrganization).executeTakeFirstOrThrow();
+    const fill = async (count: number) => {
+      for (let i = 0; i < count; i += 1) await createKey(t.db.database, t.clock, { kind: 'operator' }, { organizationId: fullOrganization, projectId, name: `app ${i}` });
+    };
+    const enabled = async () =>
+      db.selectFrom('api_keys').select(['kind']).where('organization_id', '=', fullOrganization).where('enabled', '=', true).execute();
+
+    // 49 keys and the wallet key make 50: a new registration replaces the wallet key, so it fits.
+    await fill(MAX_ENABLED_KEYS_PER_ORGANIZATION - 1);
+    expect((await attempt()).status).toBe(201);
+    const replaced = await attempt();
+    expect(replaced.status).toBe(201);
+    expect(replaced.body.data).toMatchObject({ revokedKeys: 1 });
+    // Without an enabled wallet key, 50 other keys leave no place.
+    await db.updateTable('api_keys').set({ enabled: false }).where('organization_id', '=', fullOrganization).where('kind', '=', 'wallet').execute();
+    await fill(1);
+    const refused = await attempt();
+    expect(refused.status).toBe(403);
+    expect(refused.body).toMatchObject({ code: 'KEY_LIMIT_REACHED', error: 'Key limit reached' });
+    expect(await enabled()).toEqual(Array(MAX_ENABLED_KEYS_PER_ORGANIZATION).fill({ kind: 'standard' }));
   });
 
   it('a malformed address is 400 VALIDATION_FAILED; testnet is 403 NETWORK_MISMATCH', async () => {

@@ -25,14 +25,17 @@ export function registerWalletRegister(app: App, deps: ManagementDeps): void {
           '(tier wallet, one mainnet project) on first use, and, when its prepaid balance is at least $5, issues a ' +
           '30-day key with scopes data, streams, manage and revokes its older wallet keys (keys made with /v1/keys ' +
           'stay). Errors: 400 WALLET_CHALLENGE_INVALID (unknown, used or expired challenge), 401 ' +
-          'WALLET_SIGNATURE_INVALID, 402 INSUFFICIENT_PREPAID_BALANCE (body has organizationId, to top up).',
+          'WALLET_SIGNATURE_INVALID, 402 INSUFFICIENT_PREPAID_BALANCE (body has organizationId, to top up), 403 ' +
+          'KEY_LIMIT_REACHED (the organization has 50 enabled keys besides the wallet key a registration replaces: ' +
+          'disable one of its /v1/keys keys), 403 NETWORK_MISMATCH (not mainnet), 404 ORGANIZATION_NOT_FOUND ' +
+          '(the wallet’s organization was deleted).',
         tags: ['wallet'],
         body,
         response: {
           201: z.object({
             data: createdKeySchema.extend({ organizationId: z.string(), revokedKeys: z.number().int() }),
           }),
-          ...errorResponses(400, 401, 402, 403, 415),
+          ...errorResponses(400, 401, 402, 403, 404, 415),
         },
       },
     },
