@@ -267,7 +267,7 @@ export class Meter {
     const released = Math.min(credits, ticket.held);
     if (released <= 0) return;
     ticket.held -= released;
-    ticket.credit = this.#deps.ledger.adjust(ticket.request.principal.organization.id, released) ?? ticket.credit;
+    ticket.credit = this.#deps.ledger.adjust(ticket.request.principal.organization.id, -released) ?? ticket.credit;
   }
 
   /**

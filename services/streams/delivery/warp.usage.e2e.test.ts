@@ -168,6 +168,18 @@ describe('Warp WebSocket events are charged on their ack', () => {
     expect(await consumed()).toBe(await usageCredits());
   });
 
+  it('the credits held for events never acknowledged are given back when the connection closes', async () => {
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's4', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+    const stream = (created.body.data as { id: string }).id;
+    await engine.log.append(stream, [0, 1, 2].map((n) => ({ kind: 'coin', data: { n } })));
+    const credits = async () => Number((await call(t, 'GET', '/v1/account', { key: t.adminKey })).headers['x-svc-credit-remaining']);
+    const before = await credits();
+    await session(stream, 'mode=resume', 3, () => false);
+    // The connect and its first minute; the three events were held when sent and never delivered.
+    // Before, the close took their credits a second time instead of giving them back (before - 8).
+    await expect.poll(credits).toBe(before - 2);
+  });
+
   it('an ack of an id not in flight (never sent, or already acknowledged) charges nothing and acknowledges nothing', async () => {
     const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's3', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
     const stream = (created.body.data as { id: string }).id;
