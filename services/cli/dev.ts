@@ -122,7 +122,9 @@ export async function runDev(argv: string[]): Promise<void> {
   // One pipeline (key cache, limiter, ledger, meter) for the HTTP gateway and the gRPC proxies of this process.
   const pipeline = await openPipeline({ ...runtime, metrics });
   // Warp streams and webhooks in-process: ingest from the (simulated) upstreams, in-memory log unless REDIS_URL.
-  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true, registry: metrics.registry });
+  const webhooks = createWebhookRuntime({
+    config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, pipeline: pipeline.pipeline, start: true, registry: metrics.registry,
+  });
   const warp = await startWarpRuntime({
     redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams, ingest: true, consumers: [webhooks.consumer], metrics,
   });

@@ -1,4 +1,5 @@
 import { bindPort, Metrics, startMetricsServer } from '../core/index.js';
+import { openPipeline } from '../pipeline/index.js';
 import { startWarpRuntime } from '../streams/index.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../upstream/index.js';
 import { createWebhookRuntime } from '../webhooks/index.js';
@@ -21,8 +22,12 @@ export async function runStreams(): Promise<void> {
   warnAboutServing(config, runtime.logger, 'streams');
   const upstreams = upstreamSetFromConfig(config);
   const metrics = new Metrics();
+  // One pipeline for Warp delivery and webhook delivery: both charge the organization's credits through its meter.
+  const pipeline = await openPipeline({ ...runtime, metrics });
   // Webhooks ride on the same ingest: matched with the streams, attempted from PostgreSQL by every process.
-  const webhooks = createWebhookRuntime({ config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, start: true, registry: metrics.registry });
+  const webhooks = createWebhookRuntime({
+    config, secret: config.secret!, database: runtime.database, clock: runtime.clock, logger: runtime.logger, pipeline: pipeline.pipeline, start: true, registry: metrics.registry,
+  });
   const warp = await startWarpRuntime({
     redisUrl: config.redisUrl, database: runtime.database, clock: runtime.clock, logger: runtime.logger, upstreams,
     // Every process ingests: the log appends each checkpoint to a stream once, so replicas need no election.
@@ -30,12 +35,14 @@ export async function runStreams(): Promise<void> {
     consumers: [webhooks.consumer],
     metrics,
   });
-  const app = await buildStreamsApp({ ...runtime, metrics, warp });
+  const app = await buildStreamsApp({ ...runtime, metrics, warp, pipeline });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   onShutdown(async () => {
     await app.close();
     await warp.close();
     await webhooks.close();
+    // After both deliveries stopped: the flush writes every credit they charged.
+    await pipeline.close();
     await metricsServer?.close();
     await closeUpstreamSet(upstreams);
     await runtime.database.close();

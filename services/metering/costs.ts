@@ -89,6 +89,7 @@ export const OPERATION_COSTS = [
   { operation: 'zkLogin prove', credits: 50, unit: 'per request (2 when it fails with a 4xx)' },
   { operation: 'Warp stream event', credits: 1, unit: 'per delivered event' },
   { operation: 'Warp stream connection', credits: 1, unit: 'per connection minute' },
+  { operation: 'Webhook delivery', credits: 1, unit: 'per delivery the receiver acknowledged (2xx); failed attempts free; held while credits are spent (docs/webhooks.md)' },
 ] as const;
 
 export const ZKLOGIN_COSTS = {

@@ -6,5 +6,5 @@ export { CreditLedger, type CreditBalance } from './credits.js';
 export { creditPeriod } from './period.js';
 export { UsageRecorder, type UsageEvent, type FlushedUsage } from './usage.js';
 export { readUsage, USAGE_INTERVALS, type UsageInterval, type UsageReport, type UsageQuery } from './usage-report.js';
-export { Meter, RATE_LIMIT_HEADERS, type ChargeAmount, type Admission, type AdmissionStage, type MeteredRequest, type MeterTicket } from './meter.js';
+export { Meter, RATE_LIMIT_HEADERS, type ChargeAmount, type Admission, type AdmissionStage, type MeteredRequest, type MeterTicket, type PushPayer } from './meter.js';
 export { createMetering, type Metering, type MeteringDeps } from './metering.js';

@@ -40,6 +40,19 @@ export interface MeterTicket {
   settled: boolean;
 }
 
+/**
+ * Who pays for what the gateway pushes on an organization's behalf without a request (a webhook
+ * delivery): there is no key and no ticket, only the organization, its plan and what its usage
+ * rows are filed under.
+ */
+export interface PushPayer {
+  organizationId: string;
+  plan: Plan;
+  network: string;
+  /** The usage rows' key column: a push has no API key, so the id of what pushed (the webhook). */
+  payerId: string;
+}
+
 /** What `charge` takes: a number of operations at the route's price, or credits. */
 export type ChargeAmount = { units: number } | { credits: number; route?: string; fromHold?: boolean };
 
@@ -271,6 +284,24 @@ export class Meter {
   }
 
   /**
+   * Pushes (PushPayer): `holdPush` takes `credits` for something about to be sent (false when the
+   * balance cannot cover it), `chargePush` charges them once it was delivered (its usage row under
+   * `route`, the credits metric), `releasePush` gives them back when it was not. As `hold`,
+   * `charge(…, {fromHold})` and `release` for a connection's events, without a request.
+   */
+  async holdPush(payer: PushPayer, credits: number): Promise<boolean> {
+    return (await this.#deps.ledger.reserve(payer.organizationId, payer.plan, credits)).ok;
+  }
+
+  chargePush(payer: PushPayer, credits: number, route: string): void {
+    this.#recordUsage(payer.organizationId, payer.plan.id, payer.payerId, payer.network, route, credits);
+  }
+
+  releasePush(payer: PushPayer, credits: number): void {
+    this.#deps.ledger.adjust(payer.organizationId, -credits);
+  }
+
+  /**
    * Charges the request by the spec's rules, records its usage and returns the response headers.
    * Idempotent per ticket (an adapter may reach it twice on an error path).
    */
@@ -303,8 +334,12 @@ export class Meter {
   /** One usage row and the credits metric, so `/v1/usage` and `suigw_credits_consumed_total` always agree. */
   #record(ticket: MeterTicket, route: string, credits: number): void {
     const { principal, network } = ticket.request;
-    if (credits > 0) this.#credits?.consumed(principal.organization.id, ticket.plan.id).inc(credits);
-    this.#deps.usage.record({ organizationId: principal.organization.id, keyId: principal.keyId, network, route, credits });
+    this.#recordUsage(principal.organization.id, ticket.plan.id, principal.keyId, network, route, credits);
+  }
+
+  #recordUsage(organizationId: string, planId: string, keyId: string, network: string, route: string, credits: number): void {
+    if (credits > 0) this.#credits?.consumed(organizationId, planId).inc(credits);
+    this.#deps.usage.record({ organizationId, keyId, network, route, credits });
   }
 }
 

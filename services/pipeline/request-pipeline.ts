@@ -1,6 +1,6 @@
 import type { ApiError } from '../core/index.js';
 import { AccessRefusal, decideAccess, type AccessRequest, type Authenticator, type Principal, type RequestAccess } from '../identity/index.js';
-import type { AdmissionStage, ChargeAmount, ChargeOutcome, Meter, MeteredRequest, MeterTicket } from '../metering/index.js';
+import type { AdmissionStage, ChargeAmount, ChargeOutcome, Meter, MeteredRequest, MeterTicket, PushPayer } from '../metering/index.js';
 
 /** One call as the pipeline sees it once its caller is known: who, from where, what route, at what price. */
 export type PipelineCall = MeteredRequest;
@@ -118,6 +118,23 @@ export class RequestPipeline {
   /** Gives back held credits never delivered. */
   release(ticket: MeterTicket | undefined, credits: number): void {
     if (ticket && this.#meter) this.#meter.release(ticket, credits);
+  }
+
+  /**
+   * What the gateway pushes without a request (a webhook delivery) pays as a held event does:
+   * `holdPush` before sending (false: credits spent), `chargePush` once delivered, `releasePush`
+   * when not. Without metering nothing is held or charged.
+   */
+  async holdPush(payer: PushPayer, credits: number): Promise<boolean> {
+    return this.#meter ? this.#meter.holdPush(payer, credits) : true;
+  }
+
+  chargePush(payer: PushPayer, credits: number, route: string): void {
+    this.#meter?.chargePush(payer, credits, route);
+  }
+
+  releasePush(payer: PushPayer, credits: number): void {
+    this.#meter?.releasePush(payer, credits);
   }
 
   /**

@@ -1,7 +1,9 @@
 import type { Registry } from 'prom-client';
 import { deriveSubkey, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
+import type { RequestPipeline } from '../pipeline/index.js';
 import { SecretBox } from './definitions/signing-secret.js';
+import { DeliveryCharges } from './delivery/delivery-charges.js';
 import { WebhookDispatcher } from './delivery/dispatcher.js';
 import { EndpointClient } from './delivery/endpoint-client.js';
 import { WebhookMatchConsumer } from './delivery/webhook-consumer.js';
@@ -25,6 +27,8 @@ export interface WebhookRuntimeOptions {
   database: Database;
   clock: Clock;
   logger: Logger;
+  /** The process's request pipeline: deliveries are charged through its meter, as Warp events are (docs/costs.md). */
+  pipeline: RequestPipeline;
   /** Poll and attempt on a timer (a process); off in tests, which call `dispatcher.runDue()`. */
   start: boolean;
   /** The process's registry: attempts by result and the backlog (docs/operations.md). */
@@ -37,7 +41,8 @@ export function createWebhookRuntime(options: WebhookRuntimeOptions): WebhookRun
   const logger = options.logger.child({ module: 'webhooks' });
   const metrics = options.registry ? new WebhookMetrics({ registry: options.registry, database: options.database, clock: options.clock, logger }) : undefined;
   const dispatcher = new WebhookDispatcher({
-    database: options.database, clock: options.clock, logger, box: webhookSecretBox(options.secret), client, ...(metrics ? { metrics } : {}),
+    database: options.database, clock: options.clock, logger, box: webhookSecretBox(options.secret), client,
+    charges: new DeliveryCharges(options.pipeline), ...(metrics ? { metrics } : {}),
   });
   const consumer = new WebhookMatchConsumer({ database: options.database, clock: options.clock, onQueued: () => dispatcher.wake() });
   if (options.start) dispatcher.start();

@@ -4,6 +4,7 @@ import { sql } from 'kysely';
 import { announceDefinitionChange, type StreamType } from '../../streams/index.js';
 import type { Network } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
+import { planOf, type Plan } from '../../plans/index.js';
 import { webhooksDb } from '../definitions/store.js';
 import { nextAttemptDelay } from './retry-schedule.js';
 
@@ -58,6 +59,9 @@ export interface ClaimedDelivery {
   id: string;
   webhookId: string;
   organizationId: string;
+  /** The organization's plan now (its credits pay for the delivery) and the webhook's network. */
+  plan: Plan;
+  network: Network;
   url: string;
   body: string;
   attempts: number;
@@ -126,20 +130,24 @@ export function dueDeliveryIds(options: ClaimOptions) {
 export async function claimDueDeliveries(database: Database, options: ClaimOptions): Promise<ClaimedDelivery[]> {
   const now = new Date(options.now);
   const result = await sql<{
-    id: string; webhook_id: string; organization_id: string; url: string; body: string; attempts: number;
+    id: string; webhook_id: string; organization_id: string; network: string; url: string; body: string; attempts: number;
     secret_sealed: string; previous_secret_sealed: string | null; previous_secret_expires_at: Date | string | null;
+    tier: string; subscription_plan: string | null; subscription_status: string | null;
   }>`
     UPDATE webhook_deliveries AS t SET claimed_until = ${new Date(options.claimUntil)}
-    FROM webhooks AS w
-    WHERE w.id = t.webhook_id AND (t.claimed_until IS NULL OR t.claimed_until <= ${now}) AND t.status = 'pending' AND t.id IN (
+    FROM webhooks AS w, organizations AS o
+    WHERE w.id = t.webhook_id AND o.id = w.organization_id AND (t.claimed_until IS NULL OR t.claimed_until <= ${now}) AND t.status = 'pending' AND t.id IN (
       ${dueDeliveryIds(options)}
     )
-    RETURNING t.id, t.webhook_id, w.organization_id, w.url, t.body, t.attempts, w.secret_sealed, w.previous_secret_sealed, w.previous_secret_expires_at
+    RETURNING t.id, t.webhook_id, w.organization_id, w.network, w.url, t.body, t.attempts, w.secret_sealed, w.previous_secret_sealed,
+      w.previous_secret_expires_at, o.tier, o.subscription_plan, o.subscription_status
   `.execute(database.db);
   return result.rows.map((row) => ({
     id: row.id,
     webhookId: row.webhook_id,
     organizationId: row.organization_id,
+    plan: planOf({ tier: row.tier, subscription: { plan: row.subscription_plan, status: row.subscription_status, periodEnd: null } }),
+    network: row.network as Network,
     url: row.url,
     body: row.body,
     attempts: row.attempts,
@@ -164,6 +172,11 @@ export interface AttemptOutcome {
   timedOut?: boolean;
 }
 
+/** The receiver took the delivery: any 2xx (redirects are not followed). */
+export function acknowledged(outcome: AttemptOutcome): boolean {
+  return outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+}
+
 /**
  * Records an attempt: 2xx succeeded; 410 Gone failed and the webhook is disabled (reason
  * `gone`, its other pending deliveries cancelled); anything else is retried on the schedule
@@ -174,7 +187,7 @@ export interface AttemptOutcome {
  */
 export async function recordAttempt(database: Database, delivery: ClaimedDelivery, now: number, outcome: AttemptOutcome): Promise<DeliveryStatus> {
   const attempts = delivery.attempts + 1;
-  const succeeded = outcome.status !== null && outcome.status >= 200 && outcome.status < 300;
+  const succeeded = acknowledged(outcome);
   const gone = outcome.status === 410;
   const delay = succeeded || gone ? undefined : nextAttemptDelay(attempts, outcome.retryAfterMs);
   const scheduled: DeliveryStatus = succeeded ? 'succeeded' : delay === undefined ? 'failed' : 'pending';

@@ -2,7 +2,8 @@ import type { Clock, Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import { pausedWebhookIds } from '../definitions/pause.js';
 import type { SecretBox } from '../definitions/signing-secret.js';
-import { claimDueDeliveries, recordAttempt, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type DeliveryStatus } from './deliveries.js';
+import { acknowledged, claimDueDeliveries, recordAttempt, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type DeliveryStatus } from './deliveries.js';
+import type { DeliveryCharges } from './delivery-charges.js';
 import { DELIVERY_FAIRNESS, DeliverySlots, type DeliveryFairness } from './delivery-slots.js';
 import type { EndpointClient } from './endpoint-client.js';
 import { webhookHeaders } from './signature.js';
@@ -11,12 +12,21 @@ import { attemptResult, type WebhookMetrics } from './webhook-metrics.js';
 /** Free slots that make a claim worth its query while attempts are in flight. */
 const CLAIM_AT_FREE_SLOTS = 4;
 
+/**
+ * How long an organization whose credits are spent is left out of claims before its deliveries
+ * are tried again (on the clock): they wait `pending`, no attempt spent, and go out once its
+ * credits return (a new period, a top-up, a larger plan).
+ */
+export const CREDITS_RECHECK_MS = 10_000;
+
 export interface WebhookDispatcherOptions {
   database: Database;
   clock: Clock;
   logger: Logger;
   box: SecretBox;
   client: EndpointClient;
+  /** What attempts pay (docs/costs.md): 1 credit per delivery the receiver acknowledged. */
+  charges: DeliveryCharges;
   /** How attempts share the process (in flight in all, per endpoint, per organization; circuits). */
   fairness?: DeliveryFairness;
   /** How often the database is polled for due deliveries when nothing wakes the dispatcher (real time). */
@@ -47,6 +57,10 @@ export class WebhookDispatcher {
   /** Wakes a pass waiting for a free slot or new work; a signal with no waiter is kept for the next wait. */
   #waiter: (() => void) | undefined;
   #signalled = false;
+  /** Organizations whose credits were spent, left out of claims until the time (clock ms) given. */
+  readonly #outOfCredits = new Map<string, number>();
+  /** Organizations logged as held for credits, logged again only once their deliveries went out in between. */
+  readonly #heldLogged = new Set<string>();
 
   constructor(options: WebhookDispatcherOptions) {
     this.#o = options;
@@ -110,7 +124,7 @@ export class WebhookDispatcher {
         const { perEndpoint, perOrganization } = this.slots.limits;
         const batch = await claimDueDeliveries(database, {
           now, claimUntil: now + claimMs, limit: this.slots.free(), paused, perEndpoint, perOrganization,
-          skipWebhooks: this.slots.blockedEndpoints(), skipOrganizations: this.slots.blockedOrganizations(),
+          skipWebhooks: this.slots.blockedEndpoints(), skipOrganizations: [...this.slots.blockedOrganizations(), ...this.#creditsSpent(now)],
         });
         const untried: string[] = [];
         for (const delivery of batch) {
@@ -120,7 +134,10 @@ export class WebhookDispatcher {
           }
           started += 1;
           const attempt: Promise<void> = this.#attempt(delivery)
-            .then(({ outcome }) => this.slots.release(delivery.webhookId, delivery.organizationId, outcome.timedOut === true))
+            .then((result) => {
+              if (result !== 'held') attempted += 1;
+              this.slots.release(delivery.webhookId, delivery.organizationId, result !== 'held' && result.outcome.timedOut === true);
+            })
             .catch((error: unknown) => {
               this.slots.release(delivery.webhookId, delivery.organizationId, false);
               this.#o.logger.warn({ err: error, webhookId: delivery.webhookId }, 'webhook delivery attempt failed to record');
@@ -132,7 +149,6 @@ export class WebhookDispatcher {
           running.add(attempt);
         }
         await releaseClaims(database, untried);
-        attempted += started;
       }
       if (started === 0) {
         if (running.size > 0) await this.#nextSignal();
@@ -158,19 +174,53 @@ export class WebhookDispatcher {
     });
   }
 
-  /** One attempt of one claimed delivery, recorded: the delivery's new status and what the receiver did. */
-  async #attempt(delivery: ClaimedDelivery): Promise<{ status: DeliveryStatus; outcome: AttemptOutcome }> {
-    const { clock, box, client, database } = this.#o;
+  /** The organizations left out of claims now because their credits were spent (forgotten once their time is up). */
+  #creditsSpent(now: number): string[] {
+    for (const [organizationId, until] of this.#outOfCredits) if (until <= now) this.#outOfCredits.delete(organizationId);
+    return [...this.#outOfCredits.keys()];
+  }
+
+  /**
+   * One attempt of one claimed delivery, recorded: the delivery's new status and what the
+   * receiver did; `held` when the organization's credits are spent: the delivery is given back
+   * untried (still pending, no attempt counted) and its organization left out of claims for
+   * CREDITS_RECHECK_MS, as a Warp stream keeps its undelivered events when credits run out.
+   */
+  async #attempt(delivery: ClaimedDelivery): Promise<{ status: DeliveryStatus; outcome: AttemptOutcome } | 'held'> {
+    const { clock, database, charges } = this.#o;
+    if (!(await charges.hold(delivery))) {
+      this.#outOfCredits.set(delivery.organizationId, clock.now() + CREDITS_RECHECK_MS);
+      if (!this.#heldLogged.has(delivery.organizationId)) {
+        this.#heldLogged.add(delivery.organizationId);
+        this.#o.logger.info({ organizationId: delivery.organizationId }, 'webhook deliveries held: the organization\'s credits are spent');
+      }
+      await releaseClaims(database, [delivery.id]);
+      return 'held';
+    }
+    this.#heldLogged.delete(delivery.organizationId);
+    let outcome: AttemptOutcome | undefined;
+    try {
+      outcome = await this.#post(delivery);
+    } finally {
+      // Charged when the receiver took it, even if the webhook was cancelled meanwhile: it was delivered.
+      if (outcome !== undefined && acknowledged(outcome)) charges.delivered(delivery);
+      else charges.failed(delivery);
+    }
+    const status = await recordAttempt(database, delivery, clock.now(), outcome);
+    this.#o.metrics?.attempts.inc({ result: attemptResult(status) });
+    if (status === 'failed') this.#o.logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, responseStatus: outcome.status }, 'webhook delivery failed for good');
+    return { status, outcome };
+  }
+
+  /** Signs (with the previous secret too during a rotation) and POSTs one delivery. */
+  #post(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
+    const { clock, box, client } = this.#o;
     const now = clock.now();
     const secrets = [box.open(delivery.webhookId, delivery.secretSealed)];
     if (delivery.previousSecretSealed !== null && delivery.previousSecretExpiresAt !== null && delivery.previousSecretExpiresAt.getTime() > now) {
       secrets.push(box.open(delivery.webhookId, delivery.previousSecretSealed));
     }
     const headers = webhookHeaders(delivery.id, Math.floor(now / 1_000), delivery.body, secrets);
-    const outcome = await client.post(delivery.url, headers, delivery.body, () => clock.now());
-    const status = await recordAttempt(database, delivery, clock.now(), outcome);
-    this.#o.metrics?.attempts.inc({ result: attemptResult(status) });
-    if (status === 'failed') this.#o.logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, responseStatus: outcome.status }, 'webhook delivery failed for good');
-    return { status, outcome };
+    return client.post(delivery.url, headers, delivery.body, () => clock.now());
   }
 }

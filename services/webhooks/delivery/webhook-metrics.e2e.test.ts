@@ -24,12 +24,13 @@ describe('webhook delivery metrics', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
+      sharedPipeline: true,
       tier: 'enterprise',
       env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '2000' },
       extra: { clock },
     });
     receiver = await startWebhookReceiver();
-    runtime = createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), start: false, registry });
+    runtime = createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), pipeline: t.pipeline!.pipeline, start: false, registry });
   });
   afterAll(async () => {
     await runtime.close();

@@ -27,12 +27,13 @@ describe('webhook deliveries cancelled while their attempt is in flight', () => 
 
   beforeAll(async () => {
     t = await createTestApp({
+      sharedPipeline: true,
       tier: 'enterprise',
       env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '60000' },
       extra: { clock },
     });
     receiver = await startWebhookReceiver();
-    runtime = createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), start: false });
+    runtime = createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), pipeline: t.pipeline!.pipeline, start: false });
   });
   afterAll(async () => {
     await runtime.close();

@@ -30,6 +30,7 @@ describe('webhook delivery', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
+      sharedPipeline: true,
       tier: 'enterprise',
       env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '2000' },
       extra: { clock },
@@ -47,7 +48,7 @@ describe('webhook delivery', () => {
   });
 
   function newRuntime(): WebhookRuntime {
-    return createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), start: false });
+    return createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), pipeline: t.pipeline!.pipeline, start: false });
   }
 
   async function createHook(path: string): Promise<{ id: string; secret: string }> {

@@ -11,6 +11,7 @@ import { createStream } from '../../streams/definitions/store.js';
 import { MemoryStreamLog } from '../../streams/log/stream-log.memory.js';
 import { SuiUpstream, defaultUpstreamPolicy } from '../../upstream/index.js';
 import { createWebhook } from '../definitions/store.js';
+import { openPipeline, type OpenedPipeline } from '../../pipeline/index.js';
 import { createWebhookRuntime, webhookSecretBox, type WebhookRuntime } from '../webhook-runtime.js';
 
 /**
@@ -26,6 +27,7 @@ describe('webhooks fed by the checkpoint ingest (simnet)', () => {
   let upstream: SuiUpstream;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let runtime: WebhookRuntime;
+  let pipeline: OpenedPipeline;
   const log = new MemoryStreamLog(clock);
 
   beforeAll(async () => {
@@ -34,10 +36,12 @@ describe('webhooks fed by the checkpoint ingest (simnet)', () => {
     upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl }, policy: defaultUpstreamPolicy });
     receiver = await startWebhookReceiver();
     const config = loadConfig({ LOG_LEVEL: 'silent', SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1' });
-    runtime = createWebhookRuntime({ config, secret, database: db.database, clock, logger: createLogger('silent'), start: false });
+    pipeline = await openPipeline({ config, database: db.database, clock, logger: createLogger('silent') });
+    runtime = createWebhookRuntime({ config, secret, database: db.database, clock, logger: createLogger('silent'), pipeline: pipeline.pipeline, start: false });
   });
   afterAll(async () => {
     await runtime.close();
+    await pipeline.close();
     await receiver.close();
     await upstream.close();
     await simnet.stop();

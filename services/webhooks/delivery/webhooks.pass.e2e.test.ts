@@ -6,6 +6,7 @@ import { startWebhookReceiver } from '../../../test/support/webhook-receiver.js'
 import { ManualClock, createLogger, loadConfig } from '../../core/index.js';
 import { createOrganization } from '../../identity/index.js';
 import { createWebhook } from '../definitions/store.js';
+import { openPipeline, type OpenedPipeline } from '../../pipeline/index.js';
 import { createWebhookRuntime, webhookSecretBox, type WebhookRuntime } from '../webhook-runtime.js';
 import { enqueueDeliveries } from './deliveries.js';
 import { DELIVERY_FAIRNESS } from './delivery-slots.js';
@@ -26,6 +27,7 @@ describe('a dispatcher pass', () => {
   let db: TestDatabase;
   let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
   let runtime: WebhookRuntime;
+  let pipeline: OpenedPipeline;
   const others: pg.Client[] = [];
 
   beforeAll(async () => {
@@ -33,11 +35,13 @@ describe('a dispatcher pass', () => {
     receiver = await startWebhookReceiver();
     // The held attempts are answered by the test, never by their deadline.
     const config = loadConfig({ LOG_LEVEL: 'silent', SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '60000' });
-    runtime = createWebhookRuntime({ config, secret, database: db.database, clock, logger: createLogger('silent'), start: false });
+    pipeline = await openPipeline({ config, database: db.database, clock, logger: createLogger('silent') });
+    runtime = createWebhookRuntime({ config, secret, database: db.database, clock, logger: createLogger('silent'), pipeline: pipeline.pipeline, start: false });
   });
   afterAll(async () => {
     for (const other of others) await other.end();
     await runtime.close();
+    await pipeline.close();
     await receiver.close();
     await db.drop();
   });

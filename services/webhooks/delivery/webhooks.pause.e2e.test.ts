@@ -34,12 +34,13 @@ describe('webhooks above the plan’s count pause when the plan ends', () => {
 
   beforeAll(async () => {
     t = await createTestApp({
+      sharedPipeline: true,
       tier: 'free',
       env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1' },
       extra: { clock },
     });
     receiver = await startWebhookReceiver();
-    runtime = createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), start: false });
+    runtime = createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), pipeline: t.pipeline!.pipeline, start: false });
     await setSubscription('active');
     for (const path of ['/oldest', '/middle', '/newest']) {
       const response = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: { url: `${receiver.url}${path}`, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
