@@ -184,11 +184,12 @@ export class CheckpointIngest {
       handOver.set(consumer, matches);
       matched += events.length;
     }
+    const chain = this.#chainId ?? '';
     await Promise.all([
       ...[...byStream].map(async ([streamId, events]) => {
-        matched += (await this.#options.log.append(streamId, events, sequence, this.#chainId ?? '')).length;
+        matched += (await this.#options.log.append(streamId, events, sequence, chain)).length;
       }),
-      ...[...handOver].map(([consumer, matches]) => consumer.accept(this.#options.network, sequence, matches)),
+      ...[...handOver].map(([consumer, matches]) => consumer.accept(this.#options.network, sequence, matches, chain)),
     ]);
     await this.#persist(sequence);
     this.#report(checkpoint);

@@ -15,7 +15,9 @@ export interface MatchConsumer {
   targets(network: Network): Promise<MatchTarget[]>;
   /**
    * The consumer's matches of one checkpoint, by target id, in match order. May be called again
-   * for the same checkpoint (a restarted ingest, several processes): it must be idempotent.
+   * for the same checkpoint (a restarted ingest, several processes): it must be idempotent per
+   * `chain` and checkpoint. `chain` is the upstream's chain identifier ('' unknown), as the stream
+   * log's guard names it: a wiped devnet or testnet counts checkpoints from 0 again on another one.
    */
-  accept(network: Network, checkpoint: bigint, matches: ReadonlyMap<string, readonly AppendedEvent[]>): Promise<void>;
+  accept(network: Network, checkpoint: bigint, matches: ReadonlyMap<string, readonly AppendedEvent[]>, chain?: string): Promise<void>;
 }

@@ -31,6 +31,8 @@ export type WebhookTables = {
   webhook_deliveries: {
     id: string;
     webhook_id: string;
+    /** The checkpoint's chain identifier ('' unknown): migration 013. */
+    chain: ColumnType<string, string | undefined, string>;
     checkpoint: ColumnType<string, string | bigint, string | bigint>;
     position: number;
     event_type: string;

@@ -14,8 +14,13 @@ export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
 /** One matched event for one webhook, as the ingest hands it over. */
 export interface QueuedEvent {
   webhookId: string;
+  /**
+   * The chain the checkpoint is of ('' unknown; the ingest's chain identifier, as the Warp stream
+   * log's guard names it): a wiped network's new chain numbers its checkpoints from 0 again.
+   */
+  chain?: string;
   checkpoint: bigint;
-  /** Its place among the webhook's matches of that checkpoint: with the checkpoint, what makes it unique. */
+  /** Its place among the webhook's matches of that checkpoint: with the chain and checkpoint, what makes it unique. */
   position: number;
   eventType: string;
   body: string;
@@ -27,8 +32,9 @@ export function newMessageId(): string {
 
 /**
  * Queues events for their first attempt (due now). A checkpoint ingested twice (a restart, or
- * several `streams` processes ingesting) queues each event once; only enabled, live webhooks
- * queue anything.
+ * several `streams` processes ingesting) queues each event once; the same checkpoint number of
+ * another chain (a wiped devnet or testnet) is another event. Only enabled, live webhooks queue
+ * anything.
  */
 export async function enqueueDeliveries(database: Database, now: number, events: readonly QueuedEvent[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -40,6 +46,7 @@ export async function enqueueDeliveries(database: Database, now: number, events:
   const rows = events.filter((event) => live.has(event.webhookId)).map((event) => ({
     id: newMessageId(),
     webhook_id: event.webhookId,
+    chain: event.chain ?? '',
     checkpoint: event.checkpoint.toString(),
     position: event.position,
     event_type: event.eventType,
@@ -50,7 +57,7 @@ export async function enqueueDeliveries(database: Database, now: number, events:
   }));
   if (rows.length === 0) return 0;
   const inserted = await db.insertInto('webhook_deliveries').values(rows)
-    .onConflict((oc) => oc.columns(['webhook_id', 'checkpoint', 'position']).doNothing()).returning('id').execute();
+    .onConflict((oc) => oc.columns(['webhook_id', 'chain', 'checkpoint', 'position']).doNothing()).returning('id').execute();
   return inserted.length;
 }
 

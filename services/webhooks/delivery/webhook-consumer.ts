@@ -37,11 +37,11 @@ export class WebhookMatchConsumer implements MatchConsumer {
     return targets.filter((target) => !paused.has(target.id));
   }
 
-  async accept(_network: Network, checkpoint: bigint, matches: ReadonlyMap<string, readonly AppendedEvent[]>): Promise<void> {
+  async accept(_network: Network, checkpoint: bigint, matches: ReadonlyMap<string, readonly AppendedEvent[]>, chain = ''): Promise<void> {
     const now = this.#clock.now();
     const events: QueuedEvent[] = [];
     for (const [webhookId, matched] of matches) {
-      matched.forEach((event, position) => events.push({ webhookId, checkpoint, position, eventType: event.kind, body: deliveryBody(event, now) }));
+      matched.forEach((event, position) => events.push({ webhookId, chain, checkpoint, position, eventType: event.kind, body: deliveryBody(event, now) }));
     }
     if ((await enqueueDeliveries(this.#database, now, events)) > 0) this.#onQueued?.();
   }

@@ -112,6 +112,21 @@ describe('webhook delivery', () => {
     expect(receiver.received.map((d) => (JSON.parse(d.body) as { data: { digest: string } }).data.digest).sort()).toEqual(['D1', 'D2']);
   });
 
+  it('the same checkpoint and position of another chain (a wiped devnet or testnet) is queued and delivered; of the same chain, once', async () => {
+    const hook = await createHook('/wiped');
+    const events = [coinEvent(1)];
+    await runtime.consumer.accept('mainnet', 7n, new Map([[hook.id, events]]), 'old-chain');
+    expect(await runtime.dispatcher.runDue()).toBe(1);
+    // A replica behind, on the same chain, hands it over again: nothing new.
+    await runtime.consumer.accept('mainnet', 7n, new Map([[hook.id, events]]), 'old-chain');
+    expect(await runtime.dispatcher.runDue()).toBe(0);
+    // The network was wiped: the new chain's checkpoint 7 is another event (before, it looked like a duplicate and was dropped).
+    await runtime.consumer.accept('mainnet', 7n, new Map([[hook.id, events]]), 'new-chain');
+    expect(await runtime.dispatcher.runDue()).toBe(1);
+    expect(new Set(receiver.received.map((d) => d.headers['webhook-id'])).size).toBe(2);
+    expect((await deliveryLog(hook.id)).map((d) => d.status)).toEqual(['succeeded', 'succeeded']);
+  });
+
   it('after a rotation each delivery carries two signatures, each verifying with its own secret, for 24 hours', async () => {
     const hook = await createHook('/rotated');
     const rotated = await call(t, 'POST', `/v1/webhooks/${hook.id}/rotate-secret`, { key: t.adminKey });

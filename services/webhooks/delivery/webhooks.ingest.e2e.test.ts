@@ -10,7 +10,7 @@ import { CheckpointIngest } from '../../streams/ingest/checkpoint-ingest.js';
 import { createStream } from '../../streams/definitions/store.js';
 import { MemoryStreamLog } from '../../streams/log/stream-log.memory.js';
 import { SuiUpstream, defaultUpstreamPolicy } from '../../upstream/index.js';
-import { createWebhook } from '../definitions/store.js';
+import { createWebhook, webhooksDb } from '../definitions/store.js';
 import { openPipeline, type OpenedPipeline } from '../../pipeline/index.js';
 import { createWebhookRuntime, webhookSecretBox, type WebhookRuntime } from '../webhook-runtime.js';
 
@@ -88,5 +88,8 @@ describe('webhooks fed by the checkpoint ingest (simnet)', () => {
     expect(delivered.map((payload) => key(payload.data)).sort()).toEqual(streamed.map(key).sort());
     expect(receiver.received.every((request) => request.path === '/usdc')).toBe(true);
     expect(webhook.id).toMatch(/^wh_/);
+    // Each delivery names the chain of its checkpoint, as the stream log's guard does (a wiped network).
+    const chains = await webhooksDb(db.database).selectFrom('webhook_deliveries').select('chain').distinct().where('webhook_id', '=', webhook.id).execute();
+    expect(chains).toEqual([{ chain: simnet.ledger.chainId }]);
   });
 });
