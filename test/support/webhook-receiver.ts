@@ -11,18 +11,21 @@ export interface ReceivedDelivery {
 /** How the receiver answers the next request: a status (with headers, a body) or no answer at all. */
 export type ScriptedAnswer = { status: number; headers?: Record<string, string>; body?: string } | 'hang';
 
-/**
- * A real HTTP endpoint on loopback for webhook tests: records every request and answers from a
- * script (200 once the script is used up).
- */
-export async function startWebhookReceiver(): Promise<{
+/** A receiver's handle: what it got, and how it answers next. */
+export interface WebhookReceiver {
   url: string;
   received: ReceivedDelivery[];
   answer(...answers: ScriptedAnswer[]): void;
   /** Answers every request held by a 'hang' so far (200 unless told). */
   answerHanging(status?: number): void;
   close(): Promise<void>;
-}> {
+}
+
+/**
+ * A real HTTP endpoint on loopback for webhook tests: records every request and answers from a
+ * script (200 once the script is used up).
+ */
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
   const received: ReceivedDelivery[] = [];
   const script: ScriptedAnswer[] = [];
   const hanging = new Set<ServerResponse>();

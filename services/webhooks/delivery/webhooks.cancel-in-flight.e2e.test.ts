@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
-import { startWebhookReceiver } from '../../../test/support/webhook-receiver.js';
-import { ManualClock, createLogger } from '../../core/index.js';
-import { createWebhookRuntime, type WebhookRuntime } from '../webhook-runtime.js';
+import { startWebhookHarness, type WebhookHarness } from '../../../test/support/webhook-harness.js';
+import type { WebhookReceiver } from '../../../test/support/webhook-receiver.js';
+import { ManualClock } from '../../core/index.js';
+import type { WebhookRuntime } from '../webhook-runtime.js';
 import { webhooksDb } from '../definitions/store.js';
 
-const SECRET = 'webhook-cancel-in-flight-test-secret-0123456789';
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 
 interface LoggedDelivery { status: string; attempts: number; responseStatus: number | null; nextAttemptAt: string | null }
@@ -20,32 +20,20 @@ interface LoggedDelivery { status: string; attempts: number; responseStatus: num
  */
 describe('webhook deliveries cancelled while their attempt is in flight', () => {
   const clock = new ManualClock(Date.now());
+  let h: WebhookHarness;
   let t: TestApp;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: WebhookReceiver;
   let runtime: WebhookRuntime;
   let checkpoint = 100n;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      sharedPipeline: true,
-      tier: 'enterprise',
-      env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '60000' },
-      extra: { clock },
-    });
-    receiver = await startWebhookReceiver();
-    runtime = createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), pipeline: t.pipeline!.pipeline, start: false });
+    h = await startWebhookHarness({ clock, timeoutMs: 60_000 });
+    ({ t, receiver, runtime } = h);
   });
-  afterAll(async () => {
-    await runtime.close();
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(async () => h.close());
 
-  async function createHook(path: string): Promise<string> {
-    const response = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: { url: `${receiver.url}${path}`, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
-    expect(response.status).toBe(201);
-    return (response.body.data as { id: string }).id;
-  }
+  const createHook = async (path: string) => (await h.createHook(path)).id;
+  const deliveryLog = (webhookId: string) => h.deliveryLog<LoggedDelivery>(webhookId);
 
   /** Queues one match, starts its attempt, and resolves once the receiver holds the request unanswered. */
   async function attemptHeld(webhookId: string): Promise<{ pass: Promise<number> }> {
@@ -58,12 +46,6 @@ describe('webhook deliveries cancelled while their attempt is in flight', () => 
     await expect.poll(() => receiver.received.length, { timeout: 20_000 }).toBe(before + 1);
     // Wrapped: an async function returning the pass itself would wait for it.
     return { pass };
-  }
-
-  async function deliveryLog(webhookId: string): Promise<LoggedDelivery[]> {
-    const response = await call(t, 'GET', `/v1/webhooks/${webhookId}/deliveries`, { key: t.adminKey });
-    expect(response.status).toBe(200);
-    return response.body.data as LoggedDelivery[];
   }
 
   it('disabled during a failing attempt: the delivery stays cancelled and is not retried once the webhook is on again', async () => {

@@ -1,15 +1,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
-import { startWebhookReceiver } from '../../../test/support/webhook-receiver.js';
-import { ManualClock, createLogger } from '../../core/index.js';
+import { startWebhookHarness, type WebhookHarness } from '../../../test/support/webhook-harness.js';
+import { ManualClock } from '../../core/index.js';
 import { creditPeriod } from '../../metering/index.js';
 import type { Tier } from '../../plans/index.js';
-import { createWebhookRuntime, type WebhookRuntime } from '../webhook-runtime.js';
 import { CREDITS_RECHECK_MS } from './dispatcher.js';
 import { RETRY_SCHEDULE_MS } from './retry-schedule.js';
 
-const SECRET = 'webhook-credits-test-secret-0123456789abcdef';
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 
 interface LoggedDelivery { id: string; status: string; attempts: number; responseStatus: number | null }
@@ -30,46 +28,24 @@ function creditsSuite(name: string, tier: Tier, body: (s: Suite) => void): void 
     s.clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
     let checkpoint = 100n;
     beforeAll(async () => {
-      s.t = await createTestApp({
-        tier,
-        sharedPipeline: true,
-        env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '2000' },
-        extra: { clock: s.clock },
-      });
-      s.receiver = await startWebhookReceiver();
-      s.runtime = createWebhookRuntime({
-        config: s.t.config, secret: SECRET, database: s.t.db.database, clock: s.clock, logger: createLogger('silent'), pipeline: s.t.pipeline!.pipeline, start: false,
-      });
+      s.h = await startWebhookHarness({ clock: s.clock, tier });
+      s.t = s.h.t;
     });
     afterEach(() => {
-      s.receiver.received.length = 0;
+      s.h.receiver.received.length = 0;
     });
-    afterAll(async () => {
-      await s.runtime.close();
-      await s.receiver.close();
-      await s.t.close();
-    });
-    s.createHook = async () => {
-      const response = await call(s.t, 'POST', '/v1/webhooks', { key: s.t.adminKey, body: { url: `${s.receiver.url}/hook`, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
-      expect(response.status).toBe(201);
-      return (response.body.data as { id: string }).id;
-    };
+    afterAll(async () => s.h.close());
     s.match = async (webhookId, count) => {
       checkpoint += 1n;
       const events = Array.from({ length: count }, (_, n) => ({
         kind: 'coin' as const, data: { checkpoint: String(checkpoint), digest: `D${n}`, timestampMs: s.clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: String(n) },
       }));
-      await s.runtime.consumer.accept('mainnet', checkpoint, new Map([[webhookId, events]]));
+      await s.h.runtime.consumer.accept('mainnet', checkpoint, new Map([[webhookId, events]]));
     };
     s.credits = async () => {
       const response = await call(s.t, 'GET', '/v1/account', { key: s.t.adminKey });
       expect(response.status).toBe(200);
       return Number(response.headers['x-svc-credit-remaining']);
-    };
-    s.log = async (webhookId) => {
-      const response = await call(s.t, 'GET', `/v1/webhooks/${webhookId}/deliveries`, { key: s.t.adminKey });
-      expect(response.status).toBe(200);
-      return response.body.data as LoggedDelivery[];
     };
     s.usage = async () => {
       await s.t.pipeline!.metering!.usage.flush();
@@ -83,15 +59,12 @@ function creditsSuite(name: string, tier: Tier, body: (s: Suite) => void): void 
 
 interface Suite {
   clock: ManualClock;
+  h: WebhookHarness;
   t: TestApp;
-  receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
-  runtime: WebhookRuntime;
-  createHook(): Promise<string>;
   /** Hands `count` matches of a new checkpoint to the consumer, as the ingest does. */
   match(webhookId: string, count: number): Promise<void>;
   /** The organization's credits left (X-Svc-Credit-Remaining of a free call, from the shared ledger). */
   credits(): Promise<number>;
-  log(webhookId: string): Promise<LoggedDelivery[]>;
   /** GET /v1/usage's routes once the usage recorder has flushed. */
   usage(): Promise<UsageRoute[]>;
 }
@@ -100,24 +73,24 @@ const countBy = (deliveries: LoggedDelivery[]) => deliveries.reduce<Record<strin
 
 creditsSuite('webhook deliveries are charged per acknowledged delivery', 'team', (s) => {
   it('1 credit per 2xx, nothing for a failed attempt or a retry that fails; usage route WEBHOOK delivery', async () => {
-    const hook = await s.createHook();
+    const hook = (await s.h.createHook('/hook')).id;
     const before = await s.credits();
     await s.match(hook, 3);
-    s.receiver.answer({ status: 200 }, { status: 500 }, { status: 200 });
-    expect(await s.runtime.dispatcher.runDue()).toBe(3);
-    expect(s.receiver.received).toHaveLength(3);
+    s.h.receiver.answer({ status: 200 }, { status: 500 }, { status: 200 });
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(3);
+    expect(s.h.receiver.received).toHaveLength(3);
     expect(await s.credits()).toBe(before - 2);
-    expect(countBy(await s.log(hook))).toEqual({ 'succeeded/1': 2, 'pending/1': 1 });
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 2, 'pending/1': 1 });
 
     s.clock.advance(RETRY_SCHEDULE_MS[1]!);
-    s.receiver.answer({ status: 503 });
-    expect(await s.runtime.dispatcher.runDue()).toBe(1);
+    s.h.receiver.answer({ status: 503 });
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(1);
     expect(await s.credits()).toBe(before - 2);
 
     s.clock.advance(RETRY_SCHEDULE_MS[2]!);
-    expect(await s.runtime.dispatcher.runDue()).toBe(1);
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(1);
     expect(await s.credits()).toBe(before - 3);
-    expect(countBy(await s.log(hook))).toEqual({ 'succeeded/1': 2, 'succeeded/3': 1 });
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 2, 'succeeded/3': 1 });
     expect(await s.usage()).toEqual([{ network: 'mainnet', route: 'WEBHOOK delivery', requests: 3, credits: 3 }]);
   });
 });
@@ -126,30 +99,30 @@ creditsSuite('webhook deliveries when the organization\'s credits are spent', 'w
   it('nothing is sent and nothing dropped: the rest wait pending, unattempted, and go out when credits return', async () => {
     // A wallet organization has no monthly credits: 30 micro-USD prepaid = 3 credits, set before the ledger reads it.
     await s.t.db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 30n }).where('id', '=', s.t.organizationId).execute();
-    const hook = await s.createHook();
+    const hook = (await s.h.createHook('/hook')).id;
     await s.match(hook, 5);
-    expect(await s.runtime.dispatcher.runDue()).toBe(3);
-    expect(s.receiver.received).toHaveLength(3);
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(3);
+    expect(s.h.receiver.received).toHaveLength(3);
     expect(await s.credits()).toBe(0);
-    expect(countBy(await s.log(hook))).toEqual({ 'succeeded/1': 3, 'pending/0': 2 });
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 3, 'pending/0': 2 });
 
     // Still spent when the organization is tried again: nothing sent, nothing given up.
     s.clock.advance(CREDITS_RECHECK_MS);
-    expect(await s.runtime.dispatcher.runDue()).toBe(0);
-    expect(s.receiver.received).toHaveLength(3);
-    expect(countBy(await s.log(hook))).toEqual({ 'succeeded/1': 3, 'pending/0': 2 });
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(0);
+    expect(s.h.receiver.received).toHaveLength(3);
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 3, 'pending/0': 2 });
     // Past the whole retry schedule (about 27.6 hours): waiting for credits spends no attempt.
     s.clock.advance(RETRY_SCHEDULE_MS.reduce((sum, ms) => sum + ms, 0));
-    expect(await s.runtime.dispatcher.runDue()).toBe(0);
-    expect(countBy(await s.log(hook))).toEqual({ 'succeeded/1': 3, 'pending/0': 2 });
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(0);
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 3, 'pending/0': 2 });
     expect(await s.usage()).toEqual([{ network: 'mainnet', route: 'WEBHOOK delivery', requests: 3, credits: 3 }]);
 
     // Credits return: 2 prepaid credits, read when the next credit period begins.
     await s.t.db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 20n }).where('id', '=', s.t.organizationId).execute();
     s.clock.set(creditPeriod(s.clock.now()).replenishAtMs);
-    expect(await s.runtime.dispatcher.runDue()).toBe(2);
-    expect(new Set(s.receiver.received.map((d) => d.headers['webhook-id'])).size).toBe(5);
-    expect(countBy(await s.log(hook))).toEqual({ 'succeeded/1': 5 });
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(2);
+    expect(new Set(s.h.receiver.received.map((d) => d.headers['webhook-id'])).size).toBe(5);
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 5 });
     expect(await s.credits()).toBe(0);
   });
 });

@@ -1,15 +1,15 @@
 import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
+import type { TestApp } from '../../../test/support/test-app.js';
 import { call } from '../../../test/support/management-calls.js';
-import { startWebhookReceiver, type ReceivedDelivery } from '../../../test/support/webhook-receiver.js';
-import { ManualClock, createLogger } from '../../core/index.js';
+import { startWebhookHarness, type WebhookHarness } from '../../../test/support/webhook-harness.js';
+import type { ReceivedDelivery, WebhookReceiver } from '../../../test/support/webhook-receiver.js';
+import { ManualClock } from '../../core/index.js';
 import type { AppendedEvent } from '../../streams/index.js';
-import { createWebhookRuntime, type WebhookRuntime } from '../webhook-runtime.js';
+import type { WebhookRuntime } from '../webhook-runtime.js';
 import { claimDueDeliveries } from './deliveries.js';
 import { RETRY_SCHEDULE_MS } from './retry-schedule.js';
 
-const SECRET = 'webhook-delivery-test-secret-0123456789abcdef';
 const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 
 interface LoggedDelivery { id: string; status: string; attempts: number; responseStatus: number | null; error: string | null; nextAttemptAt: string | null; lastAttemptAt: string | null }
@@ -23,39 +23,24 @@ interface LoggedDelivery { id: string; status: string; attempts: number; respons
 describe('webhook delivery', () => {
   // standardwebhooks checks the signed timestamp against the real time (5 minutes' tolerance).
   const clock = new ManualClock(Date.now());
+  let h: WebhookHarness;
   let t: TestApp;
-  let receiver: Awaited<ReturnType<typeof startWebhookReceiver>>;
+  let receiver: WebhookReceiver;
   let runtime: WebhookRuntime;
   let checkpoint = 100n;
 
   beforeAll(async () => {
-    t = await createTestApp({
-      sharedPipeline: true,
-      tier: 'enterprise',
-      env: { SUIGW_SECRET: SECRET, SUIGW_WEBHOOK_ALLOW_HTTP: 'true', SUIGW_WEBHOOK_ALLOWED_ADDRESSES: '127.0.0.1', SUIGW_WEBHOOK_TIMEOUT_MS: '2000' },
-      extra: { clock },
-    });
-    receiver = await startWebhookReceiver();
-    runtime = newRuntime();
+    h = await startWebhookHarness({ clock, timeoutMs: 2_000 });
+    ({ t, receiver, runtime } = h);
   });
   afterEach(() => {
     receiver.received.length = 0;
   });
-  afterAll(async () => {
-    await runtime.close();
-    await receiver.close();
-    await t.close();
-  });
+  afterAll(async () => h.close());
 
-  function newRuntime(): WebhookRuntime {
-    return createWebhookRuntime({ config: t.config, secret: SECRET, database: t.db.database, clock, logger: createLogger('silent'), pipeline: t.pipeline!.pipeline, start: false });
-  }
-
-  async function createHook(path: string): Promise<{ id: string; secret: string }> {
-    const response = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: { url: `${receiver.url}${path}`, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
-    expect(response.status).toBe(201);
-    return response.body.data as { id: string; secret: string };
-  }
+  const newRuntime = () => h.newRuntime();
+  const createHook = (path: string) => h.createHook(path);
+  const deliveryLog = (webhookId: string, query = '') => h.deliveryLog<LoggedDelivery>(webhookId, query);
 
   function coinEvent(n: number): AppendedEvent {
     return { kind: 'coin', data: { checkpoint: String(checkpoint), digest: `D${n}`, timestampMs: clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: String(n) } };
@@ -67,12 +52,6 @@ describe('webhook delivery', () => {
     const events = Array.from({ length: count }, (_, i) => coinEvent(i));
     await on.consumer.accept('mainnet', checkpoint, new Map([[webhookId, events]]));
     return events;
-  }
-
-  async function deliveryLog(webhookId: string, query = ''): Promise<LoggedDelivery[]> {
-    const response = await call(t, 'GET', `/v1/webhooks/${webhookId}/deliveries${query}`, { key: t.adminKey });
-    expect(response.status).toBe(200);
-    return response.body.data as LoggedDelivery[];
   }
 
   const headersOf = (delivery: ReceivedDelivery) => ({
