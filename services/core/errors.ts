@@ -195,6 +195,11 @@ export const ERRORS = {
   WEBHOOK_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Webhook not found'),
   WEBHOOK_LIMIT_REACHED: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Webhook limit reached'),
   WEBHOOK_URL_NOT_ALLOWED: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Webhook URL not allowed'),
+  WEBHOOK_DELIVERY_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Webhook delivery not found'),
+  /** A redelivery of a delivery still queued or in flight: it is attempted on its schedule already. */
+  WEBHOOK_DELIVERY_PENDING: e(409, G.FAILED_PRECONDITION, W.CONFLICT, 'Webhook delivery pending'),
+  /** A redelivery to a switched-off webhook (PATCH enabled: false, or a 410): switch it on first. */
+  WEBHOOK_DISABLED: e(409, G.FAILED_PRECONDITION, W.CONFLICT, 'Webhook disabled'),
 
   // Catalog (`?protocol=` names no protocol cataloged on the key's network).
   PROTOCOL_NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Protocol not found'),

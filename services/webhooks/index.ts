@@ -4,6 +4,7 @@ import { registerCreateWebhook } from './routes/webhooks.create.js';
 import { registerDeleteWebhook } from './routes/webhooks.delete.js';
 import { registerListDeliveries } from './routes/webhooks.deliveries.js';
 import { registerReadWebhooks } from './routes/webhooks.read.js';
+import { registerRedeliver } from './routes/webhooks.redeliver.js';
 import { registerRotateWebhookSecret } from './routes/webhooks.rotate-secret.js';
 import { registerUpdateWebhook } from './routes/webhooks.update.js';
 
@@ -21,5 +22,6 @@ export function webhooksCapability(deps: WebhookRouteDeps): Capability {
     registerDeleteWebhook(app, deps);
     registerRotateWebhookSecret(app, deps);
     registerListDeliveries(app, deps);
+    registerRedeliver(app, deps);
   };
 }

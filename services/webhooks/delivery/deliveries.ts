@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { toBase58 } from '@mysten/sui/utils';
 import { sql } from 'kysely';
+import { ApiError } from '../../core/index.js';
 import { announceDefinitionChange, type StreamType } from '../../streams/index.js';
 import type { Network } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
@@ -240,31 +241,65 @@ export interface DeliveryRecord {
 
 const iso = (value: Date | string | null): string | null => (value === null ? null : new Date(value).toISOString());
 
+const RECORD_COLUMNS = ['id', 'event_type', 'status', 'attempts', 'last_response_status', 'last_error', 'last_attempt_at', 'next_attempt_at', 'created_at', 'created_seq'] as const;
+
+function toRecord(row: {
+  id: string; event_type: string; status: string; attempts: number; last_response_status: number | null; last_error: string | null;
+  last_attempt_at: Date | string | null; next_attempt_at: Date | string | null; created_at: Date | string;
+}): DeliveryRecord {
+  return {
+    id: row.id,
+    eventType: row.event_type as StreamType,
+    status: row.status as DeliveryStatus,
+    attempts: row.attempts,
+    responseStatus: row.last_response_status,
+    error: row.last_error,
+    lastAttemptAt: iso(row.last_attempt_at),
+    nextAttemptAt: iso(row.next_attempt_at),
+    createdAt: new Date(row.created_at).toISOString(),
+  };
+}
+
+/**
+ * Queues a finished delivery (succeeded, failed or cancelled) of an enabled webhook again, by
+ * hand: the same row, so the same body and the same `webhook-id` (receivers drop it if they had
+ * it), due now with a fresh retry schedule (`attempts` from 0). 404 WEBHOOK_DELIVERY_NOT_FOUND
+ * when the webhook has no such delivery, 409 WEBHOOK_DELIVERY_PENDING while it is queued or in
+ * flight, 409 WEBHOOK_DISABLED when the webhook is switched off (nothing of it may be pending).
+ */
+export async function redeliver(database: Database, webhookId: string, deliveryId: string, now: number): Promise<DeliveryRecord> {
+  const db = webhooksDb(database);
+  // Both conditions on the rows themselves: a webhook switched off or a delivery queued again
+  // meanwhile (a concurrent PATCH, DELETE or redelivery) leaves nothing pending it should not.
+  const row = await db.updateTable('webhook_deliveries')
+    .set({ status: 'pending', attempts: 0, next_attempt_at: new Date(now), claimed_until: null })
+    .where('id', '=', deliveryId).where('webhook_id', '=', webhookId).where('status', '<>', 'pending')
+    .where(({ exists, selectFrom }) => exists(selectFrom('webhooks').select('id').where('id', '=', webhookId).where('enabled', '=', true).where('deleted_at', 'is', null)))
+    .returning(RECORD_COLUMNS).executeTakeFirst();
+  if (row) return toRecord(row);
+  const [delivery, webhook] = await Promise.all([
+    db.selectFrom('webhook_deliveries').select('status').where('id', '=', deliveryId).where('webhook_id', '=', webhookId).executeTakeFirst(),
+    db.selectFrom('webhooks').select('enabled').where('id', '=', webhookId).where('deleted_at', 'is', null).executeTakeFirst(),
+  ]);
+  if (!delivery) throw new ApiError('WEBHOOK_DELIVERY_NOT_FOUND');
+  if (!webhook?.enabled) throw new ApiError('WEBHOOK_DISABLED');
+  throw new ApiError('WEBHOOK_DELIVERY_PENDING');
+}
+
 /** A page of a webhook's deliveries, newest first, after the position `before` (a created_seq). */
 export async function listDeliveries(
   database: Database,
   webhookId: string,
   options: { limit: number; before: string | undefined; status: DeliveryStatus | undefined },
 ): Promise<{ records: DeliveryRecord[]; next: string | undefined }> {
-  let query = webhooksDb(database).selectFrom('webhook_deliveries')
-    .select(['id', 'event_type', 'status', 'attempts', 'last_response_status', 'last_error', 'last_attempt_at', 'next_attempt_at', 'created_at', 'created_seq'])
+  let query = webhooksDb(database).selectFrom('webhook_deliveries').select(RECORD_COLUMNS)
     .where('webhook_id', '=', webhookId);
   if (options.before !== undefined) query = query.where('created_seq', '<', options.before);
   if (options.status !== undefined) query = query.where('status', '=', options.status);
   const rows = await query.orderBy('created_seq', 'desc').limit(options.limit + 1).execute();
   const page = rows.slice(0, options.limit);
   return {
-    records: page.map((row) => ({
-      id: row.id,
-      eventType: row.event_type as StreamType,
-      status: row.status as DeliveryStatus,
-      attempts: row.attempts,
-      responseStatus: row.last_response_status,
-      error: row.last_error,
-      lastAttemptAt: iso(row.last_attempt_at),
-      nextAttemptAt: iso(row.next_attempt_at),
-      createdAt: new Date(row.created_at).toISOString(),
-    })),
+    records: page.map(toRecord),
     next: rows.length > options.limit ? String(page[page.length - 1]!.created_seq) : undefined,
   };
 }

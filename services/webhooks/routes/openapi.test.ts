@@ -5,7 +5,7 @@ import * as schemas from './schemas.js';
 
 const WEBHOOK_PATHS = [
   'post /v1/webhooks', 'get /v1/webhooks', 'get /v1/webhooks/{id}', 'patch /v1/webhooks/{id}', 'delete /v1/webhooks/{id}',
-  'post /v1/webhooks/{id}/rotate-secret', 'get /v1/webhooks/{id}/deliveries',
+  'post /v1/webhooks/{id}/rotate-secret', 'get /v1/webhooks/{id}/deliveries', 'post /v1/webhooks/{id}/deliveries/{deliveryId}/redeliver',
 ];
 
 describe('webhooks in the OpenAPI document', () => {
