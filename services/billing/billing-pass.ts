@@ -115,6 +115,10 @@ export class BillingPass {
       ? { kind: 'declined', reason: 'balance_below_price', message: `address balance ${balance} below ${order.amount}`, chargeId: '' }
       : await this.#deps.charger.charge(plan, order);
     if (result.kind === 'unavailable') return this.#ourFailure(plan, now);
+    // A change or cancel landed while the chain was read, before the charge was recorded: it is
+    // ordered before this renewal, which is decided again on the plan as it is now (a change
+    // `next_renewal` applies at this renewal; a cancelled plan is not charged).
+    if (result.kind === 'superseded') return this.processPlan(planId);
     if (result.kind === 'succeeded') {
       await this.#paid(plan, order, now, result.digest);
       return 'charged';
@@ -143,12 +147,14 @@ export class BillingPass {
     const anchorAt = first ? now : plan.anchorAt!;
     const periodsPaid = first ? 1 : plan.periodsPaid + 1;
     const periodEnd = chargeDate(anchorAt, plan.interval, periodsPaid);
-    const fields: Partial<OnchainPlan> = {
-      tier: order.tier as OnchainPlan['tier'], price: order.amount, allowanceId: order.allowanceId, pendingTier: null, pendingAllowanceId: null,
+    const fields = (locked: OnchainPlan): Partial<OnchainPlan> => ({
+      tier: order.tier as OnchainPlan['tier'], price: order.amount, allowanceId: order.allowanceId,
+      // A change that landed after this charge was settled (and before this write) is for the next renewal.
+      ...(locked.pendingTier === plan.pendingTier && locked.pendingAllowanceId === plan.pendingAllowanceId ? { pendingTier: null, pendingAllowanceId: null } : {}),
       // A pending upgrade's allowance replaces the old one, whose cap no longer applies.
       ...(order.allowanceId === plan.allowanceId ? {} : { allowanceCapId: null }),
       anchorAt, periodsPaid, periodStart: first ? now : order.periodKey, periodEnd, failedAttempts: 0, nextAttemptAt: periodEnd,
-    };
+    });
     await this.#transition(plan, 'charge_succeeded', 'billing', `charged ${order.amount} micro-USDC, digest ${digest}`, `${plan.id}:${order.kind}:${order.periodKey}:paid`, fields);
   }
 
@@ -201,12 +207,12 @@ export class BillingPass {
     actor: 'billing',
     reason: string,
     idempotencyKey: string,
-    fields: Partial<OnchainPlan> = {},
+    fields: Partial<OnchainPlan> | ((locked: OnchainPlan) => Partial<OnchainPlan>) = {},
     email?: { key: string; content: { subject: string; text: string } },
   ): Promise<void> {
     await this.#deps.db.transaction().execute(async (trx) => {
       const locked = (await planById(trx, plan.id, true))!;
-      const next = { ...locked, ...fields };
+      const next = { ...locked, ...(typeof fields === 'function' ? fields(locked) : fields) };
       await savePlan(trx, next);
       await applyTransition(trx, this.#deps.clock, next, trigger, { actor, reason, idempotencyKey });
       if (email) await queueEmail(trx, this.#deps.clock, next, 'charge_failed', email.key, email.content);

@@ -218,6 +218,9 @@ export class BillingService {
     }
     const result = await this.#charger.charge(plan, { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId });
     if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', ...retryAfter(60) });
+    // A cancel or another change landed while the allowance and balance were read: nothing was
+    // charged; decided again on the plan as it is now (a cancelled plan: 409 PLAN_CANCELLED).
+    if (result.kind === 'superseded') return this.#change(organizationId, input);
     if (result.kind === 'succeeded') {
       // Rule 6: a new period starts today, so the charge day becomes today's.
       await this.#saveChange(plan, {
@@ -241,8 +244,10 @@ export class BillingService {
     if (plan.state === 'awaiting_first_charge' || (await this.#charger.inFlight(plan.id))) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, organizationId, true))!;
-      // Under the row lock: of two cancels at once, the second finds the plan cancelled.
+      // Under the row lock: of two cancels at once, the second finds the plan cancelled; a charge
+      // recorded since the check above (the charger records under this lock) is waited for.
       if (locked.state === 'cancel_pending') throw new ApiError('PLAN_CANCELLED');
+      if (await this.#charger.inFlight(plan.id, trx)) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
       // One key per cancel: a plan resumed and cancelled again in the same period (rule 7) is
       // cancelled again (a key per period made the second cancel a silent no-op, and the plan renewed).
       const cancelled = await applyTransition(trx, clock, locked, 'cancel', { actor: 'owner', reason: 'cancelled through the API', idempotencyKey: `${plan.id}:cancel:${clock.now()}` });
@@ -276,6 +281,9 @@ export class BillingService {
     const { db, clock } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, plan.organizationId, true))!;
+      // Under the row lock, where the charger records a charge: a change that lands while a
+      // renewal is being charged waits for it (it was dropped when that renewal was paid).
+      if (await this.#charger.inFlight(plan.id, trx)) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
       const next = { ...locked, ...fields };
       await savePlan(trx, next);
       if (locked.state === 'active' || (options.paid && locked.state === 'past_due')) {

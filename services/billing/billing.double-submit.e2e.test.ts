@@ -1,30 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ApiError } from '../core/index.js';
-import { chainWith, simnetChain, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { gatedChain, simnetChain, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { BILLING_TREASURY } from '../simnet/index.js';
 import { BillingService } from './billing-service.js';
-import type { Chain } from './chain/index.js';
 
 const at = (iso: string) => Date.parse(iso);
-
-/** A Chain whose first allowance read waits for `release` (and says when it is waiting). */
-function gatedChain(inner: Chain): { chain: Chain; waiting: Promise<void>; release(): void } {
-  let release!: () => void;
-  let reached!: () => void;
-  const opened = new Promise<void>((resolve) => { release = resolve; });
-  const waiting = new Promise<void>((resolve) => { reached = resolve; });
-  let gated = false;
-  const allowance: Chain['allowance'] = async (network, allowanceId) => {
-    if (!gated) {
-      gated = true;
-      reached();
-      await opened;
-    }
-    return inner.allowance(network, allowanceId);
-  };
-  const chain = chainWith(inner, { allowance });
-  return { chain, waiting, release };
-}
 
 describe('two upgrades `now` submitted together (a double click, two tabs): one charge, never two', () => {
   let h: BillingHarness;

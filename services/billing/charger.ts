@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Clock } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, ChargeDeclined, type Chain, type ChargeOutcome, type DeclineReason, type SignedCharge } from './chain/index.js';
-import { billingId, type OnchainPlan } from './plan-store.js';
+import { billingId, planById, sameTerms, type OnchainPlan } from './plan-store.js';
 
 export type ChargeKind = 'first' | 'renewal' | 'upgrade';
 
@@ -20,12 +20,20 @@ export type ChargeResult =
   | { readonly kind: 'succeeded'; readonly digest: string; readonly chargeId: string }
   | { readonly kind: 'declined'; readonly reason: DeclineReason; readonly message: string; readonly chargeId: string }
   /** A failure of ours or the network's: nothing is known to be charged; try again later. */
-  | { readonly kind: 'unavailable'; readonly message: string };
+  | { readonly kind: 'unavailable'; readonly message: string }
+  /**
+   * The plan changed (a `change` or `cancel` landed) between the caller's reading of it and the
+   * charge's record: nothing was recorded or charged; decide again on the plan as it is now.
+   */
+  | { readonly kind: 'superseded' };
 
 /**
  * Takes a charge exactly once per (plan, period, kind), whatever crashes:
  * 1. a `pending` row is written BEFORE any transaction is built (the idempotency record; a
- *    unique index allows one charge in flight per plan, one success per period);
+ *    unique index allows one charge in flight per plan, one success per period), under the plan
+ *    row's lock, on the plan the charge was decided on (else `superseded`): the owner's `change`
+ *    and `cancel` write the plan under that lock after checking for a charge in flight, so each
+ *    lands either before the charge is decided or after it is settled, never in between;
  * 2. the signed transaction's digest and bytes are stored (`signed`) BEFORE it is sent;
  * 3. recovery asks the chain about a stored digest before anything else: executed → its
  *    outcome is recorded; never executed → the SAME bytes are sent again (Sui runs a digest at
@@ -45,9 +53,12 @@ export class Charger {
     this.#clock = options.clock;
   }
 
-  /** Whether a charge of the plan is in flight (recorded or signed, outcome unknown): CHARGE_IN_PROGRESS. */
-  async inFlight(planId: string): Promise<boolean> {
-    const row = await this.#db.selectFrom('billing_charges').select('id').where('plan_id', '=', planId).where('status', 'in', ['pending', 'signed']).executeTakeFirst();
+  /**
+   * Whether a charge of the plan is in flight (recorded or signed, outcome unknown): CHARGE_IN_PROGRESS.
+   * `db`: a transaction holding the plan row's lock, to decide a write to the plan on it.
+   */
+  async inFlight(planId: string, db: Kysely<DatabaseSchema> = this.#db): Promise<boolean> {
+    const row = await db.selectFrom('billing_charges').select('id').where('plan_id', '=', planId).where('status', 'in', ['pending', 'signed']).executeTakeFirst();
     return row !== undefined;
   }
 
@@ -67,21 +78,28 @@ export class Charger {
         await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', pending.id).execute();
         pending = undefined;
       }
-      return await this.#signAndSend(plan, pending ?? (await this.#record(plan, order)));
+      const recorded = pending ?? (await this.#record(plan, order));
+      if (recorded === undefined) return { kind: 'superseded' };
+      return await this.#signAndSend(plan, recorded);
     } catch (error) {
       if (error instanceof ChainUnavailable) return { kind: 'unavailable', message: error.message };
       throw error;
     }
   }
 
-  async #record(plan: OnchainPlan, order: ChargeOrder): Promise<PendingCharge> {
+  /** The `pending` row, written only if the plan is still as `plan` (the charge was decided on it); else undefined. */
+  async #record(plan: OnchainPlan, order: ChargeOrder): Promise<PendingCharge | undefined> {
     const id = billingId('chg');
     const now = new Date(this.#clock.now());
-    await this.#db.insertInto('billing_charges').values({
-      id, plan_id: plan.id, period_key: new Date(order.periodKey), kind: order.kind, tier: order.tier, allowance_id: order.allowanceId, amount_micro_usdc: order.amount,
-      status: 'pending', created_at: now, updated_at: now,
-    }).execute();
-    return { id, order };
+    return this.#db.transaction().execute(async (trx) => {
+      const locked = await planById(trx, plan.id, true);
+      if (!locked || !sameTerms(locked, plan)) return undefined;
+      await trx.insertInto('billing_charges').values({
+        id, plan_id: plan.id, period_key: new Date(order.periodKey), kind: order.kind, tier: order.tier, allowance_id: order.allowanceId, amount_micro_usdc: order.amount,
+        status: 'pending', created_at: now, updated_at: now,
+      }).execute();
+      return { id, order };
+    });
   }
 
   async #pendingRow(planId: string): Promise<PendingCharge | undefined> {

@@ -69,6 +69,15 @@ export function planFromRow(row: Row): OnchainPlan {
   };
 }
 
+/**
+ * Whether two readings of a plan agree on everything a charge is decided on (state, tier,
+ * allowance, pending change, periods paid): a charge decided on `decided` may be recorded on `now`.
+ */
+export function sameTerms(now: OnchainPlan, decided: OnchainPlan): boolean {
+  return now.state === decided.state && now.tier === decided.tier && now.allowanceId === decided.allowanceId
+    && now.pendingTier === decided.pendingTier && now.pendingAllowanceId === decided.pendingAllowanceId && now.periodsPaid === decided.periodsPaid;
+}
+
 /** The organization's live plan (not ended), locked for update when inside a transaction. */
 export async function livePlanOf(db: Db, organizationId: string, lock = false): Promise<OnchainPlan | undefined> {
   let query = db.selectFrom('onchain_plans').selectAll().where('organization_id', '=', organizationId).where('state', '<>', 'ended');

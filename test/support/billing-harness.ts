@@ -154,3 +154,22 @@ export function chainWith(inner: Chain, replaced: Partial<Chain>): Chain {
     },
   });
 }
+
+/** A Chain whose first allowance read waits for `release` (`waiting`: that read has begun). */
+export function gatedChain(inner: Chain): { chain: Chain; waiting: Promise<void>; release(): void } {
+  let release!: () => void;
+  let reached!: () => void;
+  const opened = new Promise<void>((resolve) => { release = resolve; });
+  const waiting = new Promise<void>((resolve) => { reached = resolve; });
+  let gated = false;
+  const allowance: Chain['allowance'] = async (network, allowanceId) => {
+    if (!gated) {
+      gated = true;
+      reached();
+      await opened;
+    }
+    return inner.allowance(network, allowanceId);
+  };
+  const chain = chainWith(inner, { allowance });
+  return { chain, waiting, release };
+}
