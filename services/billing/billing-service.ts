@@ -9,7 +9,7 @@ import { chargeDate } from './domain/periods.js';
 import { PAID_TIERS, isPaidTier, MONTHLY_PRICE, periodPrice, tierRank, type Interval, type PaidTier } from './domain/prices.js';
 import { proratedUpgradeCharge } from './domain/proration.js';
 import { BillingPass } from './billing-pass.js';
-import { activatePlan, applyTransition, billingId, livePlanOf, planById, savePlan, type OnchainPlan } from './plan-store.js';
+import { activatePlan, applyTransition, billingId, latestPlanOf, livePlanOf, planById, savePlan, type OnchainPlan } from './plan-store.js';
 import { planView, type PlanView } from './views.js';
 import { verifyAllowance } from './verify-allowance.js';
 
@@ -155,9 +155,9 @@ export class BillingService {
     return this.#view((await planById(db, plan.id))!);
   }
 
-  /** GET /v1/billing/onchain */
+  /** GET /v1/billing/onchain: the live plan, else the last one, ended (its owner sees why); 404 if there never was one. */
   async current(organizationId: string): Promise<PlanView> {
-    const plan = await livePlanOf(this.#deps.db, organizationId);
+    const plan = await latestPlanOf(this.#deps.db, organizationId);
     if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
     return this.#view(plan);
   }

@@ -107,9 +107,14 @@ describe('on-chain plan lifecycle on simnet: renewals, upgrade now, downgrade at
     expect((await h.billing.pass.run()).ended).toBe(1);
     expect(await organization(h)).toEqual({ subscription_plan: null, subscription_status: 'ended' });
     expect((await h.call('GET', '/v1/account')).body.data).toMatchObject({ tier: 'free', subscription: { plan: null, status: 'canceled' } });
+    // The ended plan stays visible to its owner, with when and why it ended (it was a 404).
     const gone = await h.call('GET', '/v1/billing/onchain');
-    expect(gone.status).toBe(404);
-    expect(gone.body).toMatchObject({ error: 'On-chain subscription not found', code: 'ONCHAIN_SUBSCRIPTION_NOT_FOUND' });
+    expect(gone.status).toBe(200);
+    expect(gone.body.data).toMatchObject({
+      state: 'ended', plan: { tier: 'team' }, nextCharge: null, pendingChange: null,
+      ended: { at: '2027-07-10T10:00:00.000Z', trigger: 'period_ended', reason: 'period ended 2027-07-10T10:00:00.000Z' },
+      lastCharges: [expect.objectContaining({ status: 'succeeded' }), expect.anything(), expect.anything(), expect.anything(), expect.anything(), expect.anything()],
+    });
     const transitions = await h.db.database.db.selectFrom('plan_transitions').select(['from_state', 'to_state', 'trigger', 'actor']).orderBy('seq').execute();
     expect(transitions.map((row) => `${row.from_state ?? '(none)'} -${row.trigger}/${row.actor}-> ${row.to_state}`)).toEqual([
       '(none) -activate/owner-> awaiting_first_charge',

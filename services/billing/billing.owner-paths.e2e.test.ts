@@ -100,6 +100,12 @@ describe('on-chain plan, owner paths: a first charge that fails', () => {
     expect(activated.status).toBe(200);
     // The balance is read before anything is built: a charge it cannot pay is declined unrecorded.
     expect(activated.body.data).toMatchObject({ state: 'ended', plan: { tier: 'team', price: '49000000' }, billingBalance: '0', nextCharge: null });
-    expect((await h.call('GET', '/v1/billing/onchain')).body).toMatchObject({ code: 'ONCHAIN_SUBSCRIPTION_NOT_FOUND' });
+    // GET shows it too, ended, and why (it was a 404 once the plan had ended).
+    const shown = await h.call('GET', '/v1/billing/onchain');
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toEqual({
+      ...(activated.body.data as object),
+      ended: { at: '2027-03-10T10:00:00.000Z', trigger: 'charge_failed', reason: 'first charge failed: address balance 0 below 49000000' },
+    });
   });
 });

@@ -86,6 +86,15 @@ export async function livePlanOf(db: Db, organizationId: string, lock = false): 
   return row ? planFromRow(row as Row) : undefined;
 }
 
+/** The organization's live plan, else its most recent one (ended); undefined if it never had one. */
+export async function latestPlanOf(db: Db, organizationId: string): Promise<OnchainPlan | undefined> {
+  const live = await livePlanOf(db, organizationId);
+  if (live) return live;
+  const row = await db.selectFrom('onchain_plans').selectAll().where('organization_id', '=', organizationId)
+    .orderBy('created_at', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row ? planFromRow(row as Row) : undefined;
+}
+
 export async function planById(db: Db, id: string, lock = false): Promise<OnchainPlan | undefined> {
   let query = db.selectFrom('onchain_plans').selectAll().where('id', '=', id);
   if (lock) query = query.forUpdate();

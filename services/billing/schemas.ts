@@ -32,6 +32,7 @@ export const examples = {
     currentPeriod: { start: '2027-01-31T10:00:00.000Z', end: '2027-02-28T10:00:00.000Z' },
     nextCharge: { at: '2027-02-28T10:00:00.000Z', amount: '49000000' },
     failedAttempts: 0,
+    ended: null,
     lastCharges: [{ id: 'chg_7TqX2', kind: 'first', tier: 'team', amount: '49000000', status: 'succeeded', digest: 'Hx2X9vV4m3H4b1k5eX7Lq2Yp9cWb3z6RtS8uQe1F5g7J', declineReason: null, at: '2027-01-31T10:00:00.000Z' }],
   },
 } as const;
@@ -99,6 +100,10 @@ export const planViewSchema = z.object({
   currentPeriod: z.object({ start: z.string(), end: z.string() }).nullable(),
   nextCharge: z.object({ at: z.string(), amount: micro }).nullable(),
   failedAttempts: z.number().int(),
+  ended: z.object({
+    at: z.string(), trigger: z.enum(['charge_failed', 'final_charge_failed', 'period_ended']).meta({ description: 'the first charge failed, the 7th failed charge, or a cancelled plan ran out' }),
+    reason: z.string(),
+  }).nullable().meta({ description: 'an ended plan (GET answers the last plan after it ended): when and why' }),
   lastCharges: z.array(z.object({
     id: z.string(), kind: z.enum(['first', 'renewal', 'upgrade']), tier: z.string(), amount: micro,
     status: z.enum(['pending', 'signed', 'succeeded', 'declined', 'abandoned']), digest: z.string().nullable(), declineReason: z.string().nullable(), at: z.string(),
