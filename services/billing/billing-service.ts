@@ -11,7 +11,7 @@ import { proratedUpgradeCharge } from './domain/proration.js';
 import { BillingPass } from './billing-pass.js';
 import { activatePlan, applyTransition, billingId, latestPlanOf, livePlanOf, planById, savePlan, type OnchainPlan } from './plan-store.js';
 import { planView, type PlanView } from './views.js';
-import { verifyAllowance } from './verify-allowance.js';
+import { verifyAllowance, verifyAllowanceCap } from './verify-allowance.js';
 
 /** Sui's protocol version from which mainnet has allowances (Billing rule 2). */
 export const MAINNET_ALLOWANCE_PROTOCOL_VERSION = 138;
@@ -131,7 +131,8 @@ export class BillingService {
       settings: chain.settings(input.network), spender: chain.spender, organizationId, price, interval: input.interval, now: clock.now(),
       ...(live ? { funder: live.funder } : {}),
     });
-    if (live) return this.#resume(live, allowanceId, input.allowanceCapId ?? null, input.notifyEmail);
+    if (input.allowanceCapId !== undefined) verifyAllowanceCap(await this.#readAllowanceCap(input.network, normalizeSuiAddress(input.allowanceCapId)), allowance);
+    if (live) return this.#resume(live, allowanceId, input.allowanceCapId ? normalizeSuiAddress(input.allowanceCapId) : null, input.notifyEmail);
     const plan: OnchainPlan = {
       id: billingId('plan'), organizationId, network: input.network, tier, interval: input.interval, state: 'awaiting_first_charge',
       allowanceId, allowanceCapId: input.allowanceCapId ? normalizeSuiAddress(input.allowanceCapId) : null, funder: allowance.funder, price,
@@ -346,10 +347,19 @@ export class BillingService {
   }
 
   async #readAllowance(network: Network, allowanceId: string) {
+    return this.#readChain(() => this.#deps.chain.allowance(network, allowanceId), 'The allowance cannot be read right now; try again.');
+  }
+
+  async #readAllowanceCap(network: Network, capId: string) {
+    return this.#readChain(() => this.#deps.chain.allowanceCap(network, capId), 'The allowance cap cannot be read right now; try again.');
+  }
+
+  /** A chain read for the owner's request: the node unreachable is 503 BALANCE_UNAVAILABLE with `message`. */
+  async #readChain<T>(read: () => Promise<T>, message: string): Promise<T> {
     try {
-      return await this.#deps.chain.allowance(network, allowanceId);
+      return await read();
     } catch (error) {
-      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The allowance cannot be read right now; try again.', ...retryAfter(60) });
+      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { message, ...retryAfter(60) });
       throw error;
     }
   }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { verifyAllowance, type AllowanceExpectation } from './verify-allowance.js';
-import type { OnchainAllowance } from './chain/index.js';
+import { verifyAllowance, verifyAllowanceCap, type AllowanceExpectation } from './verify-allowance.js';
+import type { OnchainAllowance, OnchainAllowanceCap } from './chain/index.js';
 
 const settings = { packageId: `0x${'b'.repeat(64)}`, configId: `0x${'c'.repeat(64)}`, usdcType: `0x${'d'.repeat(64)}::usdc::USDC`, treasury: `0x${'e'.repeat(64)}` };
 const now = Date.UTC(2027, 0, 1);
@@ -35,5 +35,21 @@ describe('verifyAllowance: the spec’s checks in order, each its own code', () 
   });
   it('a replacement allowance must come from the plan’s funder', () => {
     expect(() => verifyAllowance(good, { ...expected, funder: `0x${'7'.repeat(64)}` })).toThrow(expect.objectContaining({ code: 'ALLOWANCE_WRONG_FUNDER' }));
+  });
+});
+
+describe('verifyAllowanceCap: the cap of that allowance, of its coin, held by its funder', () => {
+  const cap: OnchainAllowanceCap = { objectId: `0x${'3'.repeat(64)}`, allowanceId: good.objectId, coinType: good.coinType, owner: good.funder };
+  it('accepts the cap prepare gives the funder', () => {
+    expect(verifyAllowanceCap(cap, good)).toBe(cap);
+  });
+  it.each([
+    ['no such cap', null],
+    ['another allowance\'s cap', { ...cap, allowanceId: `0x${'4'.repeat(64)}` }],
+    ['a cap of another coin', { ...cap, coinType: '0x2::sui::SUI' }],
+    ['held by someone else', { ...cap, owner: `0x${'7'.repeat(64)}` }],
+    ['not held by an address', { ...cap, owner: null }],
+  ] as const)('%s: ALLOWANCE_CAP_MISMATCH', (_, given) => {
+    expect(() => verifyAllowanceCap(given, good)).toThrow(expect.objectContaining({ code: 'ALLOWANCE_CAP_MISMATCH', status: 400 }));
   });
 });

@@ -1,5 +1,5 @@
 import { ApiError } from '../core/index.js';
-import type { BillingNetwork, OnchainAllowance } from './chain/index.js';
+import type { BillingNetwork, OnchainAllowance, OnchainAllowanceCap } from './chain/index.js';
 import { DAY_MS, RETRY_INTERVAL_MS, MAX_FAILED_ATTEMPTS } from './domain/periods.js';
 import type { Interval } from './domain/prices.js';
 
@@ -40,4 +40,17 @@ export function verifyAllowance(allowance: OnchainAllowance | null, expected: Al
     throw new ApiError('ALLOWANCE_EXPIRES_TOO_SOON', { message: 'The allowance must last through the next renewal and its 7 daily retries.' });
   }
   return allowance;
+}
+
+/**
+ * A cap id given at activation is shown as the allowance's (the funder revokes with it): it must be
+ * an AllowanceCap of that allowance, of its coin, held by its funder (docs/billing.md).
+ */
+export function verifyAllowanceCap(cap: OnchainAllowanceCap | null, allowance: OnchainAllowance): OnchainAllowanceCap {
+  if (!cap) throw new ApiError('ALLOWANCE_CAP_MISMATCH', { message: 'No AllowanceCap has that id.' });
+  if (cap.allowanceId !== allowance.objectId || cap.coinType !== allowance.coinType) {
+    throw new ApiError('ALLOWANCE_CAP_MISMATCH', { message: `That cap revokes allowance ${cap.allowanceId}, not ${allowance.objectId}.` });
+  }
+  if (cap.owner !== allowance.funder) throw new ApiError('ALLOWANCE_CAP_MISMATCH', { message: `The cap must be held by the funder ${allowance.funder}.` });
+  return cap;
 }

@@ -126,6 +126,8 @@ export const ERRORS = {
   ALLOWANCE_WRONG_APP: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Allowance has the wrong app'),
   ALLOWANCE_WRONG_FUNDER: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Allowance has the wrong funder'),
   ALLOWANCE_WRONG_ORGANIZATION: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Allowance names another organization'),
+  // Ours (the spec has no code for it): activate's allowanceCapId is not that allowance's cap, held by its funder.
+  ALLOWANCE_CAP_MISMATCH: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Allowance cap does not match the allowance'),
   ALLOWANCE_IN_USE: e(409, G.ALREADY_EXISTS, W.CONFLICT, 'Allowance in use'),
   PLAN_CANCELLED: e(409, G.FAILED_PRECONDITION, W.CONFLICT, 'Plan cancelled'),
   CHARGE_IN_PROGRESS: e(409, G.ABORTED, W.CONFLICT, 'Charge in progress, retry in a minute'),

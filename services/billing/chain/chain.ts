@@ -34,6 +34,16 @@ export interface OnchainAllowance {
   readonly expirationMs: number | null;
 }
 
+/** An allowance's cap as the chain holds it (`0x2::allowance::AllowanceCap<Balance<T>>`): soulbound to the funder, it revokes that allowance. */
+export interface OnchainAllowanceCap {
+  readonly objectId: string;
+  /** The allowance it revokes. */
+  readonly allowanceId: string;
+  readonly coinType: string;
+  /** Its owning address (null: not owned by an address). */
+  readonly owner: string | null;
+}
+
 /** What the funder signs in `prepare`: prefund, propose, issue (one transaction). */
 export interface PrepareRequest {
   readonly funder: string;
@@ -108,6 +118,8 @@ export interface Chain {
   buildPrepare(network: Network, request: PrepareRequest): Promise<Uint8Array>;
   /** null: no such allowance (never created, or revoked: revoking deletes it). */
   allowance(network: Network, allowanceId: string): Promise<OnchainAllowance | null>;
+  /** null: no such object, or not an AllowanceCap. */
+  allowanceCap(network: Network, capId: string): Promise<OnchainAllowanceCap | null>;
   /** The funder's address balance of the coin (allowances take only from it). */
   addressBalance(network: Network, owner: string, coinType: string): Promise<bigint>;
   /** Builds and signs a charge; nothing is sent. ChargeDeclined when the dry run already refuses it. */

@@ -4,7 +4,7 @@ import type { Keypair } from '@mysten/sui/cryptography';
 import { Transaction, TransactionDataBuilder } from '@mysten/sui/transactions';
 import { fromBase64, normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { Network } from '../../core/index.js';
-import type { BillingNetwork, Chain, ChargeOutcome, ChargeRequest, DeclineReason, OnchainAllowance, PrepareRequest, SignedCharge } from './chain.js';
+import type { BillingNetwork, Chain, ChargeOutcome, ChargeRequest, DeclineReason, OnchainAllowance, OnchainAllowanceCap, PrepareRequest, SignedCharge } from './chain.js';
 import { ChainUnavailable, ChargeDeclined, TransactionBuildFailed } from './chain.js';
 
 /** The layout of `0x2::allowance::Allowance<Balance<T>>` (move/README.md): what verification reads. */
@@ -25,10 +25,14 @@ const AllowanceLayout = bcs.struct('Allowance', {
   windowStartMs: bcs.u64(),
 });
 
+/** The layout of `0x2::allowance::AllowanceCap<Balance<T>>`: the allowance it revokes. */
+const AllowanceCapLayout = bcs.struct('AllowanceCap', { id: bcs.Address, allowanceId: bcs.Address });
+
 /** Abort codes of `sui::allowance` as the billing module surfaces them (move/README.md). */
 const ABORT_EXPIRED = '2';
 
 const ALLOWANCE_TYPE = /^0x0*2::allowance::Allowance<0x0*2::balance::Balance<(.+)>>$/;
+const ALLOWANCE_CAP_TYPE = /^0x0*2::allowance::AllowanceCap<0x0*2::balance::Balance<(.+)>>$/;
 
 function isNotFound(error: unknown): boolean {
   const text = error instanceof Error ? `${error.name} ${error.message}` : String(error);
@@ -164,6 +168,25 @@ export class SuiChain implements Chain {
       periodSpent: BigInt(fields.periodSpent),
       startMs: Number(fields.startMs),
       expirationMs: fields.expirationMs === null ? null : Number(fields.expirationMs),
+    };
+  }
+
+  async allowanceCap(network: Network, capId: string): Promise<OnchainAllowanceCap | null> {
+    let object;
+    try {
+      ({ object } = await this.#client(network).core.getObject({ objectId: capId, include: { content: true } }));
+    } catch (error) {
+      if (isNotFound(error)) return null;
+      throw new ChainUnavailable(`allowance cap ${capId} unreadable`, { cause: error });
+    }
+    const match = ALLOWANCE_CAP_TYPE.exec(normalizeStructTag(object.type).replace(/0x0+2::/g, '0x2::'));
+    if (!match || !object.content) return null;
+    const fields = AllowanceCapLayout.parse(object.content);
+    return {
+      objectId: normalizeSuiAddress(fields.id),
+      allowanceId: normalizeSuiAddress(fields.allowanceId),
+      coinType: normalizeStructTag(match[1]!),
+      owner: object.owner.$kind === 'AddressOwner' ? normalizeSuiAddress(object.owner.AddressOwner) : null,
     };
   }
 

@@ -119,6 +119,19 @@ describe('on-chain billing errors through HTTP: every billing code with its stat
     expectError(await activate({ allowanceId: await customAllowance({ expirationMs: h.clock.now() + 37 * 86_400_000 }) }), 'ALLOWANCE_EXPIRES_TOO_SOON');
   });
 
+  it('an allowanceCapId that is not the allowance\'s cap: 400 ALLOWANCE_CAP_MISMATCH (another allowance\'s cap, the allowance itself, no object); nothing is activated', async () => {
+    const first = await h.setUp({ funder: 'carol', tier: 'team', prefundPeriods: 0 });
+    const second = await h.setUp({ funder: 'carol', tier: 'team', prefundPeriods: 0 });
+    const otherCap = await activate({ allowanceId: first.allowanceId, allowanceCapId: second.capId });
+    expectError(otherCap, 'ALLOWANCE_CAP_MISMATCH');
+    expect(otherCap.body.message).toBe(`That cap revokes allowance ${second.allowanceId}, not ${first.allowanceId}.`);
+    expectError(await activate({ allowanceId: first.allowanceId, allowanceCapId: first.allowanceId }), 'ALLOWANCE_CAP_MISMATCH');
+    const missing = await activate({ allowanceId: first.allowanceId, allowanceCapId: `0x${'cd'.repeat(32)}` });
+    expectError(missing, 'ALLOWANCE_CAP_MISMATCH');
+    expect(missing.body.message).toBe('No AllowanceCap has that id.');
+    expectError(await h.call('GET', '/v1/billing/onchain'), 'ONCHAIN_SUBSCRIPTION_NOT_FOUND');
+  });
+
   it('a card subscription: 409 STRIPE_SUBSCRIPTION_ACTIVE; prepaid credits: 409 PREPAID_BALANCE_PRESENT', async () => {
     const organizations = h.db.database.db.updateTable('organizations').where('id', '=', h.organizationId);
     await organizations.set({ card_subscription_active: true }).execute();
