@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock, Logger } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, type Chain, type OnchainAllowance } from './chain/index.js';
@@ -106,7 +106,7 @@ export class BillingPass {
     // an anniversary) rather than failing; the check for a charge left in flight comes first.
     const opensAt = allowanceOpensAt(allowance, order.amount, now);
     if (opensAt !== null && opensAt > now && !(await this.#deps.charger.inFlight(plan.id))) {
-      await this.#deps.db.transaction().execute((trx) => savePlan(trx, { ...plan, nextAttemptAt: opensAt }));
+      await this.#deps.db.transaction().execute((trx) => saveFields(trx, plan.id, { nextAttemptAt: opensAt }));
       return 'idle';
     }
     // A charge left in flight by a crash is settled by asking the chain first: the balance may be
@@ -174,7 +174,7 @@ export class BillingPass {
 
   /** Spec: a failure of ours is not a failed charge: retried hourly, no email, no state change. */
   async #ourFailure(plan: OnchainPlan, now: number): Promise<PlanOutcome> {
-    await this.#deps.db.transaction().execute((trx) => savePlan(trx, { ...plan, nextAttemptAt: now + SERVICE_RETRY_INTERVAL_MS }));
+    await this.#deps.db.transaction().execute((trx) => saveFields(trx, plan.id, { nextAttemptAt: now + SERVICE_RETRY_INTERVAL_MS }));
     return 'unavailable';
   }
 
@@ -195,7 +195,7 @@ export class BillingPass {
     }
     const short = balance < price;
     await this.#deps.db.transaction().execute(async (trx) => {
-      await savePlan(trx, { ...plan, remindedFor: plan.periodEnd });
+      await saveFields(trx, plan.id, { remindedFor: plan.periodEnd });
       if (short) await queueEmail(trx, this.#deps.clock, plan, 'renewal_reminder', `${plan.id}:${plan.periodEnd}:reminder`, reminderEmail(plan, tier, plan.periodEnd!, balance, price));
     });
     return short;
@@ -219,6 +219,15 @@ export class BillingPass {
     });
     this.#deps.organizationChanged?.(plan.organizationId);
   }
+}
+
+/**
+ * Writes `fields` over the plan as it is now (row locked): the pass's plan was read before its
+ * slow chain reads, and a change or cancel saved meanwhile must not be written back over.
+ */
+async function saveFields(trx: Transaction<DatabaseSchema>, planId: string, fields: Partial<OnchainPlan>): Promise<void> {
+  const locked = (await planById(trx, planId, true))!;
+  await savePlan(trx, { ...locked, ...fields });
 }
 
 function iso(ms: number): string {

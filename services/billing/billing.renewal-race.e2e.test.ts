@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gatedChain, simnetChain, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { chainWith, gatedChain, simnetChain, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { BILLING_TREASURY } from '../simnet/index.js';
 import { BillingPass } from './billing-pass.js';
+import { ChainUnavailable } from './chain/index.js';
 import { Charger } from './charger.js';
 
 const USDC = 1_000_000n;
@@ -37,6 +38,21 @@ describe('a change `next_renewal` that lands while the billing pass reads the ch
     expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({
       state: 'active', plan: { tier: 'team', price: '49000000' }, pendingChange: null,
       currentPeriod: { start: '2027-04-10T12:00:00.000Z', end: '2027-05-10T12:00:00.000Z' }, nextCharge: { at: '2027-05-10T12:00:00.000Z', amount: '49000000' },
+    });
+  });
+
+  it('kept when the node then fails that read (the pass\'s hourly retry is written over the plan as it is now, not as it was read)', async () => {
+    h.moveTo(at('2027-05-10T12:00:00.000Z'));
+    // The read is held until the change has been answered, then the node is unreachable: a failure of ours.
+    const gate = gatedChain(chainWith(simnetChain(h), { allowance: () => Promise.reject(new ChainUnavailable('node down')) }));
+    const pass = new BillingPass({ db: h.db.database.db, clock: h.clock, chain: gate.chain, charger: new Charger({ db: h.db.database.db, chain: gate.chain, clock: h.clock }) });
+    const running = pass.run();
+    await gate.waiting;
+    expect((await h.call('POST', '/v1/billing/onchain/change', { tier: 'growth', when: 'next_renewal', allowanceId: (await h.setUp({ funder: 'carol', tier: 'growth', prefundPeriods: 0 })).allowanceId })).status).toBe(200);
+    gate.release();
+    expect(await running).toMatchObject({ charged: 0, unavailable: 1, failed: 0 });
+    expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({
+      state: 'active', plan: { tier: 'team' }, pendingChange: { tier: 'growth', at: 'next_renewal' }, nextCharge: { amount: '199000000' },
     });
   });
 });
