@@ -106,7 +106,7 @@ export default async function benchMeteringCost(): Promise<void> {
   const logger = createLogger('silent');
   const meterings: (Metering | undefined)[] = [];
   try {
-    const principal = await new Authenticator({ database: tenant.database, clock: systemClock, ttlMs: 60_000 }).verify(tenant.apiKey);
+    const principal = await new Authenticator({ database: tenant.database, clock: systemClock, ttlMs: 60_000 }).verify(tenant.apiKey, '127.0.0.1');
     for (const variant of variants) {
       if (!variant.env) {
         meterings.push(undefined);

@@ -76,6 +76,8 @@ export const ENV_SCHEMA = z.object({
   SUI_DEVNET_GRAPHQL_URL: optionalUrl,
   SUIGW_SECRET: optionalString.pipe(z.string().min(32).optional()),
   SUIGW_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
+  // The identity layer's UNKNOWN_KEY_LOOKUPS_PER_MINUTE (services/identity/unknown-key-budget.ts).
+  SUIGW_UNKNOWN_KEY_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
   SUIGW_DEV_ADMIN_KEY: optionalString,
   SUIGW_CATALOG_SIMNET_NETWORKS: z.string().default('')
     .transform((value) => value.split(',').map((n) => n.trim()).filter(Boolean))
@@ -202,6 +204,7 @@ export interface Config {
    */
   secret: string | undefined;
   keyCacheTtlMs: number;
+  unknownKeyLookupsPerMinute: number;
   devAdminKey: string | undefined;
   /** Networks whose upstream is simnet: their catalog lists simnet's stand-in protocols (`/v1/catalog/*`). */
   catalogSimnetNetworks: readonly Network[];
@@ -377,6 +380,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     }),
     secret: v.SUIGW_SECRET,
     keyCacheTtlMs: v.SUIGW_KEY_CACHE_TTL_MS,
+    unknownKeyLookupsPerMinute: v.SUIGW_UNKNOWN_KEY_LOOKUPS_PER_MINUTE,
     devAdminKey: v.SUIGW_DEV_ADMIN_KEY,
     catalogSimnetNetworks: Object.freeze([...new Set(v.SUIGW_CATALOG_SIMNET_NETWORKS)]),
     walletMinPrepaidMicroUsd: BigInt(Math.round(v.SUIGW_WALLET_MIN_PREPAID_USD * 1_000_000)),
@@ -493,6 +497,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUI_DEVNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for devnet.',
   SUIGW_SECRET: 'Server secret (32+ chars), the same on every replica: per-purpose keys for cursors, wallet challenges, identity headers, webhook secrets (sealed at rest: the gateway and `suigw streams` must share it) and (unless SUIGW_ZKLOGIN_SALT_SECRET is set) zkLogin salts are derived from it. Required by `suigw gateway` and `suigw streams`; `suigw dev` persists one.',
   SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',
+  SUIGW_UNKNOWN_KEY_LOOKUPS_PER_MINUTE: 'Key lookups per minute and client IP (IPv6: per /64) that may find no key before that client gets 429 RATE_LIMIT_EXCEEDED, per process (default 60); lookups that find a key, and cached answers, cost nothing (docs/operations.md, Unknown keys).',
   SUIGW_CATALOG_SIMNET_NETWORKS: 'Networks served by simnet, comma separated (default none; `suigw dev` sets the networks it runs on simnet): their /v1/catalog lists simnet\'s stand-in protocols besides the Sui framework\'s.',
   SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',

@@ -30,6 +30,8 @@ export interface CheckHttpRequest<Name extends string = string> {
   /** The request target as the client sent it, query included. */
   path?: string;
   host?: string;
+  /** The downstream peer's IP (`attributes.source.address.socket_address.address`): the client as Envoy trusts it (`xff_num_trusted_hops: 0`). */
+  sourceIp?: string;
 }
 
 /** `google.rpc.Code` values used here. */

@@ -54,6 +54,7 @@ export function authenticationStage(pipeline: RequestPipeline, trusted?: SignedI
       headers: { xApiKey: request.headers['x-api-key'], authorization: request.headers.authorization },
       queryApiKey: queryKey === true ? query?.['api_key'] : undefined,
       origin: request.headers.origin,
+      clientIp: request.ip,
     });
     if (decided instanceof Promise) {
       return decided.then((principal) => {

@@ -43,7 +43,7 @@ describe('Authenticator cache', () => {
   });
   afterAll(async () => test.drop());
 
-  const access = { network: 'mainnet' as const, scope: 'manage' as const, origin: undefined };
+  const access = { network: 'mainnet' as const, scope: 'manage' as const, origin: undefined, clientIp: '127.0.0.1' };
 
   it('serves a warm key from the cache until an invalidation names it', async () => {
     const authenticator = new Authenticator({ database: test.database, clock, ttlMs: 60_000 });

@@ -6,6 +6,7 @@ import { hashKeyValue, isWellFormedKeyValue } from './key-value.js';
 import { isOriginAllowed } from './origins.js';
 import { KeyCache } from './key-cache.js';
 import { resolveKeyHash, type KeyResolution } from './principal-store.js';
+import { UnknownKeyBudget } from './unknown-key-budget.js';
 import type { Principal } from './principal.js';
 import type { Scope } from './scopes.js';
 import { IDENTITY_CHANNEL, parseIdentityChange, type IdentityChange } from './invalidation.js';
@@ -17,7 +18,12 @@ export interface AccessRequest {
   scope: Scope | null;
   /** The request's `Origin` header, if any. */
   origin: string | undefined;
+  /** The client's address as the transport trusts it: the budget of lookups that find no key is kept per client. */
+  clientIp: string;
 }
+
+/** Default of SUIGW_UNKNOWN_KEY_LOOKUPS_PER_MINUTE. */
+export const UNKNOWN_KEY_LOOKUPS_PER_MINUTE = 60;
 
 /** How many raw values' hashes are remembered (a flood of random values only costs re-hashing). */
 const HASHES_REMEMBERED = 10_000;
@@ -31,6 +37,8 @@ export interface AuthenticatorOptions {
   maxEntries?: number;
   /** Counts each verification's cache result, hit or miss (services/core/metrics.ts). */
   cacheLookups?: Metrics['keyCacheLookups'];
+  /** Key lookups per minute and client that may find no key (UnknownKeyBudget); default UNKNOWN_KEY_LOOKUPS_PER_MINUTE. */
+  unknownKeyLookupsPerMinute?: number;
 }
 
 /**
@@ -42,6 +50,7 @@ export class Authenticator {
   readonly #logger: Logger | undefined;
   readonly #clock: Clock;
   readonly #cache: KeyCache;
+  readonly #unknownKeyBudget: UnknownKeyBudget;
   /** The hit and miss series of the cache-lookup counter, resolved once. */
   readonly #cacheHits: CounterSeries | undefined;
   readonly #cacheMisses: CounterSeries | undefined;
@@ -65,6 +74,7 @@ export class Authenticator {
     this.#clock = options.clock;
     this.#logger = options.logger;
     this.#cache = new KeyCache(options.clock, options.ttlMs, options.maxEntries ?? 100_000);
+    this.#unknownKeyBudget = new UnknownKeyBudget(options.clock, options.unknownKeyLookupsPerMinute ?? UNKNOWN_KEY_LOOKUPS_PER_MINUTE);
     this.#cacheHits = options.cacheLookups?.series({ result: 'hit' });
     this.#cacheMisses = options.cacheLookups?.series({ result: 'miss' });
     this.#hashes = new LRUCache({ max: Math.min(options.maxEntries ?? 100_000, HASHES_REMEMBERED) });
@@ -91,7 +101,7 @@ export class Authenticator {
 
   /** Verifies the key and checks the request against it; throws the spec's 401/403/404 codes. */
   async authenticate(keyValue: string | undefined, access: AccessRequest): Promise<Principal> {
-    const principal = await this.verify(keyValue);
+    const principal = await this.verify(keyValue, access.clientIp);
     authorize(principal, access);
     return principal;
   }
@@ -111,11 +121,14 @@ export class Authenticator {
     return cached.principal;
   }
 
-  /** Verifies the key alone: 401 missing/invalid/expired, AUTH_CONTEXT_MISSING, ORGANIZATION_NOT_FOUND. */
-  async verify(keyValue: string | undefined): Promise<Principal> {
+  /**
+   * Verifies the key alone: 401 missing/invalid/expired, AUTH_CONTEXT_MISSING, ORGANIZATION_NOT_FOUND;
+   * 429 RATE_LIMIT_EXCEEDED, before any lookup, for a client whose lookups found no key too often.
+   */
+  async verify(keyValue: string | undefined, clientIp: string): Promise<Principal> {
     if (keyValue === undefined || keyValue === '') throw new ApiError('API_KEY_MISSING');
     if (!isWellFormedKeyValue(keyValue)) throw new ApiError('API_KEY_INVALID');
-    const resolution = await this.#resolve(this.#hashOf(keyValue));
+    const resolution = await this.#resolve(this.#hashOf(keyValue), clientIp);
     switch (resolution.kind) {
       case 'unknown':
         throw new ApiError('API_KEY_INVALID');
@@ -168,7 +181,7 @@ export class Authenticator {
     return hash;
   }
 
-  async #resolve(hash: string): Promise<KeyResolution> {
+  async #resolve(hash: string, clientIp: string): Promise<KeyResolution> {
     const now = this.#clock.now();
     const cached = this.#cache.get(hash);
     (cached ? this.#cacheHits : this.#cacheMisses)?.inc();
@@ -178,11 +191,18 @@ export class Authenticator {
     const generation = `${changes}/${creations}`;
     const pending = this.#inflight.get(hash);
     if (pending?.generation === generation) return pending.lookup;
+    const waitMs = this.#unknownKeyBudget.take(clientIp);
+    if (waitMs > 0) throw new ApiError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) } });
     const lookup = resolveKeyHash(this.#database.db, hash)
       .then((resolution) => {
+        if (resolution.kind !== 'unknown') this.#unknownKeyBudget.giveBack(clientIp);
         const stale = changes !== this.#changes || (resolution.kind === 'unknown' && creations !== this.#creations);
         if (!stale) this.#cache.set(hash, resolution, now);
         return resolution;
+      }, (error: unknown) => {
+        // The database failed: nothing was learnt about the value, so it is not counted.
+        this.#unknownKeyBudget.giveBack(clientIp);
+        throw error;
       })
       .finally(() => {
         if (this.#inflight.get(hash)?.lookup === lookup) this.#inflight.delete(hash);

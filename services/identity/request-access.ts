@@ -22,6 +22,8 @@ export interface RequestAccess {
   /** The `api_key` query value, read only when the route allows it. */
   queryApiKey: unknown;
   origin: string | undefined;
+  /** The client's address as the transport trusts it (AccessRequest.clientIp). */
+  clientIp: string;
 }
 
 /**
@@ -49,18 +51,20 @@ export function decideAccess(authenticator: Authenticator, access: RequestAccess
     queryApiKey: access.queryKeyAllowed ? access.queryApiKey : undefined,
   });
   if (rule === undefined) {
-    return refusedAfterVerifying(authenticator, apiKey, 'INSUFFICIENT_SCOPE', 'This route declares no access rule; no key may call it.');
+    return refusedAfterVerifying(authenticator, apiKey, access.clientIp, 'INSUFFICIENT_SCOPE', 'This route declares no access rule; no key may call it.');
   }
   if (network === undefined) {
-    return refusedAfterVerifying(authenticator, apiKey, 'NETWORK_MISMATCH', 'This route is served on no network; no key may call it.');
+    return refusedAfterVerifying(authenticator, apiKey, access.clientIp, 'NETWORK_MISMATCH', 'This route is served on no network; no key may call it.');
   }
-  const request: AccessRequest = { network, scope: rule === 'key' ? null : rule.scope, origin: access.origin };
+  const request: AccessRequest = { network, scope: rule === 'key' ? null : rule.scope, origin: access.origin, clientIp: access.clientIp };
   return authenticator.authenticateCached(apiKey, request) ?? authenticator.authenticate(apiKey, request);
 }
 
 /** A key error first (401 without a valid key), then the refusal. */
-async function refusedAfterVerifying(authenticator: Authenticator, apiKey: string | undefined, code: AccessRefusalCode, message: string): Promise<never> {
-  const principal = await authenticator.verify(apiKey);
+async function refusedAfterVerifying(
+  authenticator: Authenticator, apiKey: string | undefined, clientIp: string, code: AccessRefusalCode, message: string,
+): Promise<never> {
+  const principal = await authenticator.verify(apiKey, clientIp);
   throw new AccessRefusal(code, principal, { message });
 }
 

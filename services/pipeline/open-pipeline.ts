@@ -43,7 +43,9 @@ export async function openPipeline(runtime: PipelineRuntime, options: OpenPipeli
   const { config, database, clock, logger } = runtime;
   const metrics = runtime.metrics ?? new Metrics({ defaultMetrics: false });
   const owned = options.authenticator === undefined;
-  const authenticator = options.authenticator ?? new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger, cacheLookups: metrics.keyCacheLookups });
+  const authenticator = options.authenticator ?? new Authenticator({
+    database, clock, ttlMs: config.keyCacheTtlMs, unknownKeyLookupsPerMinute: config.unknownKeyLookupsPerMinute, logger, cacheLookups: metrics.keyCacheLookups,
+  });
   if (owned) await authenticator.start();
   const metering = options.stages === 'access' ? undefined : await createMetering({ config, database, clock, logger, metrics });
   const opened = assemblePipeline({ authenticator, metering, metered: config.metering.enabled });

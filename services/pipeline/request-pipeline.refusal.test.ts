@@ -12,7 +12,7 @@ const principal: Principal = {
 };
 const access: RequestAccess = {
   rule: { scope: 'data' }, queryKeyAllowed: false, network: 'mainnet', queryKeyPresent: false,
-  headers: { xApiKey: `svc_pat_${'1'.repeat(44)}`, authorization: undefined }, queryApiKey: undefined, origin: undefined,
+  headers: { xApiKey: `svc_pat_${'1'.repeat(44)}`, authorization: undefined }, queryApiKey: undefined, origin: undefined, clientIp: '203.0.113.7',
 };
 const refusal = () => new AccessRefusal('INSUFFICIENT_SCOPE', principal, { message: "This operation needs the 'data' scope." });
 

@@ -87,7 +87,7 @@ export async function startEnvoyStack(options: {
   const limiter = new MemoryRateLimiter(clock);
   const gatewayMetering = meteringOf(limiter, database, clock, logger);
   const rlsMetering = meteringOf(limiter, database, clock, logger);
-  const authenticator = new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, logger });
+  const authenticator = new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, unknownKeyLookupsPerMinute: config.unknownKeyLookupsPerMinute, logger });
   await authenticator.start();
   const gateway = await buildGatewayApp({
     config: trustingConfig, database, clock, logger, upstreams, pipeline: assemblePipeline({ authenticator, metering: gatewayMetering, metered: config.metering.enabled }),

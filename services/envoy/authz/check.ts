@@ -53,7 +53,7 @@ export class AuthzCheck {
     const route = this.#options.routes.match(method, pathOf(url));
     try {
       // No route: the gateway answers 404 or 405 itself, with nothing to protect.
-      const principal = route ? await this.#decide(route, url, headers) : undefined;
+      const principal = route ? await this.#decide(route, url, headers, http.sourceIp ?? '') : undefined;
       if (!principal || !route?.network) return ALLOWED_WITHOUT_IDENTITY;
       const token = this.#options.identity.sign({
         method,
@@ -70,7 +70,7 @@ export class AuthzCheck {
     }
   }
 
-  async #decide(route: MatchedRoute, url: string, headers: CheckedHeaders): Promise<Principal | undefined> {
+  async #decide(route: MatchedRoute, url: string, headers: CheckedHeaders, clientIp: string): Promise<Principal | undefined> {
     const { declaration } = route;
     const queryAt = url.indexOf('?');
     // Most requests have no query: nothing to parse for them.
@@ -83,6 +83,7 @@ export class AuthzCheck {
       headers: { xApiKey: headers['x-api-key'], authorization: headers.authorization },
       queryApiKey: apiKeys.length > 1 ? apiKeys : apiKeys[0],
       origin: headers.origin,
+      clientIp,
     });
   }
 

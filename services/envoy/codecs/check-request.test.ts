@@ -64,7 +64,7 @@ describe('decodeCheckRequest, held against protobufjs on Envoy\'s protos', () =>
     const bytes = encode(FULL);
     const ours = plain(decodeCheckRequest(bytes));
     const theirs = reference(bytes);
-    expect(ours).toEqual({ id: theirs['id'], method: theirs['method'], path: theirs['path'], host: theirs['host'], headers: theirs['headers'] });
+    expect(ours).toEqual({ id: theirs['id'], method: theirs['method'], path: theirs['path'], host: theirs['host'], headers: theirs['headers'], sourceIp: '203.0.113.7' });
     expect(ours!.headers).toEqual(HEADERS);
   });
 
@@ -100,11 +100,23 @@ describe('decodeCheckRequest, held against protobufjs on Envoy\'s protos', () =>
     });
   });
 
+  it('the source peer\'s socket address is the client IP; a pipe, an internal address or no source gives none', () => {
+    const http = { method: 'GET', path: '/mainnet/v1/health' };
+    const sourced = (source: object) => decodeCheckRequest(encode({ attributes: { source, request: { http } } }))!.sourceIp;
+    expect(sourced({ address: { socket_address: { address: '2001:db8::7', port_value: 443 } } })).toBe('2001:db8::7');
+    expect(sourced({ address: { pipe: { path: '/run/envoy.sock' } } })).toBeUndefined();
+    expect(sourced({ principal: 'p' })).toBeUndefined();
+    // Sent after the request, as protobuf allows: read all the same.
+    const request = wrap(4, wrap(2, new BinaryWriter().tag(2, WireType.LengthDelimited).string('GET').finish()));
+    const source = embedded(embedded(encode(FULL), 1), 1);
+    expect(decodeCheckRequest(wrap(1, Buffer.concat([request, wrap(1, source)])))!.sourceIp).toBe('203.0.113.7');
+  });
+
   it('unknown fields of every wire type at every level change nothing', () => {
     const bytes = encode(FULL);
     const http = embedded(embedded(embedded(bytes, 1), 4), 2);
     const withUnknown = wrap(1, wrap(4, wrap(2, Buffer.concat([UNKNOWN, http, UNKNOWN]), UNKNOWN), UNKNOWN), UNKNOWN);
-    expect(plain(decodeCheckRequest(Buffer.concat([withUnknown, UNKNOWN])))).toEqual(plain(decodeCheckRequest(bytes)));
+    expect(plain(decodeCheckRequest(Buffer.concat([withUnknown, UNKNOWN])))).toEqual({ ...plain(decodeCheckRequest(bytes)), sourceIp: undefined });
     // A map entry with an unknown field, and its value before its key.
     const entry = new BinaryWriter().tag(7, WireType.Varint).int32(1).tag(2, WireType.LengthDelimited).string('v').tag(1, WireType.LengthDelimited).string('x-api-key').finish();
     expect(plain(decodeCheckRequest(wrap(1, wrap(4, wrap(2, wrap(3, entry)))), new Set(['x-api-key'])))!.headers).toEqual({ 'x-api-key': 'v' });

@@ -6,6 +6,11 @@ import { tagOf, WireReader } from './wire.js';
 const DELIMITED = WireType.LengthDelimited;
 /** `CheckRequest.attributes`. */
 const ATTRIBUTES = tagOf(1, DELIMITED);
+/** `AttributeContext.source` (a Peer), `Peer.address`, `Address.socket_address`, `SocketAddress.address`. */
+const SOURCE = tagOf(1, DELIMITED);
+const PEER_ADDRESS = tagOf(1, DELIMITED);
+const SOCKET_ADDRESS = tagOf(1, DELIMITED);
+const SOCKET_IP = tagOf(2, DELIMITED);
 /** `AttributeContext.request`. */
 const REQUEST = tagOf(4, DELIMITED);
 /** `AttributeContext.Request.http`. */
@@ -38,6 +43,7 @@ export function decodeCheckRequest<Name extends string = string>(bytes: Buffer, 
   try {
     const reader = new WireReader(bytes);
     let http: (CheckHttpRequest & { headers: Record<string, string> }) | undefined;
+    let sourceIp: string | undefined;
     while (reader.pos < reader.length) {
       const tag = reader.tag();
       if (tag !== ATTRIBUTES) {
@@ -47,6 +53,10 @@ export function decodeCheckRequest<Name extends string = string>(bytes: Buffer, 
       const attributesEnd = reader.enter();
       while (reader.pos < attributesEnd) {
         const attribute = reader.tag();
+        if (attribute === SOURCE) {
+          sourceIp = readNested(reader, reader.enter(), [PEER_ADDRESS, SOCKET_ADDRESS, SOCKET_IP]) ?? sourceIp;
+          continue;
+        }
         if (attribute !== REQUEST) {
           reader.skip(attribute);
           continue;
@@ -59,10 +69,24 @@ export function decodeCheckRequest<Name extends string = string>(bytes: Buffer, 
         }
       }
     }
+    if (http && sourceIp !== undefined) http.sourceIp = sourceIp;
     return http as CheckHttpRequest<Name> | undefined;
   } catch (error) {
     throw new MalformedMessage(`The CheckRequest does not decode: ${error instanceof Error ? error.message : String(error)}`);
   }
+}
+
+/** The string at the end of a path of message fields (each tag one level down), the last one sent winning; skips everything else. */
+function readNested(reader: WireReader, end: number, path: readonly number[]): string | undefined {
+  const [tag, ...rest] = path;
+  let found: string | undefined;
+  while (reader.pos < end) {
+    const field = reader.tag();
+    if (field !== tag) reader.skip(field);
+    else if (rest.length === 0) found = reader.string();
+    else found = readNested(reader, reader.enter(), rest) ?? found;
+  }
+  return found;
 }
 
 function readHttpRequest(

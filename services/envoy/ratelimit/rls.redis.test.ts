@@ -44,7 +44,7 @@ describe('the ratelimit service (RLS) on Redis', () => {
   async function tokenFor(rateLimit: Partial<KeyRateLimit>, requestId = 'req-1', tier: Tier = 'team'): Promise<string> {
     const { organization, projects } = await createOrganization(db.database.db, clock, { name: 'Rls', tier, projects: [{ name: 'Default', network: 'mainnet' }] });
     const key = await createKey(db.database, clock, { kind: 'operator' }, { organizationId: organization.id, projectId: projects[0]!.id, name: 'k', scopes: ['data'], rateLimit });
-    const principal = await authenticator.verify(key.apiKey);
+    const principal = await authenticator.verify(key.apiKey, '203.0.113.7');
     return identity.sign({ ...ROUTE, requestId, principal });
   }
 

@@ -68,7 +68,7 @@ export async function proxyCall(
   let ticket: MeterTicket | undefined;
   try {
     principal = await pipeline.authenticateKey(readApiKey({ xApiKey: headers['x-api-key'], authorization: headers.authorization }), {
-      network, scope: 'data', origin: from.origin,
+      network, scope: 'data', origin: from.origin, clientIp: from.clientIp,
     });
     const upstream = deps.upstreams.get(network);
     if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });

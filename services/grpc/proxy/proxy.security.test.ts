@@ -2,6 +2,7 @@ import { credentials } from '@grpc/grpc-js';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { generateKeyValue } from '../../identity/index.js';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
 
 /** The status a call ends with: `OK` or the error's code and message, as the client reads them. */
@@ -69,5 +70,16 @@ describe('gRPC proxy: every authentication outcome', () => {
     await outcome(e2e.native(await e2e.key({ network: 'testnet' })));
     await outcome(e2e.native(undefined));
     expect((await ledger.balance(e2e.gateway.organizationId, plan)).remaining).toBe(before);
+  });
+
+  // Last: it spends this client's budget of lookups that find no key (60 a minute; the file spent one before).
+  it('random unknown keys from one client: RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED once its lookups found no key 60 times', async () => {
+    const outcomes: string[] = [];
+    for (let i = 0; i < 60; i++) {
+      const { code, message } = await outcome(e2e.native(generateKeyValue()));
+      outcomes.push(`${code} ${message.split(':')[0]}`);
+    }
+    expect(outcomes.slice(0, 59)).toEqual(Array(59).fill('UNAUTHENTICATED Invalid API key'));
+    expect(outcomes[59]).toBe('RESOURCE_EXHAUSTED RATE_LIMIT_EXCEEDED');
   });
 });

@@ -42,7 +42,7 @@ function recheckOf(deps: WarpDeliveryDeps, request: FastifyRequest): () => Promi
     authorization: request.headers.authorization,
     queryApiKey: (request.query as { api_key?: unknown }).api_key,
   });
-  const access = { network: request.network, scope: 'streams' as const, origin: request.headers.origin };
+  const access = { network: request.network, scope: 'streams' as const, origin: request.headers.origin, clientIp: request.ip };
   // A connection Envoy admitted (a trusted identity token) carries no key: authz decided.
   if (apiKey === undefined) return () => undefined;
   return () => deps.pipeline.authenticateKey(apiKey, access);
