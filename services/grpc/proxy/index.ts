@@ -18,10 +18,11 @@ import http2 from 'node:http2';
 import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
-import type { Network } from '../../core/index.js';
+import { systemClock, type Clock, type Network } from '../../core/index.js';
 import { createGrpcWebMux, type GrpcWebMux } from '../web-mux/index.js';
 import { RATE_LIMIT_HEADERS } from '../../metering/index.js';
 import { proxyCall, type ProxyCallDeps } from './proxy-call.js';
+import { PREMATURE_RESET_MS, SessionResets } from './premature-resets.js';
 
 export { chargeStatusOf, statusOfApiError } from './grpc-status.js';
 
@@ -35,6 +36,8 @@ export interface GrpcProxyOptions extends ProxyCallDeps {
    * (default 120,000 ms, SUIGW_HTTP_IDLE_TIMEOUT_MS in the roles), as the HTTP port closes idle sockets.
    */
   idleTimeoutMs?: number;
+  /** Times each stream's life, for the premature-reset rule (premature-resets.ts); default the system clock. */
+  clock?: Clock;
 }
 
 export interface GrpcProxy {
@@ -60,6 +63,9 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   const openCalls = new WeakMap<http2.Http2Session, number>();
   /** Sessions whose idle timer fired while a call was open (a quiet subscription): timed again when their last call ends. */
   const idleFired = new WeakSet<http2.Http2Session>();
+  const clock = options.clock ?? systemClock;
+  /** Per native session, the streams its client reset prematurely (gRPC-Web's internal session is not counted: its resets are browsers'). */
+  const resets = new WeakMap<http2.Http2Session, SessionResets>();
   // Node's session timer restarts at every frame read or written. `setTimeout(ms, callback)` adds
   // a once-listener per call, so it is armed again only after it fired: re-arming it at every
   // call's end piled listeners up on a busy connection (MaxListenersExceededWarning, one more
@@ -74,15 +80,20 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     session.on('error', () => session.destroy());
     armIdleTimeout(session);
   });
-  server.on('stream', (stream: http2.ServerHttp2Stream) => {
+  server.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     const session = stream.session;
     if (!session) return;
     openCalls.set(session, (openCalls.get(session) ?? 0) + 1);
+    const openedAt = clock.now();
+    const counted = headers[WEB_MARK] === webToken ? undefined : resets.get(session) ?? new SessionResets();
+    if (counted) resets.set(session, counted);
     stream.once('close', () => {
       const left = (openCalls.get(session) ?? 1) - 1;
       openCalls.set(session, left);
       // The timer fired while this call was open: time the session again from its last call's end.
       if (left === 0 && idleFired.delete(session) && !session.destroyed) armIdleTimeout(session);
+      const premature = stream.rstCode !== http2.constants.NGHTTP2_NO_ERROR && clock.now() - openedAt < PREMATURE_RESET_MS;
+      if (counted?.closed(premature) && !session.destroyed) goAway(session, http2.constants.NGHTTP2_ENHANCE_YOUR_CALM);
     });
   });
   // gRPC-Web over HTTP/2 arrives here with native gRPC (the mux hands over every HTTP/2
@@ -131,3 +142,9 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   };
 }
 export { networkByAuthority } from './networks.js';
+
+/** Sends GOAWAY with `code` and closes the session once it is written (`destroy(error, code)` sends NO_ERROR). */
+function goAway(session: http2.Http2Session, code: number): void {
+  session.goaway(code);
+  setImmediate(() => session.destroy());
+}
