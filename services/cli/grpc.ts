@@ -19,7 +19,8 @@ export async function runGrpc(): Promise<void> {
   for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
   const opened = await openPipeline({ ...runtime, config, metrics });
   const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams, metrics, networkOf: networkByAuthority(config.grpc.hosts),
-    handshakeTimeoutMs: config.http.headersTimeoutMs, idleTimeoutMs: config.http.idleTimeoutMs, clock: runtime.clock });
+    handshakeTimeoutMs: config.http.headersTimeoutMs, idleTimeoutMs: config.http.idleTimeoutMs, clock: runtime.clock,
+    maxConnectionsPerClient: config.grpc.maxConnectionsPerIp });
   // /metrics on its own listener, as the gateway's (README: Metrics).
   const metricsServer = await serveRoleMetrics(metrics, config);
   onShutdown(async () => {

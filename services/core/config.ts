@@ -141,6 +141,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_TRUST_IDENTITY_HEADERS: boolean,
   SUIGW_IDENTITY_HEADER_MAX_AGE_MS: z.coerce.number().int().min(1_000).max(300_000).default(30_000),
   SUIGW_GRPC_PORT: z.coerce.number().int().min(0).max(65535).default(9090),
+  SUIGW_GRPC_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(100),
   SUIGW_MAINNET_GRPC_HOST: optionalString,
   SUIGW_TESTNET_GRPC_HOST: optionalString,
   SUIGW_DEVNET_GRPC_HOST: optionalString,
@@ -220,7 +221,7 @@ export interface Config {
    * The gRPC proxy: its port (`suigw grpc`; the first of one port per network in `suigw dev`)
    * and the host name that selects each network (the authority a client dials).
    */
-  grpc: Readonly<{ port: number; hosts: Readonly<Record<Network, string | undefined>> }>;
+  grpc: Readonly<{ port: number; maxConnectionsPerIp: number; hosts: Readonly<Record<Network, string | undefined>> }>;
   /** Guard rails of the GraphQL pass-through, checked before a query is forwarded. */
   graphql: Readonly<{ maxQueryBytes: number; maxDepth: number; maxAliases: number; maxComplexity: number }>;
   /** Deadlines, retries and circuit breaker of every upstream call. */
@@ -389,6 +390,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     bodyLimitBytes: v.SUIGW_BODY_LIMIT_BYTES,
     grpc: Object.freeze({
       port: v.SUIGW_GRPC_PORT,
+      maxConnectionsPerIp: v.SUIGW_GRPC_MAX_CONNECTIONS_PER_IP,
       hosts: Object.freeze({ mainnet: v.SUIGW_MAINNET_GRPC_HOST, testnet: v.SUIGW_TESTNET_GRPC_HOST, devnet: v.SUIGW_DEVNET_GRPC_HOST }),
     }),
     graphql: Object.freeze({
@@ -531,6 +533,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_REDIS_KEY_PREFIX: 'Prefix of the rate limiter keys in Redis (default suigw:rl:).',
   SUIGW_METERING: 'on (default) or off. Off removes the limit and meter stages: no rate limits, no credits, no usage rows, no X-RateLimit-*/X-Svc-Credit-* headers. For private deployments that bill nobody, and to measure metering\'s cost (npm run bench).',
   SUIGW_GRPC_PORT: 'Port of the gRPC / gRPC-Web proxy (`suigw grpc`, default 9090); `suigw dev` serves one network per port from here up (0: free ports).',
+  SUIGW_GRPC_MAX_CONNECTIONS_PER_IP: 'Connections one client IP (IPv6: one /64) may hold open on the gRPC port at once, per process (default 100); a further one is closed at once (docs/grpc.md, Abusive connections).',
   SUIGW_MAINNET_GRPC_HOST: 'Host name (the authority gRPC clients dial) that selects mainnet on the gRPC proxy; any other host is mainnet too (legacy rule).',
   SUIGW_TESTNET_GRPC_HOST: 'Host name that selects testnet on the gRPC proxy.',
   SUIGW_DEVNET_GRPC_HOST: 'Host name that selects devnet on the gRPC proxy.',

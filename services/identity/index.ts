@@ -4,6 +4,7 @@ export * from './origins.js';
 export * from './principal.js';
 export * from './credentials.js';
 export * from './authenticator.js';
+export { clientOf } from './unknown-key-budget.js';
 export * from './invalidation.js';
 export * from './organizations.js';
 export * from './projects.js';

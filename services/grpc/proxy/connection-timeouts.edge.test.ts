@@ -36,6 +36,14 @@ describe('gRPC proxy: connection timeouts', () => {
     expect([silent.destroyed, half.destroyed]).toEqual([true, true]);
   });
 
+  it('closes an idle HTTP/2 connection whose client keeps sending PINGs (they do not count as activity)', async () => {
+    const pinging = session();
+    const pings = setInterval(() => { if (!pinging.closed) pinging.ping(() => undefined); }, 50);
+    await closed(pinging);
+    clearInterval(pings);
+    expect(pinging.destroyed).toBe(true);
+  });
+
   it('closes an HTTP/2 connection with no call open, and keeps one whose call is open until the call ends', async () => {
     const busy = session();
     const call = busy.request({ ':method': 'POST', ':path': '/sui.rpc.v2.LedgerService/GetServiceInfo', 'content-type': 'application/grpc' }, { endStream: false });
@@ -56,3 +64,47 @@ describe('gRPC proxy: connection timeouts', () => {
     expect(busy.destroyed).toBe(true);
   });
 });
+
+/**
+ * A connection with a call open lives as long as the call, and PINGs do not keep an idle one
+ * (Node's session timer ignores them: the idle case above holds for a pinging client too), so the
+ * bound on sockets is a per-client cap: past it a new connection is closed before it is read.
+ */
+describe('gRPC proxy: connections per client', () => {
+  let proxy: GrpcProxy;
+  let port: number;
+  beforeAll(async () => {
+    const pipeline = { authenticateKey: () => new Promise(() => undefined) } as unknown as RequestPipeline;
+    proxy = createGrpcProxy({ pipeline, upstreams: new Map(), networkOf: () => 'mainnet', maxConnectionsPerClient: 3 });
+    ({ port } = await proxy.listen(0, '127.0.0.1'));
+  });
+  afterAll(async () => { await proxy.close(); });
+
+  /** A session and whether the server took it (sent its settings) or closed it first. */
+  const connect = () => {
+    const client = http2.connect(`http://127.0.0.1:${port}`);
+    client.on('error', () => undefined);
+    const outcome = new Promise<'served' | 'closed'>((resolve) => {
+      client.once('remoteSettings', () => resolve('served'));
+      client.once('close', () => resolve('closed'));
+    });
+    return { client, outcome };
+  };
+
+  it('serves 3 connections of one client, closes the 4th at once, serves a new one after one of the 3 closed', async () => {
+    const held = [connect(), connect(), connect()];
+    expect(await Promise.all(held.map((c) => c.outcome))).toEqual(['served', 'served', 'served']);
+    const fourth = connect();
+    expect(await fourth.outcome).toBe('closed');
+    const first = held[0]!.client;
+    const gone = new Promise<void>((resolve) => { first.once('close', () => resolve()); });
+    first.destroy();
+    await gone;
+    // The server sees the close a moment after the client: retry until it has (never more than the cap is served).
+    let again = connect();
+    while ((await again.outcome) === 'closed') again = connect();
+    expect(again.client.closed).toBe(false);
+    for (const c of [...held, again]) c.client.destroy();
+  });
+});
+

@@ -18,6 +18,7 @@ import http2 from 'node:http2';
 import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
+import { clientOf } from '../../identity/index.js';
 import { systemClock, type Clock, type Network } from '../../core/index.js';
 import { createGrpcWebMux, type GrpcWebMux } from '../web-mux/index.js';
 import { RATE_LIMIT_HEADERS } from '../../metering/index.js';
@@ -36,6 +37,11 @@ export interface GrpcProxyOptions extends ProxyCallDeps {
    * (default 120,000 ms, SUIGW_HTTP_IDLE_TIMEOUT_MS in the roles), as the HTTP port closes idle sockets.
    */
   idleTimeoutMs?: number;
+  /**
+   * Connections one client IP (IPv6: one /64) may hold open at once; past it a new one is closed
+   * at once (default 100, SUIGW_GRPC_MAX_CONNECTIONS_PER_IP in the roles).
+   */
+  maxConnectionsPerClient?: number;
   /** Times each stream's life, for the premature-reset rule (premature-resets.ts); default the system clock. */
   clock?: Clock;
 }
@@ -49,6 +55,7 @@ export interface GrpcProxy {
 const WEB_MARK = 'x-suigw-grpc-web';
 const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 100;
 const WEB_ORIGIN = 'x-suigw-web-origin';
 const WEB_CLIENT_IP = 'x-suigw-web-client-ip';
 
@@ -66,7 +73,8 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   const clock = options.clock ?? systemClock;
   /** Per native session, the streams its client reset prematurely (gRPC-Web's internal session is not counted: its resets are browsers'). */
   const resets = new WeakMap<http2.Http2Session, SessionResets>();
-  // Node's session timer restarts at every frame read or written. `setTimeout(ms, callback)` adds
+  // Node's session timer restarts at every stream frame read or written (not at PING or SETTINGS:
+  // connection-timeouts.edge.test.ts). `setTimeout(ms, callback)` adds
   // a once-listener per call, so it is armed again only after it fired: re-arming it at every
   // call's end piled listeners up on a busy connection (MaxListenersExceededWarning, one more
   // closure per call).
@@ -132,6 +140,7 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     }),
     exposeHeaders: Object.values(RATE_LIMIT_HEADERS),
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
+    admitConnection: connectionCap(options.maxConnectionsPerClient ?? DEFAULT_MAX_CONNECTIONS_PER_CLIENT),
   });
   return {
     listen: (port, host) => mux.listen(port, host),
@@ -142,6 +151,27 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   };
 }
 export { networkByAuthority } from './networks.js';
+
+/**
+ * Admits a connection while its client holds fewer than `max`: the idle timeout closes a silent
+ * connection, but one with a call open (a subscription) lives as long as the call, so without a
+ * cap one client could hold any number of sockets (docs/grpc.md, "Abusive connections").
+ */
+function connectionCap(max: number): (socket: net.Socket) => boolean {
+  const open = new Map<string, number>();
+  return (socket) => {
+    const client = clientOf(socket.remoteAddress ?? '');
+    const held = open.get(client) ?? 0;
+    if (held >= max) return false;
+    open.set(client, held + 1);
+    socket.once('close', () => {
+      const left = (open.get(client) ?? 1) - 1;
+      if (left === 0) open.delete(client);
+      else open.set(client, left);
+    });
+    return true;
+  };
+}
 
 /** Sends GOAWAY with `code` and closes the session once it is written (`destroy(error, code)` sends NO_ERROR). */
 function goAway(session: http2.Http2Session, code: number): void {

@@ -58,6 +58,8 @@ export interface GrpcWebMuxOptions {
    * nothing was kept forever, one file descriptor each, for anyone, without a key.
    */
   readonly handshakeTimeoutMs?: number;
+  /** Whether to serve a connection just accepted (default all); a refused one is closed at once, unread. */
+  readonly admitConnection?: (socket: net.Socket) => boolean;
 }
 
 export interface GrpcWebMux {
@@ -270,7 +272,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
   const httpServer = http.createServer(handleRequest);
 
   function handleConnection(socket: net.Socket): void {
-    if (closed) {
+    if (closed || options.admitConnection?.(socket) === false) {
       socket.destroy();
       return;
     }
