@@ -174,7 +174,12 @@ class ForwardedCall implements CallerLink {
     const { stream: up, headers } = call;
     if (call.trailersOnly) {
       up.resume();
-      this.#end(statusOfHeaders(headers), false, returnedMetadata(headers));
+      // An answer that ended without a gRPC status (an HTTP error page of a proxy in front of the
+      // node, a node bug) is the upstream failing, as when the trailers lack it below.
+      const status = headers['grpc-status'] === undefined
+        ? { code: GrpcStatus.UNAVAILABLE, message: `UPSTREAM_UNAVAILABLE: the upstream answered HTTP ${headers[':status']} without a gRPC status` }
+        : statusOfHeaders(headers);
+      this.#end(status, false, returnedMetadata(headers));
       return;
     }
     this.#client.respond({ ...returnedMetadata(headers), ':status': 200 }, { waitForTrailers: true });

@@ -211,3 +211,28 @@ describe('gRPC proxy: gRPC-Web calls with an empty or undecodable body', () => {
     }
   });
 });
+
+describe('gRPC proxy: an upstream that answers without a gRPC status', () => {
+  it('is UNAVAILABLE with UPSTREAM_UNAVAILABLE and the upstream\'s HTTP status, and is not charged (a 5xx, spec: Limits)', async () => {
+    // A proxy in front of the node answering with an HTTP error and no grpc-status, headers only.
+    const statusless = http2.createServer();
+    statusless.on('stream', (stream) => {
+      stream.on('error', () => undefined);
+      stream.respond({ ':status': 502, 'content-type': 'text/plain' }, { endStream: true });
+    });
+    await new Promise<void>((resolve) => statusless.listen(0, '127.0.0.1', () => resolve()));
+    const e2e = await startGrpcProxyE2E({ upstreamUrl: `http://127.0.0.1:${(statusless.address() as { port: number }).port}` });
+    try {
+      const { ledger } = e2e.metering;
+      const plan = (await import('../../plans/index.js')).PLANS.team;
+      const before = (await ledger.balance(e2e.gateway.organizationId, plan)).remaining;
+      await expect(e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({}).response).rejects.toMatchObject({
+        code: 'UNAVAILABLE', message: 'UPSTREAM_UNAVAILABLE: the upstream answered HTTP 502 without a gRPC status',
+      });
+      expect((await ledger.balance(e2e.gateway.organizationId, plan)).remaining).toBe(before);
+    } finally {
+      await e2e.stop();
+      statusless.close();
+    }
+  });
+});
