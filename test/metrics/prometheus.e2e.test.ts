@@ -115,8 +115,12 @@ describe('a real Prometheus scraping suigw dev', () => {
     await requestSuiFromFaucetV2({ host: dev.state.simnet!.faucetUrl, recipient });
     await expect.poll(() => socket.digests.length, { timeout: 60_000 }).toBeGreaterThan(0);
     socket.close();
-    // The retry is due 5 s after the 500 (the schedule's second step): delivered then.
-    await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBe(2);
+    // The retry is due 5 s after the 500 (the schedule's second step): delivered then. If it is
+    // not, the failure shows the delivery as the gateway holds it (status, attempts, next attempt, error).
+    await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBe(2).catch(async (error: unknown) => {
+      const deliveries = await call('GET', `${base}/v1/webhooks/${hook.body.data.id}/deliveries`);
+      throw new Error(`webhook retry not received; deliveries: ${JSON.stringify(deliveries.body)}`, { cause: error });
+    });
     await receiver.close();
 
     // A 429: a key capped at 1 request/s, asked twice in a row until the second is refused.
