@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { LRUCache } from 'lru-cache';
 import type { Clock } from '../core/index.js';
 
@@ -48,16 +49,15 @@ export class UnknownKeyBudget {
   }
 }
 
-/** The address a budget is kept for: IPv4 as is, IPv6 by its /64 prefix (an IPv4-mapped one as its IPv4). */
+/**
+ * The address a budget is kept for: IPv4 as is, IPv6 by its /64 prefix (an IPv4-mapped one as its
+ * IPv4), one spelling per block (ipaddr.js parses every form). Anything unparsable is its own key.
+ */
 export function clientOf(ip: string): string {
   // Node leaves a socket's remoteAddress undefined once the client is gone; such requests share one budget.
   if (typeof ip !== 'string') return '';
-  if (!ip.includes(':')) return ip;
-  const lower = ip.toLowerCase();
-  if (lower.startsWith('::ffff:') && lower.includes('.')) return lower.slice('::ffff:'.length);
-  const [head = '', tail] = lower.split('::');
-  const front = head === '' ? [] : head.split(':');
-  const back = tail === undefined || tail === '' ? [] : tail.split(':');
-  const groups = tail === undefined ? front : [...front, ...Array<string>(Math.max(0, 8 - front.length - back.length)).fill('0'), ...back];
-  return `${groups.slice(0, 4).map((group) => group.replace(/^0+(?=.)/, '')).join(':')}::/64`;
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === 'ipv4') return address.toString();
+  return `${(address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16)).join(':')}::/64`;
 }
