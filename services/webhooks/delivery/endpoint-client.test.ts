@@ -1,6 +1,9 @@
+import http from 'node:http';
+import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../../../test/support/webhook-receiver.js';
 import { EndpointClient } from './endpoint-client.js';
+import { guardedAgents } from './guarded-agents.js';
 
 /** The SSRF guard at connection time, against a real receiver on loopback. */
 describe('EndpointClient', () => {
@@ -37,5 +40,56 @@ describe('EndpointClient', () => {
     expect(await client.post(`${receiver.url}/y`, {}, '{}', now)).toEqual({ status: 200, retryAfterMs: null, error: null });
     expect(receiver.received.map((r) => [r.path, r.body, r.headers['webhook-id']])).toEqual([['/x', '{"a":1}', 'msg_1'], ['/y', '{}', undefined]]);
     client.close();
+  });
+});
+
+/** Kept-alive connections a receiver closes: never a failed attempt of ours. */
+describe('EndpointClient on kept-alive connections', () => {
+  const now = () => Date.UTC(2026, 10, 22);
+
+  it('sends a delivery again on a new connection when the receiver closed the kept-alive one as it was written', async () => {
+    // A receiver whose idle timeout races the delivery: it answers the first request on a
+    // connection and resets the connection when a second one arrives on it (as a server that
+    // closed it at that moment), unread.
+    const connections: number[] = [];
+    const server = net.createServer((socket) => {
+      const index = connections.push(0) - 1;
+      let buffered = '';
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('latin1');
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        connections[index]! += 1;
+        if (connections[index] === 1) socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
+        else socket.resetAndDestroy();
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const client = new EndpointClient({ timeoutMs: 5_000, allowedAddresses: ['127.0.0.0/8'] });
+    expect(await client.post(url, {}, '{"n":1}', now)).toEqual({ status: 500, retryAfterMs: null, error: 'HTTP 500' });
+    // The retry goes out on the kept-alive connection, is reset unread, and is sent on a new one.
+    expect(await client.post(url, {}, '{"n":2}', now)).toEqual({ status: 500, retryAfterMs: null, error: 'HTTP 500' });
+    expect(connections).toEqual([2, 1]);
+    client.close();
+    server.close();
+  });
+
+  it('closes an idle connection a second before the receiver says it will (Keep-Alive: timeout=5, Node\'s default)', async () => {
+    const receiver = await startWebhookReceiver();
+    const agent = guardedAgents(['127.0.0.0/8']).http;
+    const response = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      http.request(`${receiver.url}/x`, { method: 'POST', agent }, resolve).on('error', reject).end('{}');
+    });
+    expect(response.headers['keep-alive']).toBe('timeout=5');
+    response.resume();
+    await new Promise((resolve) => response.on('end', resolve));
+    await expect.poll(() => Object.values(agent.freeSockets).flat().length).toBe(1);
+    expect(Object.values(agent.freeSockets).flat().map((socket) => socket!.timeout)).toEqual([4_000]);
+    agent.destroy();
+    await receiver.close();
   });
 });

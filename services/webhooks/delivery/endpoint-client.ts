@@ -36,53 +36,68 @@ export class EndpointClient {
     this.#https = agents.https;
   }
 
-  /** One attempt; never throws: a failure is an outcome with a null status and an error. */
+  /**
+   * One attempt; never throws: a failure is an outcome with a null status and an error. A
+   * kept-alive connection the receiver closed just as the delivery was written on it (its idle
+   * timeout raced ours) is not a failed attempt: the receiver never read it, so it is sent again
+   * on another connection, within the same deadline (Node's documented `reusedSocket` retry).
+   */
   post(url: string, headers: Record<string, string>, body: string, now: () => number): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
       const target = new URL(url);
       let settled = false;
+      let current: http.ClientRequest | undefined;
       const finish = (outcome: AttemptOutcome) => {
         if (settled) return;
         settled = true;
         clearTimeout(timer);
         resolve(outcome);
       };
-      const request = (target.protocol === 'https:' ? https : http).request(target, {
-        method: 'POST',
-        agent: target.protocol === 'https:' ? this.#https : this.#http,
-        headers: {
-          ...headers,
-          'content-type': 'application/json',
-          'content-length': Buffer.byteLength(body),
-          'user-agent': this.#options.userAgent ?? 'suigw-webhooks/1',
-        },
-      }, (response) => {
-        const status = response.statusCode ?? null;
-        const retryAfter = response.headers['retry-after'];
-        const outcome: AttemptOutcome = {
-          status,
-          retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
-          error: status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`,
-        };
-        let read = 0;
-        response.on('data', (chunk: Buffer) => {
-          read += chunk.length;
-          // Past the cap the rest is not wanted: the connection is dropped, the status stands.
-          if (read > RESPONSE_BODY_CAP_BYTES) {
-            response.destroy();
-            finish(outcome);
-          }
-        });
-        response.on('end', () => finish(outcome));
-        response.on('error', () => finish(outcome));
-        response.on('close', () => finish(outcome));
-      });
       const timer = setTimeout(() => {
-        request.destroy(new Error('timeout'));
+        current?.destroy(new Error('timeout'));
         finish({ status: null, retryAfterMs: null, error: `no answer within ${this.#options.timeoutMs} ms`, timedOut: true });
       }, this.#options.timeoutMs);
-      request.on('error', (error) => finish({ status: null, retryAfterMs: null, error: describe(error) }));
-      request.end(body);
+      const send = () => {
+        let answered = false;
+        const request = (target.protocol === 'https:' ? https : http).request(target, {
+          method: 'POST',
+          agent: target.protocol === 'https:' ? this.#https : this.#http,
+          headers: {
+            ...headers,
+            'content-type': 'application/json',
+            'content-length': Buffer.byteLength(body),
+            'user-agent': this.#options.userAgent ?? 'suigw-webhooks/1',
+          },
+        }, (response) => {
+          answered = true;
+          const status = response.statusCode ?? null;
+          const retryAfter = response.headers['retry-after'];
+          const outcome: AttemptOutcome = {
+            status,
+            retryAfterMs: parseRetryAfter(Array.isArray(retryAfter) ? retryAfter[0] : retryAfter, now()),
+            error: status !== null && status >= 200 && status < 300 ? null : `HTTP ${status}`,
+          };
+          let read = 0;
+          response.on('data', (chunk: Buffer) => {
+            read += chunk.length;
+            // Past the cap the rest is not wanted: the connection is dropped, the status stands.
+            if (read > RESPONSE_BODY_CAP_BYTES) {
+              response.destroy();
+              finish(outcome);
+            }
+          });
+          response.on('end', () => finish(outcome));
+          response.on('error', () => finish(outcome));
+          response.on('close', () => finish(outcome));
+        });
+        current = request;
+        request.on('error', (error) => {
+          if (!settled && !answered && request.reusedSocket && closedUnderUs(error)) send();
+          else finish({ status: null, retryAfterMs: null, error: describe(error) });
+        });
+        request.end(body);
+      };
+      send();
     });
   }
 
@@ -90,6 +105,12 @@ export class EndpointClient {
     this.#http.destroy();
     this.#https.destroy();
   }
+}
+
+/** The peer closed the connection before answering: on a reused connection, a keep-alive race. */
+function closedUnderUs(error: Error): boolean {
+  const code = (error as NodeJS.ErrnoException).code;
+  return code === 'ECONNRESET' || code === 'EPIPE';
 }
 
 /** A short reason for the delivery log; never the URL (it may carry a token in its path or query). */

@@ -38,6 +38,15 @@ function guardedLookup(allowedAddresses: readonly string[], resolve: Resolve) {
   };
 }
 
+/**
+ * How long a kept-alive connection to a receiver may sit idle before we close it. Node's agent
+ * honours a receiver's `Keep-Alive: timeout=N` hint (closing a second before it) only when the
+ * agent has a timeout of its own that is longer, so without one it keeps connections the receiver
+ * has already closed (a Node server's 5 s, the schedule's second retry) and writes into them.
+ * While a delivery is in flight this timeout only emits an event: the attempt's deadline rules.
+ */
+export const IDLE_CONNECTION_MS = 30_000;
+
 /** A socket that never connects and fails at once, which the request reports as its error. */
 function refusedSocket(): net.Socket {
   const socket = new net.Socket();
@@ -64,5 +73,6 @@ export function guardedAgents(allowedAddresses: readonly string[], resolve: Reso
       return allowed(options.host) ? super.createConnection({ ...options, lookup } as https.RequestOptions, callback) : refusedSocket();
     }
   }
-  return { http: new GuardedHttpAgent({ keepAlive: true }), https: new GuardedHttpsAgent({ keepAlive: true }) };
+  const options = { keepAlive: true, timeout: IDLE_CONNECTION_MS };
+  return { http: new GuardedHttpAgent(options), https: new GuardedHttpsAgent(options) };
 }
