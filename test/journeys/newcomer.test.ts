@@ -1,3 +1,8 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm, symlink } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
 import { credentials } from '@grpc/grpc-js';
 import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { SuiGraphQLClient } from '@mysten/sui/graphql';
@@ -11,6 +16,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../support/webhook-receiver.js';
 import { startDev, type DevProcess } from '../support/dev-process.js';
 import { openAddressSocket, transfer } from './support/sdk-flows.js';
+
+const ROOT = join(import.meta.dirname, '..', '..');
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- response bodies, checked field by field
 
@@ -50,6 +57,33 @@ describe('journey 1: make dev, as the README tells a newcomer', () => {
     const disabled = await dev.curl(['-X', 'DELETE', `${base}/v1/keys/${appKey.id}`, '-H', `x-api-key: ${key}`]);
     expect(disabled).toEqual({ status: 200, body: { data: { id: appKey.id, enabled: false } } });
     expect((await dev.curl([`${base}/v1/chain`, '-H', `x-api-key: ${appKey.apiKey}`, '-H', 'origin: https://app.example.com'])).status).toBe(401);
+  });
+
+  it("the README's Quickstart block, run by bash as written from a directory whose .suigw/ is the running dev's", async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8');
+    const block = /## Quickstart\n[\s\S]*?```sh\n([\s\S]*?)```/.exec(readme)![1]!;
+    const projects = (await dev.curl([`${base}/v1/projects`, '-H', `x-api-key: ${key}`])).body as Body;
+    const projectId = projects.data.find((p: Body) => p.network === 'mainnet').id;
+    // The journey's startDev stands in for the block's `make dev` (it runs until Ctrl-C); the two
+    // placeholders are what a reader copies from the answers above them; each curl's answer gets
+    // a line of its own so the answers can be read apart.
+    const script = block
+      .replace(/^make dev.*$/m, '')
+      .replace('proj_…', projectId)
+      .replace('key_…', "$(curl -s $BASE/v1/keys -H \"x-api-key: $KEY\" | node -p \"JSON.parse(require('fs').readFileSync(0)).data.find((k) => k.name === 'web app' && k.enabled).id\")");
+    const cwd = await mkdtemp(join(tmpdir(), 'suigw-readme-'));
+    try {
+      await symlink(dev.dataDir, join(cwd, '.suigw'));
+      const { stdout } = await promisify(execFile)('bash', ['-euc', `curl() { command curl "$@"; echo; }\n${script}`], { cwd });
+      const answers = stdout.split('\n').filter((line) => line !== '').map((line) => JSON.parse(line) as Body);
+      expect(answers).toHaveLength(4);
+      expect(answers[0].data.organization.id).toBe(dev.state.organizationId);
+      expect(answers[1].data.map((p: Body) => p.id)).toContain(projectId);
+      expect(answers[2].data).toMatchObject({ name: 'web app', projectId, scopes: ['data'], allowedOrigins: ['https://app.example.com', '*.example.com'] });
+      expect(answers[3]).toEqual({ data: { id: answers[2].data.id, enabled: false } });
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 
   it('each official client transfers with its default flow; a webhook, a WebSocket and an SSE stream made just before receive every transfer', async () => {

@@ -24,6 +24,8 @@ async function waitForJson<T>(path: string, child: ChildProcess, timeoutMs: numb
 
 export interface DevProcess {
   state: DevState;
+  /** Its SUIGW_DATA_DIR: what `.suigw/` is to the README's commands. */
+  dataDir: string;
   /** Runs `curl -s ARGS` as the README's examples do; the body and the status. */
   curl(args: string[]): Promise<{ status: number; body: unknown }>;
   stop(): Promise<void>;
@@ -57,6 +59,7 @@ export async function startDev(options: { env?: Record<string, string> } = {}): 
   const run = promisify(execFile);
   return {
     state,
+    dataDir: dir,
     async curl(args) {
       const { stdout } = await run('curl', ['-s', '-w', '\n%{http_code}', ...args]);
       const cut = stdout.lastIndexOf('\n');
