@@ -44,7 +44,9 @@ async function devUpstreams(config: Readonly<Config>): Promise<{ config: Readonl
   if (missing.length === 0) return { config, simnet: undefined };
   // Loaded on demand: the production roles never start a simulated network.
   const { startSimnet } = await import('../simnet/index.js');
-  const simnet = await startSimnet({ seed: 'dev', host: '127.0.0.1' });
+  // Each run's simnet starts from genesis: a chain of its own, so streams and webhooks kept in
+  // `.suigw/` follow the new chain at once rather than wait for the old run's checkpoint numbers.
+  const simnet = await startSimnet({ seed: 'dev', host: '127.0.0.1', newChain: true });
   const endpoints = { ...config.endpoints } as Record<Network, Config['endpoints'][Network]>;
   for (const network of missing) endpoints[network] = { ...endpoints[network], grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl };
   // On-chain billing against simnet's billing app, its `deployer` as the sponsor key (docs/billing.md, Try it).

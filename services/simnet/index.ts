@@ -5,6 +5,7 @@
  * reflection); one HTTP port serves GraphQL at `/graphql` and the faucet at `/v2/gas` (and `/v2/usdc`).
  * See README.md for what is simulated and what is real.
  */
+import { randomInt } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
@@ -45,6 +46,13 @@ export interface SimnetOptions {
   transactionsPerCheckpoint?: number;
   /** Start sealing checkpoints at once (default true). */
   autoStart?: boolean;
+  /**
+   * A chain of its own (default false: a seed always makes the same chain id). Each start is
+   * then another chain, as a wiped devnet is, rather than the same chain id counting its
+   * checkpoints from 0 again: what already follows a chain (Warp streams, webhooks) sees the new
+   * one at once instead of waiting for the old checkpoint numbers (docs/streams.md, Ingest).
+   */
+  newChain?: boolean;
 }
 
 export interface RunningSimnet {
@@ -88,7 +96,9 @@ function urlHost(host: string): string {
 
 export async function startSimnet(options: SimnetOptions = {}): Promise<RunningSimnet> {
   const host = options.host ?? '127.0.0.1';
-  const ledger = createLedger({ seed: options.seed, checkpointIntervalMs: options.checkpointIntervalMs ?? 250 });
+  // Up to a day later: the genesis time is a seeded day of a year anyway.
+  const genesisShiftMs = options.newChain ? randomInt(1, 86_400_000) : 0;
+  const ledger = createLedger({ seed: options.seed, checkpointIntervalMs: options.checkpointIntervalMs ?? 250, genesisShiftMs });
   const executor = new Executor(ledger);
   const grpcServer = createGrpcServer([
     { service: GrpcTypes.LedgerService, implementation: new LedgerServiceImpl(ledger) },

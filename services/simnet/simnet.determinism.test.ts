@@ -45,6 +45,19 @@ describe('determinism', () => {
     expect(createLedger({ seed: 'a' }).chainId).not.toBe(createLedger({ seed: 'b' }).chainId);
   });
 
+  it('with newChain, each start is a chain of its own with the same accounts (suigw dev: a restart is another chain)', async () => {
+    const starts = await Promise.all([startSimnet({ seed: 'restarted', autoStart: false }), startSimnet({ seed: 'restarted', autoStart: false, newChain: true }),
+      startSimnet({ seed: 'restarted', autoStart: false, newChain: true })]);
+    running.push(...starts);
+    expect(new Set(starts.map((simnet) => simnet.chainId)).size).toBe(3);
+    const [fixed, ...fresh] = starts.map((simnet) => simnet.accounts.map((account) => account.address));
+    for (const accounts of fresh) expect(accounts).toEqual(fixed);
+    // Genesis moves by less than a day, never backwards.
+    const genesis = starts.map((simnet) => simnet.ledger.getCheckpoint(0n)!.timestampMs);
+    for (const moved of genesis.slice(1)) expect(Number(moved - genesis[0]!)).toBeGreaterThan(0);
+    for (const moved of genesis.slice(1)) expect(Number(moved - genesis[0]!)).toBeLessThan(86_400_000);
+  });
+
   it('stamps checkpoints with simulated time: genesis time + n × interval', () => {
     const ledger = createLedger({ seed: 'clock', checkpointIntervalMs: 1000 });
     const genesis = ledger.latestCheckpoint().timestampMs;

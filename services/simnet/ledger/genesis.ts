@@ -79,7 +79,7 @@ export function createLedger(options: LedgerOptions = {}): Ledger {
   const rng = new SeededRandom(ledger.seed);
   const clock = rng.fork('clock');
   const currentEpoch = BigInt(20 + clock.int(40));
-  const genesisMs = BASE_TIMESTAMP_MS + BigInt(clock.int(365)) * DAY_MS + BigInt(clock.int(86_400)) * 1000n;
+  const genesisMs = BASE_TIMESTAMP_MS + BigInt(clock.int(365)) * DAY_MS + BigInt(clock.int(86_400)) * 1000n + BigInt(options.genesisShiftMs ?? 0);
   const epochStartMs = genesisMs - BigInt(clock.int(20 * 3600)) * 1000n;
   ledger.genesisTimestampMs = genesisMs;
 

@@ -43,6 +43,11 @@ export interface LedgerOptions {
   readonly seed?: string;
   /** Simulated time between checkpoints (default 250 ms). */
   readonly checkpointIntervalMs?: number;
+  /**
+   * Moves the genesis time by this much (default 0): another genesis checkpoint, so another
+   * chain id, with everything else the seed derives (accounts, objects, epochs) unchanged.
+   */
+  readonly genesisShiftMs?: number;
 }
 
 const ZERO_GAS: GasCostSummaryRecord = { computationCost: 0n, storageCost: 0n, storageRebate: 0n, nonRefundableStorageFee: 0n };

@@ -11,7 +11,7 @@ import { CheckpointIngest } from './checkpoint-ingest.js';
 
 /**
  * A persisted cursor counts checkpoints of one chain. When the upstream serves another one (a
- * wiped testnet, a new simnet under `suigw dev`), the ingest must not skip every checkpoint up to
+ * wiped testnet, a restarted `suigw dev`), the ingest must not skip every checkpoint up to
  * the old number: it restarts at the new chain's tip and keeps the new chain's identifier.
  */
 describe('CheckpointIngest when the upstream chain changes (simnet)', () => {
@@ -62,7 +62,7 @@ describe('CheckpointIngest when the upstream chain changes (simnet)', () => {
     expect(await cursorRow()).toEqual({ checkpoint: String(seen.at(-1)), chain_id: simnet.ledger.chainId });
   });
 
-  it('restarts at the tip for a cursor beyond it on the same chain identifier (each new simnet of suigw dev has the same)', async () => {
+  it('restarts at the tip for a cursor beyond it on the same chain identifier (an upstream restarted from genesis)', async () => {
     await streamsDb(db.database).updateTable('stream_ingest_cursors').set({ checkpoint: '1000000', chain_id: simnet.ledger.chainId }).where('network', '=', 'mainnet').execute();
     const tipBefore = simnet.ledger.latestCheckpoint().sequenceNumber;
 

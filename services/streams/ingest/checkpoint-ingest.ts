@@ -206,7 +206,7 @@ export class CheckpointIngest {
 
   /**
    * Whether the cursor is not on the upstream's chain: it is beyond the upstream's tip (no chain
-   * goes back: another chain under the same identifier, as each new simnet of `suigw dev`, or a
+   * goes back: another chain under the same identifier, as an upstream restarted from genesis, or a
    * replica behind, whose checkpoints the log and the webhook deliveries take once only), or it
    * was written on a chain with another identifier (a wiped devnet or testnet).
    */
