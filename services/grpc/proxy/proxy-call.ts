@@ -134,7 +134,11 @@ class ForwardedCall implements CallerLink {
 
   async run(): Promise<void> {
     const client = this.#client;
-    if (client.closed || client.destroyed) return;
+    // The caller went away while it was authenticated and admitted: the same end as below.
+    if (client.closed || client.destroyed) {
+      this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
+      return;
+    }
     // The caller went away (RST_STREAM, connection lost): cancel upstream, charge what was delivered.
     client.once('close', () => {
       if (!this.#finished) this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);

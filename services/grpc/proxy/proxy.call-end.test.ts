@@ -1,0 +1,71 @@
+import http2 from 'node:http2';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Metrics } from '../../core/index.js';
+import { call } from '../../../test/support/management-calls.js';
+import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
+
+const GET_SERVICE_INFO = '/sui.rpc.v2.LedgerService/GetServiceInfo';
+
+interface UsageRoute { network: string; route: string; requests: number; credits: number }
+
+/** `suigw_requests_total` samples of the proxy's calls, sorted. */
+async function requestSamples(metrics: Metrics): Promise<string[]> {
+  return (await metrics.registry.metrics()).split('\n').filter((line) => line.startsWith('suigw_requests_total{')).sort();
+}
+
+/** An HTTP/2 PING answered: the server has read every frame sent before it (frames are read in order). */
+const pinged = (session: http2.ClientHttp2Session) => new Promise<void>((resolve, reject) => {
+  session.ping((error) => (error ? reject(error) : resolve()));
+});
+
+/**
+ * Every call the proxy admits ends once: settled by the spec's charge rules (its usage row) and
+ * counted once in the request metrics, however it ends.
+ */
+describe('gRPC proxy: a call cancelled while it is authenticated', () => {
+  const metrics = new Metrics({ defaultMetrics: false });
+  let e2e: GrpcProxyE2E;
+
+  beforeAll(async () => {
+    e2e = await startGrpcProxyE2E({ metrics, sharedPipeline: true });
+  });
+  afterAll(async () => e2e.stop());
+
+  /**
+   * The client resets the call while its key is looked up (the lookup waits on a lock of the keys
+   * table). Before, the call was admitted after the reset and then dropped: its credit stayed
+   * reserved with no usage row (credits and GET /v1/usage disagreed) and it was never counted.
+   * Now it ends as a call the client cancelled later: CANCELLED, charged as a 499, counted.
+   */
+  it('is settled as CANCELLED (1 credit, in GET /v1/usage) and counted as a 499', async () => {
+    const key = await e2e.key();
+    const locker = new pg.Client({ connectionString: e2e.gateway.db.url });
+    await locker.connect();
+    const session = http2.connect(`http://${e2e.host}`);
+    session.on('error', () => undefined);
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE');
+      const stream = session.request({ ':method': 'POST', ':path': GET_SERVICE_INFO, 'content-type': 'application/grpc', te: 'trailers', 'x-api-key': key });
+      stream.on('error', () => undefined);
+      stream.end(Buffer.alloc(5));
+      // The proxy has the call (its key lookup is waiting on the lock) before the reset reaches it.
+      await pinged(session);
+      stream.close(http2.constants.NGHTTP2_CANCEL);
+      await pinged(session);
+      await locker.query('COMMIT');
+      await expect.poll(() => requestSamples(metrics), { timeout: 10_000 }).toEqual([
+        `suigw_requests_total{protocol="grpc",route="${GET_SERVICE_INFO}",method="POST",status="499"} 1`,
+      ]);
+      const usage = await call(e2e.gateway, 'GET', '/v1/usage', { key: e2e.gateway.adminKey });
+      expect(usage.status).toBe(200);
+      expect((usage.body.data as { routes: UsageRoute[] }).routes).toEqual([
+        { network: 'mainnet', route: `gRPC ${GET_SERVICE_INFO}`, requests: 1, credits: 1 },
+      ]);
+    } finally {
+      session.destroy();
+      await locker.end();
+    }
+  });
+});
