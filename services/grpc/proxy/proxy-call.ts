@@ -163,9 +163,11 @@ class ForwardedCall implements CallerLink {
         ...(deadlineMs === undefined ? {} : { deadlineMs }),
       });
     } catch (error) {
-      // Already answered (cancelled by the client, or its deadline): the failed attempt is that end.
-      if (this.#finished) return;
-      throw error;
+      // The failure ends the call here, where the client's 'close' cannot end it a second time
+      // (counted twice, as 503 and 499). Already answered (cancelled by the client, or its
+      // deadline): the failed attempt is that end, and `#end` does nothing.
+      this.#end(statusOf(error), false);
+      return;
     }
     if (this.#finished) {
       this.#call.stream.close(http2.constants.NGHTTP2_CANCEL);

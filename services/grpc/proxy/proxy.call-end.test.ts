@@ -69,3 +69,48 @@ describe('gRPC proxy: a call cancelled while it is authenticated', () => {
     }
   });
 });
+
+describe('gRPC proxy: a call the upstream fails before answering', () => {
+  const metrics = new Metrics({ defaultMetrics: false });
+  let e2e: GrpcProxyE2E;
+
+  beforeAll(async () => {
+    // Nothing listens on port 1: every attempt is refused before the node could answer.
+    e2e = await startGrpcProxyE2E({ metrics, upstreamUrl: 'http://127.0.0.1:1', sharedPipeline: true });
+  });
+  afterAll(async () => e2e.stop());
+
+  /**
+   * Before, the failure was answered by the call's outer handler while the call itself stayed
+   * open, so the client's stream closing then ended it again: counted twice, as 503 and 499.
+   */
+  it('is answered UNAVAILABLE, not charged, and counted once as a 503', async () => {
+    const session = http2.connect(`http://${e2e.host}`);
+    session.on('error', () => undefined);
+    try {
+      const answer = await new Promise<http2.IncomingHttpHeaders>((resolve, reject) => {
+        const stream = session.request({ ':method': 'POST', ':path': GET_SERVICE_INFO, 'content-type': 'application/grpc', te: 'trailers', 'x-api-key': e2e.gateway.adminKey });
+        stream.on('response', resolve);
+        stream.on('error', reject);
+        stream.resume();
+        stream.end(Buffer.alloc(5));
+      });
+      // The server has read everything up to this PING: the call's stream has closed there.
+      await pinged(session);
+      expect(answer['grpc-status']).toBe('14');
+      expect(answer['grpc-message']).toBe(
+        'UPSTREAM_UNAVAILABLE: mainnet/grpc: /sui.rpc.v2.LedgerService/GetServiceInfo: The pending stream has been canceled (caused by: connect ECONNREFUSED 127.0.0.1:1)',
+      );
+      expect(answer['x-svc-credit-remaining']).toBe('25000000');
+      expect(await requestSamples(metrics)).toEqual([
+        `suigw_requests_total{protocol="grpc",route="${GET_SERVICE_INFO}",method="POST",status="503"} 1`,
+      ]);
+      const usage = await call(e2e.gateway, 'GET', '/v1/usage', { key: e2e.gateway.adminKey });
+      expect((usage.body.data as { routes: UsageRoute[] }).routes).toEqual([
+        { network: 'mainnet', route: `gRPC ${GET_SERVICE_INFO}`, requests: 1, credits: 0 },
+      ]);
+    } finally {
+      session.destroy();
+    }
+  });
+});
