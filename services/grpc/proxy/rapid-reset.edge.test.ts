@@ -1,6 +1,7 @@
+import http from 'node:http';
 import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ApiError, ManualClock } from '../../core/index.js';
+import { ApiError, ManualClock, Metrics } from '../../core/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
 import type { Upstream } from '../../upstream/index.js';
 import { createGrpcProxy, type GrpcProxy } from './index.js';
@@ -119,5 +120,81 @@ describe('gRPC proxy: rapid reset', () => {
     expect(seen.goaway).toBeUndefined();
     expect(session.closed).toBe(false);
     session.destroy();
+  });
+});
+
+/**
+ * gRPC-Web over HTTP/1.1 reaches the proxy through one internal HTTP/2 session shared by every
+ * browser, and a browser cancels a call by closing its connection, which resets the call on that
+ * session. Those resets are the browsers', not one client's: the premature-reset rule does not
+ * count them, or a hundred closed pages would send away the session and every browser's calls
+ * in flight with it (each would end UNAVAILABLE "upstream closed the stream").
+ */
+describe('gRPC proxy: rapid reset, gRPC-Web over HTTP/1.1', () => {
+  const metrics = new Metrics({ defaultMetrics: false });
+  let proxy: GrpcProxy;
+  let port: number;
+  let upstreamCalls = 0;
+  let refuseHeld: () => void = () => undefined;
+  let heldAsked: () => void = () => undefined;
+  const asked = new Promise<void>((resolve) => { heldAsked = resolve; });
+  beforeAll(async () => {
+    const principal = { organization: { id: 'org_web' } };
+    // The held key's authentication waits until the test refuses it; any other key is admitted.
+    const pipeline = {
+      authenticateKey: (key: string | undefined) => {
+        if (key !== 'svc_pat_held') return principal;
+        heldAsked();
+        return new Promise((_resolve, reject) => { refuseHeld = () => reject(new ApiError('API_KEY_INVALID')); });
+      },
+      admit: () => Promise.resolve({ ticket: undefined, error: undefined }),
+      settle: () => ({}),
+    } as unknown as RequestPipeline;
+    // Each upstream call hangs until cancelled.
+    const upstream = { network: 'mainnet', rawGrpc: () => { upstreamCalls += 1; return new Promise(() => undefined); } } as unknown as Upstream;
+    proxy = createGrpcProxy({
+      pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', clock: new ManualClock(), metrics,
+      // One connection per browser call, and one more for the browser whose call stays open.
+      maxConnectionsPerClient: PREMATURE_RESETS_TOLERATED + 1,
+    });
+    ({ port } = await proxy.listen(0, '127.0.0.1'));
+  });
+  afterAll(async () => { await proxy.close(); });
+
+  /** A gRPC-Web call over its own HTTP/1.1 connection, as a browser page sends it. */
+  function webCall(key: string) {
+    const request = http.request({
+      host: '127.0.0.1', port, method: 'POST', path: CALL[':path'], agent: false,
+      headers: { 'content-type': 'application/grpc-web+proto', 'x-grpc-web': '1', 'x-api-key': key },
+    });
+    request.on('error', () => undefined);
+    const answer = new Promise<{ headers: http.IncomingHttpHeaders; body: Buffer }>((resolve) => {
+      request.on('response', (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ headers: response.headers, body: Buffer.concat(chunks) }));
+      });
+    });
+    request.end(Buffer.alloc(5));
+    return { request, answer };
+  }
+
+  const requestSamples = async () => (await metrics.registry.metrics()).split('\n').filter((line) => line.startsWith('suigw_requests_total{'));
+
+  it(`${PREMATURE_RESETS_TOLERATED} calls cancelled at once do not end another browser's call`, async () => {
+    const open = webCall('svc_pat_held');
+    await asked;
+    const pages = Array.from({ length: PREMATURE_RESETS_TOLERATED }, () => webCall('svc_pat_page'));
+    await expect.poll(() => upstreamCalls, { timeout: 10_000 }).toBe(PREMATURE_RESETS_TOLERATED);
+    for (const page of pages) page.request.destroy();
+    // Every reset reached the proxy (each ended its call as CANCELLED) before the held call ends.
+    await expect.poll(requestSamples, { timeout: 10_000 }).toEqual([
+      `suigw_requests_total{protocol="grpc",route="${CALL[':path']}",method="POST",status="499"} ${PREMATURE_RESETS_TOLERATED}`,
+    ]);
+    refuseHeld();
+    const { headers, body } = await open.answer;
+    expect([headers['grpc-status'], headers['grpc-message']]).toEqual(['16', 'Invalid API key']);
+    expect(body[0]).toBe(0x80);
+    expect(body.subarray(5).toString()).toBe('grpc-status: 16\r\ngrpc-message: Invalid API key\r\n');
   });
 });
