@@ -206,10 +206,10 @@ class ForwardedCall implements CallerLink {
       // Streamed messages past the first are paid for before they are sent: the stream waits for the ledger.
       up.pause();
       paying = (paying ?? Promise.resolve()).then(async () => {
-        const refusal = await this.#pipeline.charge(this.#ticket, { credits: extra * MESSAGE_CREDITS });
+        const refusal = await this.#pay(extra);
         if (refusal) {
           this.#write(frames.slice(0, frames.length - extra));
-          this.#end(statusOfApiError(refusal), true);
+          this.#end(refusal, true);
           return;
         }
         this.#write(frames);
@@ -229,6 +229,18 @@ class ForwardedCall implements CallerLink {
       if (paying) void paying.then(ended);
       else ended();
     });
+  }
+
+  /** Charges `extra` streamed messages; the status that ends the call when they cannot be paid. */
+  async #pay(extra: number): Promise<CallStatus | undefined> {
+    try {
+      const refusal = await this.#pipeline.charge(this.#ticket, { credits: extra * MESSAGE_CREDITS });
+      return refusal && statusOfApiError(refusal);
+    } catch (error) {
+      // The ledger could not answer (PostgreSQL, at a credit period's first charge): before, an
+      // unhandled rejection, and the stream stayed paused and unsettled until the client left.
+      return statusOf(error);
+    }
   }
 
   #write(frames: Buffer[]): void {

@@ -114,3 +114,49 @@ describe('gRPC proxy: a call the upstream fails before answering', () => {
     }
   });
 });
+
+describe('gRPC proxy: a stream whose next message cannot be charged', () => {
+  const metrics = new Metrics({ defaultMetrics: false });
+  let e2e: GrpcProxyE2E;
+
+  beforeAll(async () => {
+    e2e = await startGrpcProxyE2E({ metrics, sharedPipeline: true });
+  });
+  afterAll(async () => e2e.stop());
+
+  /**
+   * A streamed message past the first is paid before it is sent; the first charge of a new credit
+   * period reads the organization's totals from PostgreSQL, which may fail. Before, that failure
+   * was an unhandled rejection (in production, the process's end) and the stream stayed paused and
+   * unsettled until the client left. Now it ends the call with the failure's status, its delivered
+   * messages charged, counted once.
+   */
+  it('ends with the failure (INTERNAL), its delivered messages charged, counted once', async () => {
+    const sql = new pg.Client({ connectionString: e2e.gateway.db.url });
+    await sql.connect();
+    try {
+      const subscription = e2e.native(e2e.gateway.adminKey).subscriptionService.subscribeCheckpoints({ readMask: { paths: ['sequence_number'] } });
+      let received = 0;
+      await expect((async () => {
+        for await (const _ of subscription.responses) {
+          received += 1;
+          if (received > 1) continue;
+          // The credit period's totals cannot be read any more; the next charge is the new period's first.
+          await sql.query('ALTER TABLE usage_minutes RENAME TO usage_minutes_away');
+          e2e.gateway.clock.set(Date.UTC(2026, 11, 1));
+        }
+      })()).rejects.toMatchObject({ code: 'INTERNAL', message: 'INTERNAL_ERROR: Internal error' });
+      await sql.query('ALTER TABLE usage_minutes_away RENAME TO usage_minutes');
+      expect(received).toBeGreaterThanOrEqual(1);
+      expect(await requestSamples(metrics)).toEqual([
+        'suigw_requests_total{protocol="grpc",route="/sui.rpc.v2.SubscriptionService/SubscribeCheckpoints",method="POST",status="500"} 1',
+      ]);
+      const usage = await call(e2e.gateway, 'GET', '/v1/usage', { key: e2e.gateway.adminKey });
+      expect((usage.body.data as { routes: UsageRoute[] }).routes).toEqual([
+        { network: 'mainnet', route: 'gRPC /sui.rpc.v2.SubscriptionService/SubscribeCheckpoints', requests: 1, credits: received },
+      ]);
+    } finally {
+      await sql.end();
+    }
+  });
+});
