@@ -99,7 +99,7 @@ export class BillingPass {
     }
     if (!allowance) {
       // Spec: "allowance found revoked" → cancel_pending, treated as a cancel at period end.
-      await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { nextAttemptAt: plan.periodEnd });
+      await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { fields: { nextAttemptAt: plan.periodEnd } });
       return 'cancelled';
     }
     // A charge the allowance's current window cannot take waits for the next window (seconds, on
@@ -111,19 +111,18 @@ export class BillingPass {
     }
     // A charge left in flight by a crash is settled by asking the chain first: the balance may be
     // low precisely because that charge went through.
-    const result: ChargeResult = balance < order.amount && !(await this.#deps.charger.inFlight(plan.id))
-      ? { kind: 'declined', reason: 'balance_below_price', message: `address balance ${balance} below ${order.amount}`, chargeId: '' }
-      : await this.#deps.charger.charge(plan, order);
+    if (balance < order.amount && !(await this.#deps.charger.inFlight(plan.id))) return this.#declined(plan, order, now, `address balance ${balance} below ${order.amount}`);
+    const result = await this.#deps.charger.charge(plan, order);
     if (result.kind === 'unavailable') return this.#ourFailure(plan, now);
     // A change or cancel landed while the chain was read, before the charge was recorded: it is
     // ordered before this renewal, which is decided again on the plan as it is now (a change
     // `next_renewal` applies at this renewal; a cancelled plan is not charged).
     if (result.kind === 'superseded') return this.processPlan(planId);
     if (result.kind === 'succeeded') {
-      await this.#paid(plan, order, now, result.digest);
+      await this.#paid(plan, order, now, result);
       return 'charged';
     }
-    return this.#declined(plan, order, now, result.message);
+    return this.#declined(plan, order, now, result.message, result);
   }
 
   /** The charge that is due: the first one, or the renewal of the period at `periodsPaid`, at the tier it renews to. */
@@ -141,7 +140,7 @@ export class BillingPass {
     };
   }
 
-  async #paid(plan: OnchainPlan, order: ChargeOrder, now: number, digest: string): Promise<void> {
+  async #paid(plan: OnchainPlan, order: ChargeOrder, now: number, charge: Extract<ChargeResult, { kind: 'succeeded' }>): Promise<void> {
     const first = order.kind === 'first';
     // The first charge anchors every later charge date (same day of month, or the anniversary).
     const anchorAt = first ? now : plan.anchorAt!;
@@ -149,26 +148,30 @@ export class BillingPass {
     const periodEnd = chargeDate(anchorAt, plan.interval, periodsPaid);
     const fields = (locked: OnchainPlan): Partial<OnchainPlan> => ({
       tier: order.tier as OnchainPlan['tier'], price: order.amount, allowanceId: order.allowanceId,
-      // A change that landed after this charge was settled (and before this write) is for the next renewal.
+      // A change saved since this renewal was decided is for the next renewal. (While the charge is in
+      // flight a change is 409; this is for a charge found settled already, by an older version.)
       ...(locked.pendingTier === plan.pendingTier && locked.pendingAllowanceId === plan.pendingAllowanceId ? { pendingTier: null, pendingAllowanceId: null } : {}),
       // A pending upgrade's allowance replaces the old one, whose cap no longer applies.
       ...(order.allowanceId === plan.allowanceId ? {} : { allowanceCapId: null }),
       anchorAt, periodsPaid, periodStart: first ? now : order.periodKey, periodEnd, failedAttempts: 0, nextAttemptAt: periodEnd,
     });
-    await this.#transition(plan, 'charge_succeeded', 'billing', `charged ${order.amount} micro-USDC, digest ${digest}`, `${plan.id}:${order.kind}:${order.periodKey}:paid`, fields);
+    await this.#transition(plan, 'charge_succeeded', 'billing', `charged ${order.amount} micro-USDC, digest ${charge.digest}`, `${plan.id}:${order.kind}:${order.periodKey}:paid`, { fields, charge });
   }
 
-  async #declined(plan: OnchainPlan, order: ChargeOrder, now: number, why: string): Promise<PlanOutcome> {
+  /** `charge`: the declined charge (none when the balance was found below the price before charging). */
+  async #declined(plan: OnchainPlan, order: ChargeOrder, now: number, why: string, charge?: Extract<ChargeResult, { kind: 'declined' }>): Promise<PlanOutcome> {
     if (order.kind === 'first') {
-      await this.#transition(plan, 'charge_failed', 'billing', `first charge failed: ${why}`, `${plan.id}:first:failed`, { nextAttemptAt: null });
+      await this.#transition(plan, 'charge_failed', 'billing', `first charge failed: ${why}`, `${plan.id}:first:failed`, { fields: { nextAttemptAt: null }, ...(charge ? { charge } : {}) });
       return 'ended';
     }
     const attempt = plan.failedAttempts + 1;
     const final = attempt >= MAX_FAILED_ATTEMPTS;
     const key = `${plan.id}:${order.periodKey}:failed:${attempt}`;
-    await this.#transition(plan, final ? 'final_charge_failed' : 'charge_failed', 'billing', `attempt ${attempt} failed: ${why}`, key,
-      { failedAttempts: attempt, nextAttemptAt: final ? null : now + RETRY_INTERVAL_MS },
-      EMAILED_ATTEMPTS.includes(attempt) ? { key: `${key}:email`, content: failedChargeEmail(plan, order, attempt, why, final) } : undefined);
+    await this.#transition(plan, final ? 'final_charge_failed' : 'charge_failed', 'billing', `attempt ${attempt} failed: ${why}`, key, {
+      fields: { failedAttempts: attempt, nextAttemptAt: final ? null : now + RETRY_INTERVAL_MS },
+      ...(EMAILED_ATTEMPTS.includes(attempt) ? { email: { key: `${key}:email`, content: failedChargeEmail(plan, order, attempt, why, final) } } : {}),
+      ...(charge ? { charge } : {}),
+    });
     return final ? 'ended' : 'declined';
   }
 
@@ -207,11 +210,17 @@ export class BillingPass {
     actor: 'billing',
     reason: string,
     idempotencyKey: string,
-    fields: Partial<OnchainPlan> | ((locked: OnchainPlan) => Partial<OnchainPlan>) = {},
-    email?: { key: string; content: { subject: string; text: string } },
+    options: {
+      fields?: Partial<OnchainPlan> | ((locked: OnchainPlan) => Partial<OnchainPlan>);
+      email?: { key: string; content: { subject: string; text: string } };
+      /** The charge this writes to the plan: its outcome is settled in the same transaction. */
+      charge?: Extract<ChargeResult, { kind: 'succeeded' | 'declined' }>;
+    } = {},
   ): Promise<void> {
+    const { fields = {}, email, charge } = options;
     await this.#deps.db.transaction().execute(async (trx) => {
       const locked = (await planById(trx, plan.id, true))!;
+      if (charge) await this.#deps.charger.settle(trx, charge);
       const next = { ...locked, ...(typeof fields === 'function' ? fields(locked) : fields) };
       await savePlan(trx, next);
       await applyTransition(trx, this.#deps.clock, next, trigger, { actor, reason, idempotencyKey });

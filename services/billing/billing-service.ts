@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import { ApiError, retryAfter, type Clock, type Network } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, TransactionBuildFailed, type Chain } from './chain/index.js';
-import { Charger } from './charger.js';
+import { Charger, type ChargeResult } from './charger.js';
 import type { ChargingLock } from './charging-lock.js';
 import { chargeDate } from './domain/periods.js';
 import { PAID_TIERS, isPaidTier, MONTHLY_PRICE, periodPrice, tierRank, type Interval, type PaidTier } from './domain/prices.js';
@@ -228,10 +228,10 @@ export class BillingService {
         // A cap belongs to its allowance; a new one's is not known (change takes no cap id).
         tier, price, allowanceId, allowanceCapId: allowanceId === plan.allowanceId ? plan.allowanceCapId : null, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
         periodEnd: chargeDate(now, plan.interval, 1), nextAttemptAt: chargeDate(now, plan.interval, 1), failedAttempts: 0, remindedFor: null,
-      }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`, { paid: true });
+      }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`, { charge: result });
     } else {
       // Rule 6: if that charge fails, the current plan continues and the change applies at the next renewal.
-      await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier} charge failed; applies at the next renewal`);
+      await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier} charge failed; applies at the next renewal`, { charge: result });
     }
     return this.current(organizationId);
   }
@@ -277,17 +277,21 @@ export class BillingService {
     return this.current(plan.organizationId);
   }
 
-  /** `paid`: a new period was just paid for (an upgrade now), which brings a past-due plan back to active. */
-  async #saveChange(plan: OnchainPlan, fields: Partial<OnchainPlan>, reason: string, options: { paid?: boolean } = {}): Promise<void> {
+  /**
+   * `charge`: the upgrade's charge this change writes (settled in the same transaction); paid, a new
+   * period was paid for, which brings a past-due plan back to active.
+   */
+  async #saveChange(plan: OnchainPlan, fields: Partial<OnchainPlan>, reason: string, options: { charge?: Extract<ChargeResult, { kind: 'succeeded' | 'declined' }> } = {}): Promise<void> {
     const { db, clock } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, plan.organizationId, true))!;
+      if (options.charge) await this.#charger.settle(trx, options.charge);
       // Under the row lock, where the charger records a charge: a change that lands while a
       // renewal is being charged waits for it (it was dropped when that renewal was paid).
       if (await this.#charger.inFlight(plan.id, trx)) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
       const next = { ...locked, ...fields };
       await savePlan(trx, next);
-      if (locked.state === 'active' || (options.paid && locked.state === 'past_due')) {
+      if (locked.state === 'active' || (options.charge?.kind === 'succeeded' && locked.state === 'past_due')) {
         await applyTransition(trx, clock, next, 'tier_changed', { actor: 'owner', reason, idempotencyKey: `${plan.id}:change:${clock.now()}:${next.tier}:${next.pendingTier ?? ''}` });
       }
     });

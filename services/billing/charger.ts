@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, ChargeDeclined, type Chain, type ChargeOutcome, type DeclineReason, type SignedCharge } from './chain/index.js';
@@ -16,9 +16,13 @@ export interface ChargeOrder {
   allowanceId: string;
 }
 
+/**
+ * A charge's outcome. `succeeded` and `declined` are still in flight in `billing_charges` until
+ * the caller writes them to the plan with `settle`, in the transaction that writes the plan.
+ */
 export type ChargeResult =
   | { readonly kind: 'succeeded'; readonly digest: string; readonly chargeId: string }
-  | { readonly kind: 'declined'; readonly reason: DeclineReason; readonly message: string; readonly chargeId: string }
+  | { readonly kind: 'declined'; readonly digest: string | null; readonly reason: DeclineReason; readonly message: string; readonly chargeId: string }
   /** A failure of ours or the network's: nothing is known to be charged; try again later. */
   | { readonly kind: 'unavailable'; readonly message: string }
   /**
@@ -38,7 +42,11 @@ export type ChargeResult =
  * 3. recovery asks the chain about a stored digest before anything else: executed → its
  *    outcome is recorded; never executed → the SAME bytes are sent again (Sui runs a digest at
  *    most once); only bytes that can never run any more (their gas coin moved on) are
- *    `abandoned`, and only then is a new transaction built for the period.
+ *    `abandoned`, and only then is a new transaction built for the period;
+ * 4. the outcome is written (`settle`) in the transaction that writes it to the plan, so the
+ *    charge stays in flight until the plan shows it: a cancel that lands once the chain has
+ *    executed the charge, before the plan has the paid period, is 409 CHARGE_IN_PROGRESS (it was
+ *    saved, and the paid period never reached the cancelled plan).
  * The billing pass holds a database lock around charging, so one sponsor key never has two
  * signers racing for its gas coin.
  */
@@ -62,13 +70,11 @@ export class Charger {
     return row !== undefined;
   }
 
+  /** Takes `order` (or finds it taken); `succeeded` and `declined` are for the caller to `settle`. */
   async charge(plan: OnchainPlan, order: ChargeOrder): Promise<ChargeResult> {
     try {
-      const recovered = await this.#recover(plan);
-      if (recovered && recovered.order.kind === order.kind && recovered.order.periodKey === order.periodKey && recovered.result.kind !== 'unavailable') {
-        return recovered.result;
-      }
-      if (recovered?.result.kind === 'unavailable') return recovered.result;
+      const recovered = await this.#recover(plan, order);
+      if (recovered) return recovered;
       const paid = await this.#db.selectFrom('billing_charges').select(['id', 'digest']).where('plan_id', '=', plan.id)
         .where('period_key', '=', new Date(order.periodKey)).where('kind', '=', order.kind).where('status', '=', 'succeeded').executeTakeFirst();
       if (paid) return { kind: 'succeeded', digest: paid.digest!, chargeId: paid.id };
@@ -85,6 +91,14 @@ export class Charger {
       if (error instanceof ChainUnavailable) return { kind: 'unavailable', message: error.message };
       throw error;
     }
+  }
+
+  /**
+   * Writes a charge's outcome; `trx` is the transaction (holding the plan row's lock) that writes
+   * it to the plan. A charge found settled already is left as it is.
+   */
+  async settle(trx: Transaction<DatabaseSchema>, result: Extract<ChargeResult, { kind: 'succeeded' | 'declined' }>): Promise<void> {
+    await this.#finish(result.chargeId, result, trx);
   }
 
   /** The `pending` row, written only if the plan is still as `plan` (the charge was decided on it); else undefined. */
@@ -118,39 +132,39 @@ export class Charger {
         await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', pending.id).where('status', '=', 'pending').execute();
         throw error;
       }
-      await this.#finish(pending.id, { kind: 'declined', digest: null, reason: error.reason, message: error.message });
-      return { kind: 'declined', reason: error.reason, message: error.message, chargeId: pending.id };
+      return { kind: 'declined', digest: null, reason: error.reason, message: error.message, chargeId: pending.id };
     }
     await this.#db.updateTable('billing_charges').set({ status: 'signed', digest: signed.digest, tx_bytes: signed.txBytes, signature: signed.signature, updated_at: new Date(this.#clock.now()) })
       .where('id', '=', pending.id).where('status', '=', 'pending').execute();
-    const outcome = await this.#chain.submit(plan.network, signed);
-    return this.#finish(pending.id, outcome);
+    return { ...(await this.#chain.submit(plan.network, signed)), chargeId: pending.id };
   }
 
-  /** Settles a charge left in flight by a crash (or an outage) before anything new is tried. */
-  async #recover(plan: OnchainPlan): Promise<{ order: ChargeOrder; result: ChargeResult } | undefined> {
+  /**
+   * Settles a charge left in flight by a crash (or an outage) before anything new is tried: the
+   * outcome of `order` itself is the caller's to settle; another order's is written here.
+   */
+  async #recover(plan: OnchainPlan, order: ChargeOrder): Promise<ChargeResult | undefined> {
     const row = await this.#db.selectFrom('billing_charges').selectAll().where('plan_id', '=', plan.id).where('status', '=', 'signed').executeTakeFirst();
     if (!row) return undefined;
-    const order = orderOf(row);
     const signed: SignedCharge = { digest: row.digest!, txBytes: row.tx_bytes!, signature: row.signature! };
-    const known = await this.#chain.lookup(plan.network, signed.digest);
-    if (known) return { order, result: await this.#finish(row.id, known) };
-    if (await this.#chain.isSpent(plan.network, signed)) {
+    const outcome = await this.#chain.lookup(plan.network, signed.digest) ?? (await this.#chain.isSpent(plan.network, signed) ? null : await this.#chain.submit(plan.network, signed));
+    if (outcome === null) {
       await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', row.id).execute();
       return undefined;
     }
-    const outcome = await this.#chain.submit(plan.network, signed);
-    return { order, result: await this.#finish(row.id, outcome) };
+    const recovered = orderOf(row);
+    if (recovered.kind === order.kind && recovered.periodKey === order.periodKey) return { ...outcome, chargeId: row.id };
+    await this.#finish(row.id, outcome);
+    return undefined;
   }
 
-  async #finish(chargeId: string, outcome: ChargeOutcome): Promise<ChargeResult> {
+  /** Writes an outcome over a charge still in flight (a settled one is left as it is). */
+  async #finish(chargeId: string, outcome: ChargeOutcome, db: Kysely<DatabaseSchema> = this.#db): Promise<void> {
     const now = new Date(this.#clock.now());
-    if (outcome.kind === 'succeeded') {
-      await this.#db.updateTable('billing_charges').set({ status: 'succeeded', digest: outcome.digest, updated_at: now }).where('id', '=', chargeId).execute();
-      return { kind: 'succeeded', digest: outcome.digest, chargeId };
-    }
-    await this.#db.updateTable('billing_charges').set({ status: 'declined', digest: outcome.digest, decline_reason: outcome.reason, updated_at: now }).where('id', '=', chargeId).execute();
-    return { kind: 'declined', reason: outcome.reason, message: outcome.message, chargeId };
+    const fields = outcome.kind === 'succeeded'
+      ? { status: 'succeeded', digest: outcome.digest, updated_at: now }
+      : { status: 'declined', digest: outcome.digest, decline_reason: outcome.reason, updated_at: now };
+    await db.updateTable('billing_charges').set(fields).where('id', '=', chargeId).where('status', 'in', ['pending', 'signed']).execute();
   }
 
 }
