@@ -8,7 +8,7 @@ import { chargeDate, EMAILED_ATTEMPTS, MAX_FAILED_ATTEMPTS, REMINDER_LEAD_MS, RE
 import { periodPrice } from './domain/prices.js';
 import { allowanceOpensAt } from './domain/allowance-window.js';
 import type { Mailer } from './mail/index.js';
-import { applyTransition, planById, savePlan, type OnchainPlan } from './plan-store.js';
+import { applyTransition, planById, sameTerms, savePlan, type OnchainPlan } from './plan-store.js';
 
 export interface BillingPassDeps {
   db: Kysely<DatabaseSchema>;
@@ -83,7 +83,7 @@ export class BillingPass {
     const now = this.#deps.clock.now();
     if (plan.state === 'cancel_pending') {
       if (plan.periodEnd !== null && now < plan.periodEnd) return 'idle';
-      await this.#transition(plan, 'period_ended', 'billing', `period ended ${iso(plan.periodEnd ?? now)}`, `${plan.id}:${plan.periodEnd ?? 0}:period_ended`);
+      if (!(await this.#transition(plan, 'period_ended', 'billing', `period ended ${iso(plan.periodEnd ?? now)}`, `${plan.id}:${plan.periodEnd ?? 0}:period_ended`))) return this.processPlan(planId);
       return 'ended';
     }
     if (plan.nextAttemptAt === null || now < plan.nextAttemptAt) return 'idle';
@@ -99,7 +99,7 @@ export class BillingPass {
     }
     if (!allowance) {
       // Spec: "allowance found revoked" → cancel_pending, treated as a cancel at period end.
-      await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { fields: { nextAttemptAt: plan.periodEnd } });
+      if (!(await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { fields: { nextAttemptAt: plan.periodEnd } }))) return this.processPlan(planId);
       return 'cancelled';
     }
     // A charge the allowance's current window cannot take waits for the next window (seconds, on
@@ -161,17 +161,18 @@ export class BillingPass {
   /** `charge`: the declined charge (none when the balance was found below the price before charging). */
   async #declined(plan: OnchainPlan, order: ChargeOrder, now: number, why: string, charge?: Extract<ChargeResult, { kind: 'declined' }>): Promise<PlanOutcome> {
     if (order.kind === 'first') {
-      await this.#transition(plan, 'charge_failed', 'billing', `first charge failed: ${why}`, `${plan.id}:first:failed`, { fields: { nextAttemptAt: null }, ...(charge ? { charge } : {}) });
+      if (!(await this.#transition(plan, 'charge_failed', 'billing', `first charge failed: ${why}`, `${plan.id}:first:failed`, { fields: { nextAttemptAt: null }, ...(charge ? { charge } : {}) }))) return this.processPlan(plan.id);
       return 'ended';
     }
     const attempt = plan.failedAttempts + 1;
     const final = attempt >= MAX_FAILED_ATTEMPTS;
     const key = `${plan.id}:${order.periodKey}:failed:${attempt}`;
-    await this.#transition(plan, final ? 'final_charge_failed' : 'charge_failed', 'billing', `attempt ${attempt} failed: ${why}`, key, {
+    const written = await this.#transition(plan, final ? 'final_charge_failed' : 'charge_failed', 'billing', `attempt ${attempt} failed: ${why}`, key, {
       fields: { failedAttempts: attempt, nextAttemptAt: final ? null : now + RETRY_INTERVAL_MS },
       ...(EMAILED_ATTEMPTS.includes(attempt) ? { email: { key: `${key}:email`, content: failedChargeEmail(plan, order, attempt, why, final) } } : {}),
       ...(charge ? { charge } : {}),
     });
+    if (!written) return this.processPlan(plan.id);
     return final ? 'ended' : 'declined';
   }
 
@@ -216,17 +217,24 @@ export class BillingPass {
       /** The charge this writes to the plan: its outcome is settled in the same transaction. */
       charge?: Extract<ChargeResult, { kind: 'succeeded' | 'declined' }>;
     } = {},
-  ): Promise<void> {
+  ): Promise<boolean> {
     const { fields = {}, email, charge } = options;
-    await this.#deps.db.transaction().execute(async (trx) => {
+    const written = await this.#deps.db.transaction().execute(async (trx) => {
       const locked = (await planById(trx, plan.id, true))!;
+      // A cancel, change or resume saved since `plan` was read (during the pass's chain read) comes
+      // first: a decision made on the plan as read is not written (it threw, or recorded a renewal
+      // declined at the old price), and the caller makes it again. A charge's outcome always is:
+      // while it is in flight the plan cannot change.
+      if (!charge && !sameTerms(locked, plan)) return false;
       if (charge) await this.#deps.charger.settle(trx, charge);
       const next = { ...locked, ...(typeof fields === 'function' ? fields(locked) : fields) };
       await savePlan(trx, next);
       await applyTransition(trx, this.#deps.clock, next, trigger, { actor, reason, idempotencyKey });
       if (email) await queueEmail(trx, this.#deps.clock, next, 'charge_failed', email.key, email.content);
+      return true;
     });
-    this.#deps.organizationChanged?.(plan.organizationId);
+    if (written) this.#deps.organizationChanged?.(plan.organizationId);
+    return written;
   }
 }
 
