@@ -198,11 +198,16 @@ export class BillingPass {
       throw error;
     }
     const short = balance < price;
-    await this.#deps.db.transaction().execute(async (trx) => {
-      await saveFields(trx, plan.id, { remindedFor: plan.periodEnd });
+    const written = await this.#deps.db.transaction().execute(async (trx) => {
+      const locked = (await planById(trx, plan.id, true))!;
+      // A cancel or change saved while the balance was read comes first (a cancelled plan was told
+      // to top up for a renewal it no longer has): decided again on the plan as it is now.
+      if (!sameTerms(locked, plan) || locked.periodEnd !== plan.periodEnd) return false;
+      await savePlan(trx, { ...locked, remindedFor: plan.periodEnd });
       if (short) await queueEmail(trx, this.#deps.clock, plan, 'renewal_reminder', `${plan.id}:${plan.periodEnd}:reminder`, reminderEmail(plan, tier, plan.periodEnd!, balance, price));
+      return true;
     });
-    return short;
+    return written ? short : this.#remind(planId);
   }
 
   async #transition(

@@ -15,14 +15,14 @@ const at = (iso: string) => Date.parse(iso);
 
 /** A harness for one plan, and the pass of another billing process whose allowance read is held until `during` has been answered. */
 function raceOn(seed: string) {
-  const race = {} as { h: BillingHarness; passWith(during: () => Promise<void>): Promise<PassReport>; cancelDuringRead(): Promise<PassReport>; triggers(planId: string): Promise<string[]> };
+  const race = {} as { h: BillingHarness; passWith(during: () => Promise<void>, read?: 'allowance' | 'addressBalance'): Promise<PassReport>; cancelDuringRead(): Promise<PassReport>; triggers(planId: string): Promise<string[]> };
   beforeAll(async () => {
     race.h = await startBillingHarness({ seed, start: at('2027-03-10T12:00:00.000Z') });
   });
   afterAll(async () => race.h.close());
-  race.passWith = async (during) => {
+  race.passWith = async (during, read) => {
     const { h } = race;
-    const gate = gatedChain(simnetChain(h));
+    const gate = gatedChain(simnetChain(h), read);
     const pass = new BillingPass({ db: h.db.database.db, clock: h.clock, chain: gate.chain, charger: new Charger({ db: h.db.database.db, chain: gate.chain, clock: h.clock }) });
     const running = pass.run();
     await gate.waiting;
@@ -86,5 +86,22 @@ describe('a cancel while the billing pass reads the chain and finds the allowanc
     // It was { failed: 1 }: allowance_revoked written on the cancelled plan (no such row from cancel_pending) threw.
     expect(await race.cancelDuringRead()).toMatchObject({ cancelled: 0, ended: 1, failed: 0 });
     expect(await race.triggers((activated.body.data as { id: string }).id)).toEqual(['activate', 'charge_succeeded', 'cancel', 'period_ended']);
+  });
+});
+
+describe('a cancel while the billing pass reads the balance for the 7-day reminder', () => {
+  const race = raceOn('billing-pass-read-race-reminder');
+  it('no reminder to top up for the renewal the cancel called off', async () => {
+    const { h } = race;
+    const { allowanceId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 1 });
+    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId, notifyEmail: 'owner@example.com' });
+    expect(activated.body.data).toMatchObject({ state: 'active', billingBalance: '0' });
+    h.moveTo(at('2027-04-04T12:00:00.000Z'));
+
+    // It was { reminders: 1 }: "Your team plan renews on 2027-04-10: add USDC", queued after the cancel was answered.
+    expect(await race.passWith(async () => {
+      expect((await h.call('POST', '/v1/billing/onchain/cancel')).body.data).toMatchObject({ state: 'cancel_pending' });
+    }, 'addressBalance')).toMatchObject({ reminders: 0, failed: 0 });
+    expect(await h.db.database.db.selectFrom('billing_emails').select('kind').execute()).toEqual([]);
   });
 });

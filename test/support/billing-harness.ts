@@ -155,21 +155,21 @@ export function chainWith(inner: Chain, replaced: Partial<Chain>): Chain {
   });
 }
 
-/** A Chain whose first allowance read waits for `release` (`waiting`: that read has begun). */
-export function gatedChain(inner: Chain): { chain: Chain; waiting: Promise<void>; release(): void } {
+/** A Chain whose first `read` (its allowance read unless told) waits for `release` (`waiting`: that read has begun). */
+export function gatedChain(inner: Chain, read: 'allowance' | 'addressBalance' = 'allowance'): { chain: Chain; waiting: Promise<void>; release(): void } {
   let release!: () => void;
   let reached!: () => void;
   const opened = new Promise<void>((resolve) => { release = resolve; });
   const waiting = new Promise<void>((resolve) => { reached = resolve; });
   let gated = false;
-  const allowance: Chain['allowance'] = async (network, allowanceId) => {
+  const held = async (...args: unknown[]): Promise<unknown> => {
     if (!gated) {
       gated = true;
       reached();
       await opened;
     }
-    return inner.allowance(network, allowanceId);
+    return (inner[read] as (...args: unknown[]) => Promise<unknown>).apply(inner, args);
   };
-  const chain = chainWith(inner, { allowance });
+  const chain = chainWith(inner, { [read]: held });
   return { chain, waiting, release };
 }
