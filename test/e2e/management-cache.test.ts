@@ -35,11 +35,11 @@ describe('key cache invalidation across processes', () => {
     return { status: response.statusCode, code: (response.json() as { code?: string }).code };
   };
 
-  /** Polls until `check` holds, at most five seconds: correctness, not a timing assertion. */
+  /** Polls until `check` holds: correctness, not a timing assertion (the deadline only bounds a hang on a loaded machine). */
   async function eventually(check: () => Promise<boolean>): Promise<void> {
-    const deadline = Date.now() + 5_000;
+    const deadline = Date.now() + 20_000;
     while (!(await check())) {
-      if (Date.now() > deadline) throw new Error('the change did not reach the other process within 5 s');
+      if (Date.now() > deadline) throw new Error('the change did not reach the other process within 20 s');
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
   }

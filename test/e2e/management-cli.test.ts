@@ -116,11 +116,13 @@ describe('suigw dev', () => {
     let output = '';
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    // The welcome text ends with "state written to …" once the file is complete.
-    const deadline = Date.now() + 45_000;
+    // The welcome text ends with "state written to …" once the file is complete. Generous, as in
+    // test/support/dev-process.ts: a first start migrates the embedded database and seeds simnet,
+    // which took more than 45 s with the suite and other work sharing the 2 cores.
+    const deadline = Date.now() + 150_000;
     while (!output.includes('state written to')) {
       if (child.exitCode !== null) throw new Error(`suigw dev exited ${child.exitCode}:\n${output}`);
-      if (Date.now() > deadline) throw new Error(`suigw dev wrote no state within 45 s:\n${output}`);
+      if (Date.now() > deadline) throw new Error(`suigw dev wrote no state within 150 s:\n${output}`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     return { state: JSON.parse(await readFile(stateFile, 'utf8')) as DevState, child };
@@ -150,7 +152,7 @@ describe('suigw dev', () => {
     expect(second.state.organizationId).toBe(first.state.organizationId);
     expect(await me(second.state)).toBe(200);
     await stop(second.child);
-  }, 120_000);
+  }, 360_000);
 
   it('SUIGW_DEV_ADMIN_KEY fixes the admin key', async () => {
     const fixed = `svc_pat_${'3'.repeat(44)}`;
@@ -158,5 +160,5 @@ describe('suigw dev', () => {
     expect(state.adminKey).toBe(fixed);
     expect(await me(state)).toBe(200);
     await stop(child);
-  }, 60_000);
+  }, 180_000);
 });

@@ -125,7 +125,8 @@ describe('gRPC and gRPC-Web on one port', () => {
         for await (const _ of call.responses) abort.abort();
       })(),
     ).rejects.toThrow();
-    const deadline = Date.now() + 5_000;
+    // The deadline only bounds a hang on a loaded machine.
+    const deadline = Date.now() + 20_000;
     while (cancelledStreams === 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
     expect(cancelledStreams).toBe(1);
   });
