@@ -37,19 +37,27 @@ function raceOn(seed: string) {
   return race;
 }
 
+/** grace's team plan, activated on testnet with `prefundPeriods` of allowance: the plan as activation answered it and what it was set up with. */
+async function activeTeamPlan(h: BillingHarness, prefundPeriods: number, extra: Record<string, unknown> = {}) {
+  const { allowanceId, capId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods });
+  const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId, ...extra });
+  expect(activated.body.data).toMatchObject({ state: 'active' });
+  const plan = activated.body.data as { id: string; billingBalance: string };
+  return { planId: plan.id, plan, allowanceId, capId };
+}
+
 describe('a cancel while the billing pass reads the chain and finds the balance below the renewal\'s price', () => {
   const race = raceOn('billing-pass-read-race-balance');
   it('the plan ends at its period end: no failed attempt, no error', async () => {
     const { h } = race;
-    const { allowanceId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 1 });
-    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId });
-    expect(activated.body.data).toMatchObject({ state: 'active', billingBalance: '0' });
+    const { planId, plan } = await activeTeamPlan(h, 1);
+    expect(plan.billingBalance).toBe('0');
     h.moveTo(at('2027-04-10T12:00:00.000Z'));
 
     // It was { failed: 1 }: the pass wrote the failed attempt on the cancelled plan (no charge_failed from cancel_pending) and threw.
     expect(await race.cancelDuringRead()).toMatchObject({ charged: 0, declined: 0, ended: 1, failed: 0 });
     expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ state: 'ended', failedAttempts: 0, ended: { trigger: 'period_ended' } });
-    expect(await race.triggers((activated.body.data as { id: string }).id)).toEqual(['activate', 'charge_succeeded', 'cancel', 'period_ended']);
+    expect(await race.triggers(planId)).toEqual(['activate', 'charge_succeeded', 'cancel', 'period_ended']);
   });
 });
 
@@ -77,15 +85,13 @@ describe('a cancel while the billing pass reads the chain and finds the allowanc
   const race = raceOn('billing-pass-read-race-revoked');
   it('the plan ends at its period end, no error', async () => {
     const { h } = race;
-    const { allowanceId, capId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 2 });
-    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId });
-    expect(activated.body.data).toMatchObject({ state: 'active' });
+    const { planId, allowanceId, capId } = await activeTeamPlan(h, 2);
     await revokeAllowance(h, 'grace', allowanceId, capId);
     h.moveTo(at('2027-04-10T12:00:00.000Z'));
 
     // It was { failed: 1 }: allowance_revoked written on the cancelled plan (no such row from cancel_pending) threw.
     expect(await race.cancelDuringRead()).toMatchObject({ cancelled: 0, ended: 1, failed: 0 });
-    expect(await race.triggers((activated.body.data as { id: string }).id)).toEqual(['activate', 'charge_succeeded', 'cancel', 'period_ended']);
+    expect(await race.triggers(planId)).toEqual(['activate', 'charge_succeeded', 'cancel', 'period_ended']);
   });
 });
 
@@ -93,9 +99,7 @@ describe('a cancel while the billing pass reads the balance for the 7-day remind
   const race = raceOn('billing-pass-read-race-reminder');
   it('no reminder to top up for the renewal the cancel called off', async () => {
     const { h } = race;
-    const { allowanceId } = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 1 });
-    const activated = await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId, notifyEmail: 'owner@example.com' });
-    expect(activated.body.data).toMatchObject({ state: 'active', billingBalance: '0' });
+    expect((await activeTeamPlan(h, 1, { notifyEmail: 'owner@example.com' })).plan.billingBalance).toBe('0');
     h.moveTo(at('2027-04-04T12:00:00.000Z'));
 
     // It was { reminders: 1 }: "Your team plan renews on 2027-04-10: add USDC", queued after the cancel was answered.

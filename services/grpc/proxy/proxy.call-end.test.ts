@@ -20,17 +20,25 @@ const pinged = (session: http2.ClientHttp2Session) => new Promise<void>((resolve
 });
 
 /**
+ * A proxy and gateway for one describe block, sharing one pipeline as in `suigw dev`, with a
+ * registry of their own (its request samples are the block's calls only).
+ */
+function proxyForBlock(options: { upstreamUrl?: string } = {}): { metrics: Metrics; readonly e2e: GrpcProxyE2E } {
+  const metrics = new Metrics({ defaultMetrics: false });
+  let started: GrpcProxyE2E | undefined;
+  beforeAll(async () => {
+    started = await startGrpcProxyE2E({ metrics, sharedPipeline: true, ...options });
+  });
+  afterAll(async () => started?.stop());
+  return { metrics, get e2e() { return started!; } };
+}
+
+/**
  * Every call the proxy admits ends once: settled by the spec's charge rules (its usage row) and
  * counted once in the request metrics, however it ends.
  */
 describe('gRPC proxy: a call cancelled while it is authenticated', () => {
-  const metrics = new Metrics({ defaultMetrics: false });
-  let e2e: GrpcProxyE2E;
-
-  beforeAll(async () => {
-    e2e = await startGrpcProxyE2E({ metrics, sharedPipeline: true });
-  });
-  afterAll(async () => e2e.stop());
+  const proxy = proxyForBlock();
 
   /**
    * The client resets the call while its key is looked up (the lookup waits on a lock of the keys
@@ -39,6 +47,7 @@ describe('gRPC proxy: a call cancelled while it is authenticated', () => {
    * Now it ends as a call the client cancelled later: CANCELLED, charged as a 499, counted.
    */
   it('is settled as CANCELLED (1 credit, in GET /v1/usage) and counted as a 499', async () => {
+    const { e2e, metrics } = proxy;
     const key = await e2e.key();
     const locker = new pg.Client({ connectionString: e2e.gateway.db.url });
     await locker.connect();
@@ -71,20 +80,15 @@ describe('gRPC proxy: a call cancelled while it is authenticated', () => {
 });
 
 describe('gRPC proxy: a call the upstream fails before answering', () => {
-  const metrics = new Metrics({ defaultMetrics: false });
-  let e2e: GrpcProxyE2E;
-
-  beforeAll(async () => {
-    // Nothing listens on port 1: every attempt is refused before the node could answer.
-    e2e = await startGrpcProxyE2E({ metrics, upstreamUrl: 'http://127.0.0.1:1', sharedPipeline: true });
-  });
-  afterAll(async () => e2e.stop());
+  // Nothing listens on port 1: every attempt is refused before the node could answer.
+  const proxy = proxyForBlock({ upstreamUrl: 'http://127.0.0.1:1' });
 
   /**
    * Before, the failure was answered by the call's outer handler while the call itself stayed
    * open, so the client's stream closing then ended it again: counted twice, as 503 and 499.
    */
   it('is answered UNAVAILABLE, not charged, and counted once as a 503', async () => {
+    const { e2e, metrics } = proxy;
     const session = http2.connect(`http://${e2e.host}`);
     session.on('error', () => undefined);
     try {
@@ -116,13 +120,7 @@ describe('gRPC proxy: a call the upstream fails before answering', () => {
 });
 
 describe('gRPC proxy: a stream whose next message cannot be charged', () => {
-  const metrics = new Metrics({ defaultMetrics: false });
-  let e2e: GrpcProxyE2E;
-
-  beforeAll(async () => {
-    e2e = await startGrpcProxyE2E({ metrics, sharedPipeline: true });
-  });
-  afterAll(async () => e2e.stop());
+  const proxy = proxyForBlock();
 
   /**
    * A streamed message past the first is paid before it is sent; the first charge of a new credit
@@ -132,6 +130,7 @@ describe('gRPC proxy: a stream whose next message cannot be charged', () => {
    * messages charged, counted once.
    */
   it('ends with the failure (INTERNAL), its delivered messages charged, counted once', async () => {
+    const { e2e, metrics } = proxy;
     const sql = new pg.Client({ connectionString: e2e.gateway.db.url });
     await sql.connect();
     try {
