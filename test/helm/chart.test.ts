@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Document, parse, parseAllDocuments } from 'yaml';
+import { operatorSettings } from '../../operator/settings.js';
 import { roundTripLosses } from '../../operator/xds/envoy-codec.js';
+import { loadConfig } from '../../services/core/index.js';
 import { CHART_DIR, helm } from '../support/helm.js';
 import { POD_HEAP } from '../support/pod-heap.js';
 import { schemaErrors, type KubeObject } from './kubernetes-schemas.js';
@@ -41,6 +43,23 @@ async function render(name: string): Promise<{ text: string; objects: KubeObject
 }
 
 const find = (objects: KubeObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
+
+interface EnvVar {
+  name: string;
+  value?: string;
+  valueFrom?: { fieldRef?: { fieldPath: string }; secretKeyRef?: { key: string } };
+}
+interface OperatorContainer {
+  args: string[];
+  env: EnvVar[];
+}
+
+/** The environment the kubelet gives a container in `namespace`: downward API fields resolved, the Secret's keys stood in for. */
+function podEnv(env: EnvVar[], namespace: string): Record<string, string> {
+  const secret: Record<string, string> = { SUIGW_SECRET: 'x'.repeat(48), DATABASE_URL: 'postgres://suigw@db:5432/suigw', REDIS_URL: 'redis://redis:6379' };
+  const fields: Record<string, string> = { 'metadata.namespace': namespace, 'metadata.name': 'suigw-operator-0' };
+  return Object.fromEntries(env.map((v) => [v.name, v.value ?? (v.valueFrom?.fieldRef ? fields[v.valueFrom.fieldRef.fieldPath]! : secret[v.valueFrom!.secretKeyRef!.key]!)]));
+}
 
 describe('charts/suigw with the real helm binary', () => {
   const rendered: Record<string, KubeObject[]> = {};
@@ -155,6 +174,16 @@ describe('charts/suigw with the real helm binary', () => {
     ]);
     expect(rules.at(-1)!.verbs).toEqual(['get', 'list', 'watch']);
     expect(rules.flatMap((rule) => rule.verbs)).not.toContain('*');
+  });
+
+  it('runs the operator in the release namespace: its Lease, stream workers and the Envoy clusters it serves are there', async () => {
+    const { stdout } = await helm(['template', 'suigw', CHART_DIR, '--namespace', 'prod']);
+    const objects = parseAllDocuments(stdout).map((document) => document.toJS() as KubeObject | null).filter((object): object is KubeObject => object !== null);
+    const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+    const settings = operatorSettings(loadConfig(podEnv(container.env, 'prod')), { servicePrefix: container.args[container.args.indexOf('--service-prefix') + 1]! });
+    expect(settings.namespace).toBe('prod');
+    expect(settings.backends.gateway.endpoints).toEqual([{ address: 'suigw-gateway.prod.svc', port: 8080 }]);
+    expect(find(objects, 'Service', 'suigw-gateway')).toBeDefined();
   });
 
   it("points Envoy's bootstrap at the operator's ADS and gets everything else over xDS", () => {

@@ -101,7 +101,7 @@ describe('the suigw image', () => {
       'contexts: [{ name: double, context: { cluster: double, user: operator } }]',
       'current-context: double',
     ].join('\n'), { mode: 0o644 });
-    containers.operator = await startContainer('operator', ['--xds-port', String(await freePort())], { ...roleEnv, KUBECONFIG: '/kube/kubeconfig', POD_NAMESPACE: 'suigw' }, /"msg":"operator started"/, ['--volume', `${kubeDir}:/kube:ro`]);
+    containers.operator = await startContainer('operator', ['--xds-port', String(await freePort())], { ...roleEnv, KUBECONFIG: '/kube/kubeconfig', SUIGW_OPERATOR_NAMESPACE: 'suigw' }, /"msg":"operator started"/, ['--volume', `${kubeDir}:/kube:ro`]);
     gateway = gatewayC.ready;
     grpcHost = `127.0.0.1:${grpcPort}`;
     streams = streamsC.ready;
