@@ -41,6 +41,7 @@ export function operatorSettings(config: Readonly<Config>, options: OperatorSett
   return {
     namespace,
     image: config.operator.image,
+    envSecret: config.operator.envSecret,
     eventsPerWorker: config.operator.eventsPerWorker,
     maxStreamWorkers: config.operator.maxStreamWorkers,
     backends,

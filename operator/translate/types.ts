@@ -68,6 +68,8 @@ export interface TranslationSettings {
   hosts: { network: Network; http: string[]; grpc: string[] }[];
   backends: Record<BackendRole, BackendCluster>;
   image: string;
+  /** The Secret whose keys (SUIGW_SECRET, DATABASE_URL, REDIS_URL) are the environment of the stream workers and billing CronJobs. */
+  envSecret: string;
   /** Events per second one stream worker carries (the replica formula's divisor). */
   eventsPerWorker: number;
   maxStreamWorkers: number;

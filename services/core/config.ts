@@ -157,6 +157,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_OPERATOR_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('suigw'),
   SUIGW_OPERATOR_IDENTITY: optionalString,
   SUIGW_OPERATOR_IMAGE: z.string().min(1).default('ghcr.io/suigw/suigw:0.1.0'),
+  SUIGW_OPERATOR_ENV_SECRET: z.string().regex(/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/).max(253).default('suigw-env'),
   SUIGW_OPERATOR_EVENTS_PER_WORKER: z.coerce.number().int().min(1).max(1_000_000).default(500),
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: z.coerce.number().int().min(1).max(1_000).default(10),
   // On-chain billing (services/billing, docs/billing.md).
@@ -315,6 +316,8 @@ export interface Config {
     /** This replica's name in the leader Lease; unset: the host name (the pod's name). */
     identity: string | undefined;
     image: string;
+    /** The Secret the stream workers and billing CronJobs it creates take their environment from. */
+    envSecret: string;
     eventsPerWorker: number;
     maxStreamWorkers: number;
   };
@@ -467,6 +470,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       namespace: v.SUIGW_OPERATOR_NAMESPACE,
       identity: v.SUIGW_OPERATOR_IDENTITY,
       image: v.SUIGW_OPERATOR_IMAGE,
+      envSecret: v.SUIGW_OPERATOR_ENV_SECRET,
       eventsPerWorker: v.SUIGW_OPERATOR_EVENTS_PER_WORKER,
       maxStreamWorkers: v.SUIGW_OPERATOR_MAX_STREAM_WORKERS,
     }),
@@ -556,6 +560,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_OPERATOR_NAMESPACE: '`suigw operator`: the namespace of its Lease and stream-worker Deployments (default suigw).',
   SUIGW_OPERATOR_IDENTITY: "`suigw operator`: this replica's name in the leader Lease (default: the host name, i.e. the pod name).",
   SUIGW_OPERATOR_IMAGE: '`suigw operator`: the image of the stream workers and billing CronJobs it creates.',
+  SUIGW_OPERATOR_ENV_SECRET: "`suigw operator`: the Secret (SUIGW_SECRET, DATABASE_URL, REDIS_URL) the stream workers and billing CronJobs it creates take their environment from, in their own namespace (default suigw-env; the Helm chart sets its own).",
   SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: '`suigw operator`: most stream-worker replicas per network (default 10).',
   SUIGW_BILLING_NETWORKS: 'On-chain billing per network, JSON {"testnet": {"packageId", "configId", "usdcType", "treasury"}} (the billing app of move/suigw_billing, its BillingConfig object, USDC\'s coin type, the treasury). Unset networks answer 403 ONCHAIN_BILLING_DISABLED; `suigw dev` sets simnet\'s. See docs/billing.md.',

@@ -3,6 +3,8 @@ import path from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { Document, parse, parseAllDocuments } from 'yaml';
 import { operatorSettings } from '../../operator/settings.js';
+import type { CustomResource } from '../../operator/translate/types.js';
+import { billingCronJob, streamWorkerDeployment } from '../../operator/translate/workloads.js';
 import { roundTripLosses } from '../../operator/xds/envoy-codec.js';
 import { loadConfig } from '../../services/core/index.js';
 import { CHART_DIR, helm } from '../support/helm.js';
@@ -47,7 +49,7 @@ const find = (objects: KubeObject[], kind: string, name: string) => objects.find
 interface EnvVar {
   name: string;
   value?: string;
-  valueFrom?: { fieldRef?: { fieldPath: string }; secretKeyRef?: { key: string } };
+  valueFrom?: { fieldRef?: { fieldPath: string }; secretKeyRef?: { name: string; key: string } };
 }
 interface OperatorContainer {
   args: string[];
@@ -184,6 +186,22 @@ describe('charts/suigw with the real helm binary', () => {
     expect(settings.namespace).toBe('prod');
     expect(settings.backends.gateway.endpoints).toEqual([{ address: 'suigw-gateway.prod.svc', port: 8080 }]);
     expect(find(objects, 'Service', 'suigw-gateway')).toBeDefined();
+  });
+
+  it("gives the stream workers and billing CronJobs the operator creates the Secret the chart's roles read", () => {
+    for (const name of Object.keys(CASES)) {
+      const objects = rendered[name]!;
+      const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+      const rolesSecret = container.env.find((v) => v.name === 'SUIGW_SECRET')!.valueFrom!.secretKeyRef!.name;
+      const settings = { ...operatorSettings(loadConfig(podEnv(container.env, 'suigw'))), now: '2026-12-07T00:00:00.000Z' };
+      const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'suigw', uid: 'u-plan', generation: 1 } } as CustomResource;
+      const workloads = [
+        streamWorkerDeployment(settings, 'mainnet', 1, 10),
+        billingCronJob(settings, plan, { organizationId: 'org_a', network: 'mainnet', tier: 'team', billingDay: 1, suspend: false }),
+      ];
+      const refs = workloads.map((workload) => [...JSON.stringify(workload).matchAll(/"secretRef":\{"name":"([^"]+)"\}/g)].map((match) => match[1]));
+      expect([name, refs]).toEqual([name, [[rolesSecret], [rolesSecret]]]);
+    }
   });
 
   it("points Envoy's bootstrap at the operator's ADS and gets everything else over xDS", () => {

@@ -36,6 +36,7 @@ export function kubeConfigFor(url: string, token: string): KubeConfig {
 export const TEST_SETTINGS: Omit<TranslationSettings, 'now'> = {
   namespace: 'suigw',
   image: 'suigw:test',
+  envSecret: 'suigw-env',
   eventsPerWorker: 500,
   maxStreamWorkers: 10,
   hosts: [{ network: 'mainnet', http: ['mainnet.api.test'], grpc: ['mainnet.grpc.test'] }],
