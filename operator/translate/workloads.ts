@@ -22,7 +22,8 @@ export function streamWorkerDeployment(settings: TranslationSettings, network: N
       replicas: streamWorkerReplicas(enabledStreams, load, settings.eventsPerWorker, settings.maxStreamWorkers),
       selector: { matchLabels: labels },
       template: {
-        metadata: { labels },
+        // The managed-by label on the pods too: the chart's NetworkPolicies let them reach the bundled databases.
+        metadata: { labels: { ...labels, [MANAGED_BY_LABEL]: MANAGER } },
         spec: {
           containers: [
             {
@@ -69,7 +70,7 @@ export function billingCronJob(settings: TranslationSettings, resource: CustomRe
         spec: {
           backoffLimit: 3,
           template: {
-            metadata: { labels },
+            metadata: { labels: { ...labels, [MANAGED_BY_LABEL]: MANAGER } },
             spec: {
               restartPolicy: 'OnFailure',
               containers: [

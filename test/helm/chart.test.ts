@@ -207,6 +207,29 @@ describe('charts/suigw with the real helm binary', () => {
     }
   });
 
+  it('lets the stream workers and billing Jobs the operator creates reach the bundled PostgreSQL and Redis', () => {
+    const objects = rendered.default!;
+    const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+    const settings = { ...operatorSettings(loadConfig(podEnv(container.env, 'suigw'))), now: '2026-12-07T00:00:00.000Z' };
+    const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'suigw', uid: 'u-plan', generation: 1 } } as CustomResource;
+    const streams = streamWorkerDeployment(settings, 'mainnet', 1, 10) as { spec: { template: { metadata: { labels: Record<string, string> } } } };
+    const billing = billingCronJob(settings, plan, { organizationId: 'org_a', network: 'mainnet', tier: 'team', billingDay: 1, suspend: false }) as {
+      spec: { jobTemplate: { spec: { template: { metadata: { labels: Record<string, string> } } } } };
+    };
+    const gateway = (find(objects, 'Deployment', 'suigw-gateway')!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+    const pods = { gateway, streams: streams.spec.template.metadata.labels, billing: billing.spec.jobTemplate.spec.template.metadata.labels };
+    type Policy = { spec: { podSelector: { matchLabels: Record<string, string> }; ingress: { from?: { podSelector?: { matchLabels: Record<string, string> } }[]; ports?: { port: number | string }[] }[] } };
+    const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
+    // Same namespace, no namespaceSelector: what a podSelector-only peer means.
+    const reaches = (labels: Record<string, string>, target: string, port: number) => {
+      const targetLabels = (find(objects, target === 'postgresql' ? 'StatefulSet' : 'Deployment', `suigw-${target}`)!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+      const policies = objects.filter((o) => o.kind === 'NetworkPolicy').map((o) => o as unknown as Policy).filter((p) => matches(p.spec.podSelector.matchLabels, targetLabels));
+      return policies.length === 0 || policies.some((p) => p.spec.ingress.some((rule) => (rule.ports ?? [{ port }]).some((p) => p.port === port) && (rule.from ?? [{}]).some((peer) => peer.podSelector !== undefined && matches(peer.podSelector.matchLabels, labels))));
+    };
+    const reached = Object.entries(pods).flatMap(([pod, labels]) => [`${pod} → postgresql ${reaches(labels, 'postgresql', 5432)}`, `${pod} → redis ${reaches(labels, 'redis', 6379)}`]);
+    expect(reached).toEqual(['gateway → postgresql true', 'gateway → redis true', 'streams → postgresql true', 'streams → redis true', 'billing → postgresql true', 'billing → redis true']);
+  });
+
   it("points Envoy's bootstrap at the operator's ADS and gets everything else over xDS", () => {
     const bootstrap = parse((find(rendered.default!, 'ConfigMap', 'suigw-envoy')!.data as Record<string, string>)['envoy.yaml']!) as {
       dynamic_resources: Record<string, unknown>;
