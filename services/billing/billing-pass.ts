@@ -2,13 +2,14 @@ import type { Kysely, Transaction } from 'kysely';
 import type { Clock, Logger } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, type Chain, type OnchainAllowance } from './chain/index.js';
-import type { Charger, ChargeOrder, ChargeResult } from './charger.js';
+import type { Charger, ChargeOrder, ChargeResult, RecoveredCharge } from './charger.js';
 import { failedChargeEmail, queueEmail, reminderEmail, sendQueuedEmails } from './emails.js';
 import { chargeDate, EMAILED_ATTEMPTS, MAX_FAILED_ATTEMPTS, REMINDER_LEAD_MS, RETRY_INTERVAL_MS, SERVICE_RETRY_INTERVAL_MS } from './domain/periods.js';
 import { periodPrice } from './domain/prices.js';
 import { allowanceOpensAt } from './domain/allowance-window.js';
 import type { Mailer } from './mail/index.js';
 import { applyTransition, planById, sameTerms, savePlan, type OnchainPlan } from './plan-store.js';
+import { writeUpgradeOutcome } from './upgrade-outcome.js';
 
 export interface BillingPassDeps {
   db: Kysely<DatabaseSchema>;
@@ -81,6 +82,22 @@ export class BillingPass {
     const plan = await planById(this.#deps.db, planId);
     if (!plan || plan.state === 'ended') return 'idle';
     const now = this.#deps.clock.now();
+    // A charge left in flight by a crash is settled first, at every pass (not only when the plan is
+    // due), and written to the plan as the order it was: an upgrade `now` whose request died after
+    // signing is the owner's paid upgrade. Before, the next renewal marked it paid and charged the
+    // renewal at the old tier. The node down: nothing is known, the next pass asks again.
+    let recovered: RecoveredCharge | undefined;
+    try {
+      recovered = await this.#deps.charger.recover(plan);
+    } catch (error) {
+      if (!(error instanceof ChainUnavailable)) throw error;
+      return 'unavailable';
+    }
+    if (recovered) {
+      const written = await this.#writeRecovered(plan, recovered, now);
+      const next = await this.processPlan(planId);
+      return next === 'idle' ? written : next;
+    }
     if (plan.state === 'cancel_pending') {
       if (plan.periodEnd !== null && now < plan.periodEnd) return 'idle';
       if (!(await this.#transition(plan, 'period_ended', 'billing', `period ended ${iso(plan.periodEnd ?? now)}`, `${plan.id}:${plan.periodEnd ?? 0}:period_ended`))) return this.processPlan(planId);
@@ -103,14 +120,13 @@ export class BillingPass {
       return 'cancelled';
     }
     // A charge the allowance's current window cannot take waits for the next window (seconds, on
-    // an anniversary) rather than failing; the check for a charge left in flight comes first.
+    // an anniversary) rather than failing; a charge recorded but never signed goes on first.
     const opensAt = allowanceOpensAt(allowance, order.amount, now);
     if (opensAt !== null && opensAt > now && !(await this.#deps.charger.inFlight(plan.id))) {
       await this.#deps.db.transaction().execute((trx) => saveFields(trx, plan.id, { nextAttemptAt: opensAt }));
       return 'idle';
     }
-    // A charge left in flight by a crash is settled by asking the chain first: the balance may be
-    // low precisely because that charge went through.
+    // A charge recorded but never signed goes on with its own outcome (a declined charge settles it).
     if (balance < order.amount && !(await this.#deps.charger.inFlight(plan.id))) return this.#declined(plan, order, now, `address balance ${balance} below ${order.amount}`);
     const result = await this.#deps.charger.charge(plan, order);
     if (result.kind === 'unavailable') return this.#ourFailure(plan, now);
@@ -118,6 +134,33 @@ export class BillingPass {
     // ordered before this renewal, which is decided again on the plan as it is now (a change
     // `next_renewal` applies at this renewal; a cancelled plan is not charged).
     if (result.kind === 'superseded') return this.processPlan(planId);
+    if (result.kind === 'succeeded') {
+      await this.#paid(plan, order, now, result);
+      return 'charged';
+    }
+    return this.#declined(plan, order, now, result.message, result);
+  }
+
+  /**
+   * Writes a charge found in flight as the order it was: an upgrade as the change `now` would
+   * have; the first charge or a renewal as the one now due, which it always is (while a charge is
+   * in flight nothing else changes the plan). One that is not can no longer be applied: the
+   * plan's processing fails (logged with its id, `failed`, exit 1) and the charge stays in flight,
+   * so nothing is charged for the plan until someone looks.
+   */
+  async #writeRecovered(plan: OnchainPlan, { order, result }: RecoveredCharge, now: number): Promise<PlanOutcome> {
+    if (order.kind === 'upgrade') {
+      await this.#deps.db.transaction().execute(async (trx) => {
+        const locked = (await planById(trx, plan.id, true))!;
+        await writeUpgradeOutcome(trx, this.#deps, locked, order, result, '; written by the billing pass, the change\'s process having stopped after signing');
+      });
+      this.#deps.organizationChanged?.(plan.organizationId);
+      return result.kind === 'succeeded' ? 'charged' : 'declined';
+    }
+    const due = this.#dueOrder(plan);
+    if (due.kind !== order.kind || due.periodKey !== order.periodKey) {
+      throw new Error(`charge ${result.chargeId} (${order.kind} of ${iso(order.periodKey)}, ${result.kind}) was left in flight, but the plan now owes the ${due.kind} of ${iso(due.periodKey)}`);
+    }
     if (result.kind === 'succeeded') {
       await this.#paid(plan, order, now, result);
       return 'charged';

@@ -3,14 +3,14 @@ import type { Kysely } from 'kysely';
 import { ApiError, retryAfter, type Clock, type Network } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, TransactionBuildFailed, type Chain } from './chain/index.js';
-import { Charger, type ChargeResult } from './charger.js';
+import { Charger } from './charger.js';
 import type { ChargingLock } from './charging-lock.js';
-import { chargeDate } from './domain/periods.js';
 import { PAID_TIERS, isPaidTier, MONTHLY_PRICE, periodPrice, tierRank, type Interval, type PaidTier } from './domain/prices.js';
 import { proratedUpgradeCharge } from './domain/proration.js';
 import { BillingPass } from './billing-pass.js';
 import { activatePlan, applyTransition, billingId, latestPlanOf, livePlanOf, planById, savePlan, type OnchainPlan } from './plan-store.js';
 import { planView, type PlanView } from './views.js';
+import { writeUpgradeOutcome } from './upgrade-outcome.js';
 import { verifyAllowance, verifyAllowanceCap } from './verify-allowance.js';
 
 /** Sui's protocol version from which mainnet has allowances (Billing rule 2). */
@@ -217,22 +217,17 @@ export class BillingService {
       await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier}: address balance below the ${charge} micro-USDC charge; applies at the next renewal`);
       return this.current(organizationId);
     }
-    const result = await this.#charger.charge(plan, { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId });
+    const order = { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId } as const;
+    const result = await this.#charger.charge(plan, order);
     if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', ...retryAfter(60) });
     // A cancel or another change landed while the allowance and balance were read: nothing was
     // charged; decided again on the plan as it is now (a cancelled plan: 409 PLAN_CANCELLED).
     if (result.kind === 'superseded') return this.#change(organizationId, input);
-    if (result.kind === 'succeeded') {
-      // Rule 6: a new period starts today, so the charge day becomes today's.
-      await this.#saveChange(plan, {
-        // A cap belongs to its allowance; a new one's is not known (change takes no cap id).
-        tier, price, allowanceId, allowanceCapId: allowanceId === plan.allowanceId ? plan.allowanceCapId : null, pendingTier: null, pendingAllowanceId: null, anchorAt: now, periodsPaid: 1, periodStart: now,
-        periodEnd: chargeDate(now, plan.interval, 1), nextAttemptAt: chargeDate(now, plan.interval, 1), failedAttempts: 0, remindedFor: null,
-      }, `upgraded to ${tier} now (charged ${charge} micro-USDC, digest ${result.digest})`, { charge: result });
-    } else {
-      // Rule 6: if that charge fails, the current plan continues and the change applies at the next renewal.
-      await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier} charge failed; applies at the next renewal`, { charge: result });
-    }
+    await db.transaction().execute(async (trx) => {
+      const locked = (await livePlanOf(trx, organizationId, true))!;
+      await writeUpgradeOutcome(trx, { clock, charger: this.#charger }, locked, order, result);
+    });
+    this.#deps.organizationChanged?.(organizationId);
     return this.current(organizationId);
   }
 
@@ -277,21 +272,17 @@ export class BillingService {
     return this.current(plan.organizationId);
   }
 
-  /**
-   * `charge`: the upgrade's charge this change writes (settled in the same transaction); paid, a new
-   * period was paid for, which brings a past-due plan back to active.
-   */
-  async #saveChange(plan: OnchainPlan, fields: Partial<OnchainPlan>, reason: string, options: { charge?: Extract<ChargeResult, { kind: 'succeeded' | 'declined' }> } = {}): Promise<void> {
+  /** A change that charges nothing, written under the plan row's lock. */
+  async #saveChange(plan: OnchainPlan, fields: Partial<OnchainPlan>, reason: string): Promise<void> {
     const { db, clock } = this.#deps;
     await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, plan.organizationId, true))!;
-      if (options.charge) await this.#charger.settle(trx, options.charge);
       // Under the row lock, where the charger records a charge: a change that lands while a
       // renewal is being charged waits for it (it was dropped when that renewal was paid).
       if (await this.#charger.inFlight(plan.id, trx)) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
       const next = { ...locked, ...fields };
       await savePlan(trx, next);
-      if (locked.state === 'active' || (options.charge?.kind === 'succeeded' && locked.state === 'past_due')) {
+      if (locked.state === 'active') {
         await applyTransition(trx, clock, next, 'tier_changed', { actor: 'owner', reason, idempotencyKey: `${plan.id}:change:${clock.now()}:${next.tier}:${next.pendingTier ?? ''}` });
       }
     });

@@ -1,7 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { Clock } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
-import { ChainUnavailable, ChargeDeclined, type Chain, type ChargeOutcome, type DeclineReason, type SignedCharge } from './chain/index.js';
+import { ChainUnavailable, ChargeDeclined, type Chain, type DeclineReason, type SignedCharge } from './chain/index.js';
 import { billingId, planById, sameTerms, type OnchainPlan } from './plan-store.js';
 
 export type ChargeKind = 'first' | 'renewal' | 'upgrade';
@@ -39,10 +39,12 @@ export type ChargeResult =
  *    and `cancel` write the plan under that lock after checking for a charge in flight, so each
  *    lands either before the charge is decided or after it is settled, never in between;
  * 2. the signed transaction's digest and bytes are stored (`signed`) BEFORE it is sent;
- * 3. recovery asks the chain about a stored digest before anything else: executed → its
- *    outcome is recorded; never executed → the SAME bytes are sent again (Sui runs a digest at
- *    most once); only bytes that can never run any more (their gas coin moved on) are
- *    `abandoned`, and only then is a new transaction built for the period;
+ * 3. recovery (`recover`, the billing pass's first step for every plan) asks the chain about a
+ *    stored digest before anything else: executed → its outcome, for the caller to write to the
+ *    plan as the order it was (an upgrade `now` left by a crashed request included); never
+ *    executed → the SAME bytes are sent again (Sui runs a digest at most once); only bytes that
+ *    can never run any more (their gas coin moved on) are `abandoned`, and only then may a new
+ *    transaction be built;
  * 4. the outcome is written (`settle`) in the transaction that writes it to the plan, so the
  *    charge stays in flight until the plan shows it: a cancel that lands once the chain has
  *    executed the charge, before the plan has the paid period, is 409 CHARGE_IN_PROGRESS (it was
@@ -70,11 +72,14 @@ export class Charger {
     return row !== undefined;
   }
 
-  /** Takes `order` (or finds it taken); `succeeded` and `declined` are for the caller to `settle`. */
+  /**
+   * Takes `order` (or finds it taken); `succeeded` and `declined` are for the caller to `settle`.
+   * A charge left signed is the caller's to `recover` and write to the plan first (the billing
+   * pass does, before anything else): its row holds the plan's one place in flight (a unique
+   * index), so no order is recorded beside it.
+   */
   async charge(plan: OnchainPlan, order: ChargeOrder): Promise<ChargeResult> {
     try {
-      const recovered = await this.#recover(plan, order);
-      if (recovered) return recovered;
       const paid = await this.#db.selectFrom('billing_charges').select(['id', 'digest']).where('plan_id', '=', plan.id)
         .where('period_key', '=', new Date(order.periodKey)).where('kind', '=', order.kind).where('status', '=', 'succeeded').executeTakeFirst();
       if (paid) return { kind: 'succeeded', digest: paid.digest!, chargeId: paid.id };
@@ -97,8 +102,12 @@ export class Charger {
    * Writes a charge's outcome; `trx` is the transaction (holding the plan row's lock) that writes
    * it to the plan. A charge found settled already is left as it is.
    */
-  async settle(trx: Transaction<DatabaseSchema>, result: Extract<ChargeResult, { kind: 'succeeded' | 'declined' }>): Promise<void> {
-    await this.#finish(result.chargeId, result, trx);
+  async settle(trx: Transaction<DatabaseSchema>, result: SettledCharge): Promise<void> {
+    const now = new Date(this.#clock.now());
+    const fields = result.kind === 'succeeded'
+      ? { status: 'succeeded', digest: result.digest, updated_at: now }
+      : { status: 'declined', digest: result.digest, decline_reason: result.reason, updated_at: now };
+    await trx.updateTable('billing_charges').set(fields).where('id', '=', result.chargeId).where('status', 'in', ['pending', 'signed']).execute();
   }
 
   /** The `pending` row, written only if the plan is still as `plan` (the charge was decided on it); else undefined. */
@@ -140,10 +149,14 @@ export class Charger {
   }
 
   /**
-   * Settles a charge left in flight by a crash (or an outage) before anything new is tried: the
-   * outcome of `order` itself is the caller's to settle; another order's is written here.
+   * The outcome of the plan's charge left signed by a crash (or an outage), whatever its order:
+   * undefined when there is none, or when its bytes can never run any more (then `abandoned`:
+   * nothing was charged). The outcome stays in flight until the caller writes it to the plan as
+   * that order (`settle`): before, the charge of another order than the one being charged (an
+   * upgrade `now`, found by the next renewal) was marked settled here and never reached the plan.
+   * ChainUnavailable when the chain cannot be asked.
    */
-  async #recover(plan: OnchainPlan, order: ChargeOrder): Promise<ChargeResult | undefined> {
+  async recover(plan: OnchainPlan): Promise<RecoveredCharge | undefined> {
     const row = await this.#db.selectFrom('billing_charges').selectAll().where('plan_id', '=', plan.id).where('status', '=', 'signed').executeTakeFirst();
     if (!row) return undefined;
     const signed: SignedCharge = { digest: row.digest!, txBytes: row.tx_bytes!, signature: row.signature! };
@@ -152,22 +165,18 @@ export class Charger {
       await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', row.id).execute();
       return undefined;
     }
-    const recovered = orderOf(row);
-    if (recovered.kind === order.kind && recovered.periodKey === order.periodKey) return { ...outcome, chargeId: row.id };
-    await this.#finish(row.id, outcome);
-    return undefined;
+    return { order: orderOf(row), result: { ...outcome, chargeId: row.id } };
   }
-
-  /** Writes an outcome over a charge still in flight (a settled one is left as it is). */
-  async #finish(chargeId: string, outcome: ChargeOutcome, db: Kysely<DatabaseSchema> = this.#db): Promise<void> {
-    const now = new Date(this.#clock.now());
-    const fields = outcome.kind === 'succeeded'
-      ? { status: 'succeeded', digest: outcome.digest, updated_at: now }
-      : { status: 'declined', digest: outcome.digest, decline_reason: outcome.reason, updated_at: now };
-    await db.updateTable('billing_charges').set(fields).where('id', '=', chargeId).where('status', 'in', ['pending', 'signed']).execute();
-  }
-
 }
+
+/** A charge found signed, its outcome asked of the chain: written to the plan as `order`. */
+export interface RecoveredCharge {
+  readonly order: ChargeOrder;
+  readonly result: SettledCharge;
+}
+
+/** An outcome the caller writes to the plan (`settle`, in the same transaction). */
+export type SettledCharge = Extract<ChargeResult, { kind: 'succeeded' | 'declined' }>;
 
 interface PendingCharge {
   id: string;

@@ -1,6 +1,8 @@
 /**
  * A billing pass that SIGKILLs itself at one point of a charge (CRASH_AT), for the crash test:
  * the real pass, charger, lock and SuiChain, the chain wrapped only to die at the chosen call.
+ * With CRASH_CHANGE (JSON `{organizationId, tier, allowanceId}`) it is an upgrade `when: now`
+ * instead (the real BillingService.change, as a server process answering it would run it).
  *   sign:before    the pending charge row is written, nothing built
  *   sign:after     the charge is built and signed, its digest not stored yet
  *   submit:before  the digest and bytes are stored, nothing sent
@@ -9,7 +11,7 @@
 import { decodeSuiPrivateKey } from '@mysten/sui/cryptography';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import type { Network } from '../../services/core/index.js';
-import { BillingPass, Charger, ChargingLock, SuiChain, type BillingNetwork, type Chain } from '../../services/billing/index.js';
+import { BillingPass, BillingService, Charger, ChargingLock, SuiChain, type BillingNetwork, type Chain } from '../../services/billing/index.js';
 import { openRuntime, readConfig } from '../../services/cli/runtime.js';
 import { closeUpstreamSet, upstreamSetFromConfig } from '../../services/upstream/index.js';
 
@@ -47,9 +49,16 @@ const chain: Chain = Object.assign(Object.create(real) as Chain, {
     return outcome;
   },
 });
-const charger = new Charger({ db: runtime.database.db, chain, clock: runtime.clock });
-const pass = new BillingPass({ db: runtime.database.db, clock: runtime.clock, chain, charger });
-const report = await new ChargingLock(runtime.database).tryRun(() => pass.run({ organizationId: config.billing.organizationId }));
-console.log(JSON.stringify(report));
+const lock = new ChargingLock(runtime.database);
+const change = process.env['CRASH_CHANGE'];
+if (change) {
+  const { organizationId, tier, allowanceId } = JSON.parse(change) as { organizationId: string; tier: string; allowanceId: string };
+  const view = await new BillingService({ db: runtime.database.db, clock: runtime.clock, chain, lock }).change(organizationId, { tier, when: 'now', allowanceId });
+  console.log(JSON.stringify(view));
+} else {
+  const charger = new Charger({ db: runtime.database.db, chain, clock: runtime.clock });
+  const pass = new BillingPass({ db: runtime.database.db, clock: runtime.clock, chain, charger });
+  console.log(JSON.stringify(await lock.tryRun(() => pass.run({ organizationId: config.billing.organizationId }))));
+}
 await closeUpstreamSet(upstreams);
 await runtime.database.close();
