@@ -59,7 +59,7 @@ describe('journey: make dev restarted on a kept .suigw/', () => {
         await requestSuiFromFaucetV2({ host: second.state.simnet!.faucetUrl, recipient });
         await expect.poll(() => socket.digests.length, { timeout: 60_000 }).toBeGreaterThan(0);
         await expect.poll(() => receiver.received.length, { timeout: 60_000 }).toBeGreaterThan(0);
-        expect(receiver.received.map((delivery) => delivery.path)).toEqual(['/kept']);
+        expect(new Set(receiver.received.map((delivery) => delivery.path))).toEqual(new Set(['/kept']));
         expect(JSON.parse(receiver.received[0]!.body).data.digest).toBe(socket.digests[0]);
       } finally {
         socket.close();

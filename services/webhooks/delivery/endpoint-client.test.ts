@@ -3,7 +3,7 @@ import net, { type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookReceiver } from '../../../test/support/webhook-receiver.js';
 import { EndpointClient } from './endpoint-client.js';
-import { guardedAgents } from './guarded-agents.js';
+import { guardedAgents, IDLE_CONNECTION_MS } from './guarded-agents.js';
 
 /** The SSRF guard at connection time, against a real receiver on loopback. */
 describe('EndpointClient', () => {
@@ -91,5 +91,67 @@ describe('EndpointClient on kept-alive connections', () => {
     expect(Object.values(agent.freeSockets).flat().map((socket) => socket!.timeout)).toEqual([4_000]);
     agent.destroy();
     await receiver.close();
+  });
+});
+
+describe('EndpointClient, connections the receiver resets', () => {
+  const now = () => Date.UTC(2026, 10, 22);
+
+  /** A receiver that resets every connection at its `resetAt`-th request (1-based), unanswered; answers 204 otherwise. */
+  async function resettingReceiver(resetAt: number) {
+    const requests: number[] = [];
+    const server = net.createServer((socket) => {
+      const index = requests.push(0) - 1;
+      let buffered = '';
+      socket.on('data', (chunk: Buffer) => {
+        buffered += chunk.toString('latin1');
+        const end = buffered.indexOf('\r\n\r\n');
+        if (end < 0) return;
+        const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+        if (buffered.length < end + 4 + length) return;
+        buffered = buffered.slice(end + 4 + length);
+        requests[index]! += 1;
+        if (requests[index] === resetAt) socket.resetAndDestroy();
+        else socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n');
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests, close: () => server.close() };
+  }
+
+  it('does not send again when a new connection is reset: that is a failed attempt', async () => {
+    const receiver = await resettingReceiver(1);
+    const client = new EndpointClient({ timeoutMs: 5_000, allowedAddresses: ['127.0.0.0/8'] });
+    expect(await client.post(receiver.url, {}, '{}', now)).toEqual({ status: null, retryAfterMs: null, error: 'connection failed (ECONNRESET)' });
+    expect(receiver.requests).toEqual([1]);
+    client.close();
+    receiver.close();
+  });
+
+  it('sends once more at most, on a new connection, though several idle ones were kept', async () => {
+    // Two connections kept alive (two deliveries at once), both reset at their second request.
+    const receiver = await resettingReceiver(2);
+    const client = new EndpointClient({ timeoutMs: 5_000, allowedAddresses: ['127.0.0.0/8'] });
+    const answered = { status: 204, retryAfterMs: null, error: null };
+    expect(await Promise.all([client.post(receiver.url, {}, '{"n":1}', now), client.post(receiver.url, {}, '{"n":2}', now)])).toEqual([answered, answered]);
+    expect(receiver.requests).toEqual([1, 1]);
+    // The next goes out on one of them, is reset, and is sent again on a third connection, not on the other kept one.
+    expect(await client.post(receiver.url, {}, '{"n":3}', now)).toEqual(answered);
+    expect(receiver.requests.toSorted()).toEqual([1, 1, 2]);
+    client.close();
+    receiver.close();
+  });
+
+  it('keeps an idle connection at most IDLE_CONNECTION_MS (30 s) when the receiver gives no Keep-Alive hint', async () => {
+    expect(IDLE_CONNECTION_MS).toBe(30_000);
+    const receiver = await resettingReceiver(Number.POSITIVE_INFINITY);
+    const agent = guardedAgents(['127.0.0.0/8']).http;
+    await new Promise<void>((resolve, reject) => {
+      http.request(receiver.url, { method: 'POST', agent }, (response) => response.resume().on('end', resolve)).on('error', reject).end('{}');
+    });
+    await expect.poll(() => Object.values(agent.freeSockets).flat().length).toBe(1);
+    expect(Object.values(agent.freeSockets).flat().map((socket) => socket!.timeout)).toEqual([30_000]);
+    agent.destroy();
+    receiver.close();
   });
 });

@@ -1,5 +1,6 @@
 import http from 'node:http';
 import https from 'node:https';
+import { urlToHttpOptions } from 'node:url';
 import type { AttemptOutcome } from './deliveries.js';
 import { AddressNotAllowedError, guardedAgents, type Resolve } from './guarded-agents.js';
 import { parseRetryAfter } from './retry-schedule.js';
@@ -38,15 +39,20 @@ export class EndpointClient {
 
   /**
    * One attempt; never throws: a failure is an outcome with a null status and an error. A
-   * kept-alive connection the receiver closed just as the delivery was written on it (its idle
-   * timeout raced ours) is not a failed attempt: the receiver never read it, so it is sent again
-   * on another connection, within the same deadline (Node's documented `reusedSocket` retry).
+   * kept-alive connection closed under the delivery before any answer (the receiver's idle
+   * timeout raced ours) is not a failed attempt: the delivery is sent once more, within the same
+   * deadline, on a new connection (Node's documented `reusedSocket` retry; the receiver's other
+   * idle connections are dropped first, as likely closed too). Most likely the receiver never
+   * read it; if it did (it crashed answering), it gets the same `webhook-id` twice, which
+   * at-least-once delivery allows.
    */
   post(url: string, headers: Record<string, string>, body: string, now: () => number): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
       const target = new URL(url);
+      const agent = target.protocol === 'https:' ? this.#https : this.#http;
       let settled = false;
       let current: http.ClientRequest | undefined;
+      let resent = false;
       const finish = (outcome: AttemptOutcome) => {
         if (settled) return;
         settled = true;
@@ -61,7 +67,7 @@ export class EndpointClient {
         let answered = false;
         const request = (target.protocol === 'https:' ? https : http).request(target, {
           method: 'POST',
-          agent: target.protocol === 'https:' ? this.#https : this.#http,
+          agent,
           headers: {
             ...headers,
             'content-type': 'application/json',
@@ -92,8 +98,13 @@ export class EndpointClient {
         });
         current = request;
         request.on('error', (error) => {
-          if (!settled && !answered && request.reusedSocket && closedUnderUs(error)) send();
-          else finish({ status: null, retryAfterMs: null, error: describe(error) });
+          if (settled || answered || resent || !request.reusedSocket || !closedUnderUs(error)) {
+            finish({ status: null, retryAfterMs: null, error: describe(error) });
+            return;
+          }
+          resent = true;
+          dropIdleConnections(agent, target);
+          send();
         });
         request.end(body);
       };
@@ -104,6 +115,18 @@ export class EndpointClient {
   close(): void {
     this.#http.destroy();
     this.#https.destroy();
+  }
+}
+
+/**
+ * Closes the agent's idle connections to `target`'s host and port, so that the next request opens
+ * a new one. The agent's pool names start `host:port:` (then TLS options for https).
+ */
+function dropIdleConnections(agent: http.Agent, target: URL): void {
+  const { hostname, port } = urlToHttpOptions(target);
+  const prefix = `${hostname}:${port || (target.protocol === 'https:' ? 443 : 80)}:`;
+  for (const [name, sockets] of Object.entries(agent.freeSockets)) {
+    if (name.startsWith(prefix)) for (const socket of sockets ?? []) socket.destroy();
   }
 }
 

@@ -42,7 +42,7 @@ function guardedLookup(allowedAddresses: readonly string[], resolve: Resolve) {
  * How long a kept-alive connection to a receiver may sit idle before we close it. Node's agent
  * honours a receiver's `Keep-Alive: timeout=N` hint (closing a second before it) only when the
  * agent has a timeout of its own that is longer, so without one it keeps connections the receiver
- * has already closed (a Node server's 5 s, the schedule's second retry) and writes into them.
+ * has already closed (a Node server's 5 s, the schedule's first retry) and writes into them.
  * While a delivery is in flight this timeout only emits an event: the attempt's deadline rules.
  */
 export const IDLE_CONNECTION_MS = 30_000;
