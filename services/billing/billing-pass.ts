@@ -129,7 +129,9 @@ export class BillingPass {
     // A charge recorded but never signed goes on with its own outcome (a declined charge settles it).
     if (balance < order.amount && !(await this.#deps.charger.inFlight(plan.id))) return this.#declined(plan, order, now, `address balance ${balance} below ${order.amount}`);
     const result = await this.#deps.charger.charge(plan, order);
-    if (result.kind === 'unavailable') return this.#ourFailure(plan, now);
+    // A failure of ours; a charge signed but not known to be sent (`in_flight`) is settled by the
+    // next pass's recovery, whatever the retry time.
+    if (result.kind === 'unavailable' || result.kind === 'in_flight') return this.#ourFailure(plan, now);
     // A change or cancel landed while the chain was read, before the charge was recorded: it is
     // ordered before this renewal, which is decided again on the plan as it is now (a change
     // `next_renewal` applies at this renewal; a cancelled plan is not charged).

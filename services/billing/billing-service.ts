@@ -13,6 +13,9 @@ import { planView, type PlanView } from './views.js';
 import { writeUpgradeOutcome } from './upgrade-outcome.js';
 import { verifyAllowance, verifyAllowanceCap } from './verify-allowance.js';
 
+/** An upgrade `now` whose charge was signed but could not be sent (409 CHARGE_IN_PROGRESS). */
+const UPGRADE_IN_FLIGHT = 'The upgrade\'s charge was signed but sending it failed, so it may have been taken (never twice). The next billing pass settles it and writes it to the plan: paid, the new tier from now; failed, the change applies at the next renewal. Until then change and cancel answer 409.';
+
 /** Sui's protocol version from which mainnet has allowances (Billing rule 2). */
 export const MAINNET_ALLOWANCE_PROTOCOL_VERSION = 138;
 
@@ -220,6 +223,9 @@ export class BillingService {
     const order = { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId } as const;
     const result = await this.#charger.charge(plan, order);
     if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', ...retryAfter(60) });
+    // Signed, then sending failed: it may have been taken (the chain may even have run it), so
+    // "nothing was charged" would be false, and a retry cannot charge it again (it is in flight).
+    if (result.kind === 'in_flight') throw new ApiError('CHARGE_IN_PROGRESS', { message: UPGRADE_IN_FLIGHT, ...retryAfter(60) });
     // A cancel or another change landed while the allowance and balance were read: nothing was
     // charged; decided again on the plan as it is now (a cancelled plan: 409 PLAN_CANCELLED).
     if (result.kind === 'superseded') return this.#change(organizationId, input);

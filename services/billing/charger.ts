@@ -23,8 +23,14 @@ export interface ChargeOrder {
 export type ChargeResult =
   | { readonly kind: 'succeeded'; readonly digest: string; readonly chargeId: string }
   | { readonly kind: 'declined'; readonly digest: string | null; readonly reason: DeclineReason; readonly message: string; readonly chargeId: string }
-  /** A failure of ours or the network's: nothing is known to be charged; try again later. */
+  /** A failure of ours or the network's before the charge was signed: nothing was charged; try again later. */
   | { readonly kind: 'unavailable'; readonly message: string }
+  /**
+   * Signed and stored, but sending it failed (the node down, or its answer lost once it ran the
+   * charge): it may have been taken. It stays in flight (`signed`) until recovery, the billing
+   * pass's first step, asks the chain (or sends the same bytes again) and writes it to the plan.
+   */
+  | { readonly kind: 'in_flight'; readonly message: string; readonly chargeId: string }
   /**
    * The plan changed (a `change` or `cancel` landed) between the caller's reading of it and the
    * charge's record: nothing was recorded or charged; decide again on the plan as it is now.
@@ -145,7 +151,12 @@ export class Charger {
     }
     await this.#db.updateTable('billing_charges').set({ status: 'signed', digest: signed.digest, tx_bytes: signed.txBytes, signature: signed.signature, updated_at: new Date(this.#clock.now()) })
       .where('id', '=', pending.id).where('status', '=', 'pending').execute();
-    return { ...(await this.#chain.submit(plan.network, signed)), chargeId: pending.id };
+    try {
+      return { ...(await this.#chain.submit(plan.network, signed)), chargeId: pending.id };
+    } catch (error) {
+      if (error instanceof ChainUnavailable) return { kind: 'in_flight', message: error.message, chargeId: pending.id };
+      throw error;
+    }
   }
 
   /**
