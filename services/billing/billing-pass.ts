@@ -98,6 +98,12 @@ export class BillingPass {
       const next = await this.processPlan(planId);
       return next === 'idle' ? written : next;
     }
+    // A charge recorded but never signed was never sent: nothing was charged. One of another order
+    // than the one due (an upgrade `now` whose request died before signing) is abandoned here, under
+    // the charging lock (no other charger is between recording and signing). Before, only a charge
+    // of the plan found it, at the next renewal: until then (up to a month) change and cancel were
+    // 409 CHARGE_IN_PROGRESS. The due order's own goes on with its row when the plan is charged.
+    await this.#deps.charger.abandonUnsent(plan.id, this.#dueOrder(plan));
     if (plan.state === 'cancel_pending') {
       if (plan.periodEnd !== null && now < plan.periodEnd) return 'idle';
       if (!(await this.#transition(plan, 'period_ended', 'billing', `period ended ${iso(plan.periodEnd ?? now)}`, `${plan.id}:${plan.periodEnd ?? 0}:period_ended`))) return this.processPlan(planId);

@@ -28,7 +28,7 @@ function runCrashingPass(env: Record<string, string>): Promise<{ code: number | 
 
 /**
  * Exactly one charge per period, whatever crashes: a billing process is SIGKILLed at each step
- * of a renewal charge (or a process answering an upgrade `now`, after signing its charge), then
+ * of a renewal charge (or a process answering an upgrade `now`, before or after signing its charge), then
  * `suigw billing` (the command the OnchainPlan CronJob runs) runs again; the chain shows one
  * charge for the period and the database agrees.
  */
@@ -42,10 +42,11 @@ describe('billing crash test: SIGKILL at every step of a charge, then suigw bill
   const UPGRADES = [['submit:before', 31], ['submit:after', 31], ['submit:after', 10]] as const;
   const plans = new Map<string, { organizationId: string; planId: string; allowanceId: string }>();
   const upgrades = new Map<string, { organizationId: string; planId: string; allowanceId: string; growthAllowanceId: string }>();
+  let unsent: { organizationId: string; planId: string; allowanceId: string; growthAllowanceId: string };
   beforeAll(async () => {
     h = await startBillingHarness({ seed: 'billing-crash', start: firstChargeAt });
     // Every plan takes its first charge a month ago (one of the upgrades' 10 days ago), before the
-    // chain's clock moves to now. One funder each (USDC coins; erin alone also has an address
+    // chain's clock moves to now. One funder each (USDC coins; erin and mallory also have an address
     // balance at genesis, which changes nothing here): each plan's prefund is its own.
     const funders = ['grace', 'ivan', 'olivia', 'rupert'];
     for (const [index, point] of POINTS.entries()) plans.set(point, await planOnChain(`Crash ${point}`, funders[index]!));
@@ -56,6 +57,11 @@ describe('billing crash test: SIGKILL at every step of a charge, then suigw bill
       const plan = await planOnChain(`Crash upgrade ${point} ${daysAgo}`, funder);
       upgrades.set(`${point} ${daysAgo}`, { ...plan, growthAllowanceId: await allowanceOnChain(plan.organizationId, funder, 'growth') });
     }
+    // An upgrade killed before signing, on a plan whose renewal is three weeks away.
+    h.clock.set(Math.max(h.clock.now(), Date.now() - 10 * DAY));
+    h.simnet.advanceClockTo(h.clock.now());
+    const plan = await planOnChain('Crash upgrade sign:before', 'mallory');
+    unsent = { ...plan, growthAllowanceId: await allowanceOnChain(plan.organizationId, 'mallory', 'growth') };
     h.simnet.advanceClockTo(Date.now());
   });
   afterAll(async () => h.close());
@@ -91,7 +97,7 @@ describe('billing crash test: SIGKILL at every step of a charge, then suigw bill
     return Object.entries(result.Transaction!.objectTypes!).find(([, type]) => type.includes('::allowance::Allowance<'))![0];
   }
 
-  const charges = (planId: string) => h.db.database.db.selectFrom('billing_charges').select(['kind', 'status', 'digest']).where('plan_id', '=', planId).where('kind', '=', 'renewal').execute();
+  const charges = (planId: string) => h.db.database.db.selectFrom('billing_charges').select(['id', 'kind', 'status', 'digest']).where('plan_id', '=', planId).where('kind', '=', 'renewal').execute();
 
   it.each([
     ['sign:before', ['pending']],
@@ -104,7 +110,8 @@ describe('billing crash test: SIGKILL at every step of a charge, then suigw bill
 
     const crashed = await runCrashingPass({ ...env(organizationId), CRASH_AT: point });
     expect({ signal: crashed.signal, stderr: crashed.stderr }).toEqual({ signal: 'SIGKILL', stderr: '' });
-    expect((await charges(planId)).map((charge) => charge.status)).toEqual(leftBehind);
+    const left = await charges(planId);
+    expect(left.map((charge) => charge.status)).toEqual(leftBehind);
     // Only a process killed after the chain executed the charge has spent anything yet.
     expect(h.simnet.ledger.getAllowance(allowanceId)!.lifetimeSpent).toBe(point === 'submit:after' ? 2n * PRICE : PRICE);
 
@@ -114,7 +121,9 @@ describe('billing crash test: SIGKILL at every step of a charge, then suigw bill
 
     expect(h.simnet.ledger.getAllowance(allowanceId)!.lifetimeSpent).toBe(2n * PRICE);
     const rows = await charges(planId);
-    expect(rows.filter((row) => row.status === 'succeeded')).toHaveLength(1);
+    // The row left behind is the one settled: a `pending` one of the due renewal goes on (the
+    // pass's recovery step abandons only another order's), not abandoned and recorded again.
+    expect(rows.map((row) => [row.id, row.status])).toEqual([[left[0]!.id, 'succeeded']]);
     expect(rows.filter((row) => row.status === 'pending' || row.status === 'signed')).toEqual([]);
     const digest = rows.find((row) => row.status === 'succeeded')!.digest!;
     expect((await h.sui.core.getTransaction({ digest, include: { effects: true } })).Transaction?.status.success).toBe(true);
@@ -179,6 +188,39 @@ describe('billing crash test: SIGKILL at every step of a charge, then suigw bill
       expect(JSON.parse(again.stdout.trim().split('\n').at(-1)!)).toMatchObject({ charged: 0, failed: 0 });
       expect(h.simnet.ledger.getAllowance(growthAllowanceId)!.lifetimeSpent).toBe(charged);
       expect(h.simnet.ledger.getAllowance(allowanceId)!.lifetimeSpent).toBe(PRICE);
+    }, 4 * CLI_TIMEOUT_MS);
+
+    /**
+     * Killed after recording its charge, before signing it: never signed, so never sent, so nothing
+     * was charged. Before, only a charge of the plan (its renewal, here three weeks away) abandoned
+     * the row, and until then change and cancel were 409 CHARGE_IN_PROGRESS.
+     */
+    it('killed at sign:before, the renewal weeks away: the next suigw billing abandons the charge, nothing is charged, and the owner can upgrade again', async () => {
+      const { organizationId, planId, allowanceId, growthAllowanceId } = unsent;
+      const crashed = await runCrashingPass({ ...env(organizationId), CRASH_AT: 'sign:before', CRASH_CHANGE: JSON.stringify({ organizationId, tier: 'growth', allowanceId: growthAllowanceId }) });
+      expect({ signal: crashed.signal, stderr: crashed.stderr }).toEqual({ signal: 'SIGKILL', stderr: '' });
+      const upgradeRows = () => h.db.database.db.selectFrom('billing_charges').select(['id', 'status']).where('plan_id', '=', planId).where('kind', '<>', 'first').orderBy('created_at').execute();
+      const [left] = await upgradeRows();
+      expect(await upgradeRows()).toEqual([{ id: left!.id, status: 'pending' }]);
+      await expect(h.billing.service.cancel(organizationId)).rejects.toMatchObject({ status: 409, code: 'CHARGE_IN_PROGRESS' });
+      const planRow = () => h.db.database.db.selectFrom('onchain_plans').selectAll().where('id', '=', planId).executeTakeFirstOrThrow();
+      const before = await planRow();
+
+      const rerun = await runCli(['billing'], env(organizationId));
+      expect({ code: rerun.code, stderr: rerun.stderr }).toEqual({ code: 0, stderr: '' });
+      expect(JSON.parse(rerun.stdout.trim().split('\n').at(-1)!)).toMatchObject({ charged: 0, declined: 0, unavailable: 0, failed: 0 });
+      expect(await upgradeRows()).toEqual([{ id: left!.id, status: 'abandoned' }]);
+      expect(await planRow()).toEqual(before);
+      expect(h.simnet.ledger.getAllowance(growthAllowanceId)!.lifetimeSpent).toBe(0n);
+      expect(h.simnet.ledger.getAllowance(allowanceId)!.lifetimeSpent).toBe(PRICE);
+
+      // The owner's upgrade, asked again, is charged once and applied.
+      h.clock.set(Date.now());
+      const view = await h.billing.service.change(organizationId, { tier: 'growth', when: 'now', allowanceId: growthAllowanceId });
+      expect(view).toMatchObject({ state: 'active', plan: { tier: 'growth' }, pendingChange: null });
+      const rows = await h.db.database.db.selectFrom('billing_charges').select(['status', 'amount_micro_usdc']).where('plan_id', '=', planId).where('kind', '=', 'upgrade').orderBy('created_at').execute();
+      expect(rows.map((row) => row.status)).toEqual(['abandoned', 'succeeded']);
+      expect(h.simnet.ledger.getAllowance(growthAllowanceId)!.lifetimeSpent).toBe(BigInt(rows[1]!.amount_micro_usdc));
     }, 4 * CLI_TIMEOUT_MS);
   });
 });

@@ -89,13 +89,7 @@ export class Charger {
       const paid = await this.#db.selectFrom('billing_charges').select(['id', 'digest']).where('plan_id', '=', plan.id)
         .where('period_key', '=', new Date(order.periodKey)).where('kind', '=', order.kind).where('status', '=', 'succeeded').executeTakeFirst();
       if (paid) return { kind: 'succeeded', digest: paid.digest!, chargeId: paid.id };
-      // A `pending` row was never signed, so never sent: the same order goes on with it, another is dropped.
-      let pending = await this.#pendingRow(plan.id);
-      if (pending && !sameOrder(pending.order, order)) {
-        await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', pending.id).execute();
-        pending = undefined;
-      }
-      const recorded = pending ?? (await this.#record(plan, order));
+      const recorded = (await this.#unsentRow(plan.id, order)) ?? (await this.#record(plan, order));
       if (recorded === undefined) return { kind: 'superseded' };
       return await this.#signAndSend(plan, recorded);
     } catch (error) {
@@ -131,9 +125,25 @@ export class Charger {
     });
   }
 
-  async #pendingRow(planId: string): Promise<PendingCharge | undefined> {
+  /**
+   * Abandons the plan's `pending` charge unless it is `keep`, the order about to be charged (which
+   * goes on with it). A `pending` row was never signed, so never sent: nothing was charged. The
+   * caller holds the charging lock, which every charger takes before it records a charge, so the
+   * row's process died before signing (an upgrade `now`'s request, whose order no pass charges);
+   * no live process is between recording and signing.
+   */
+  async abandonUnsent(planId: string, keep: ChargeOrder): Promise<void> {
+    await this.#unsentRow(planId, keep);
+  }
+
+  /** The plan's `pending` charge if it is `order`; one of another order is abandoned (`abandonUnsent`). */
+  async #unsentRow(planId: string, order: ChargeOrder): Promise<PendingCharge | undefined> {
     const row = await this.#db.selectFrom('billing_charges').selectAll().where('plan_id', '=', planId).where('status', '=', 'pending').executeTakeFirst();
-    return row ? { id: row.id, order: orderOf(row) } : undefined;
+    if (!row) return undefined;
+    const pending = { id: row.id, order: orderOf(row) };
+    if (sameOrder(pending.order, order)) return pending;
+    await this.#db.updateTable('billing_charges').set({ status: 'abandoned', updated_at: new Date(this.#clock.now()) }).where('id', '=', row.id).where('status', '=', 'pending').execute();
+    return undefined;
   }
 
   async #signAndSend(plan: OnchainPlan, pending: PendingCharge): Promise<ChargeResult> {
