@@ -8,8 +8,10 @@ import type { Timers } from './timers.js';
 export interface WatchedType {
   apiVersion: string;
   kind: string;
-  /** The collection path across namespaces, e.g. `/apis/suigw.io/v1alpha1/apikeys`. */
+  /** The collection path: across namespaces (`/apis/suigw.io/v1alpha1/apikeys`) or in one (`/apis/batch/v1/namespaces/suigw/cronjobs`). */
   path: string;
+  /** The one namespace watched; absent: all of them. */
+  namespace?: string;
   labelSelector?: string;
 }
 
@@ -22,11 +24,17 @@ export const CUSTOM_TYPES: Record<Kind, WatchedType> = Object.fromEntries(
   ]),
 ) as Record<Kind, WatchedType>;
 
-export const OWNED_TYPES = {
-  Secret: { apiVersion: 'v1', kind: 'Secret', path: '/api/v1/secrets', labelSelector: OWNED },
-  Deployment: { apiVersion: 'apps/v1', kind: 'Deployment', path: '/apis/apps/v1/deployments', labelSelector: OWNED },
-  CronJob: { apiVersion: 'batch/v1', kind: 'CronJob', path: '/apis/batch/v1/cronjobs', labelSelector: OWNED },
-} satisfies Record<string, WatchedType>;
+/**
+ * What the operator writes: key Secrets in the resources' namespaces (so across namespaces), the
+ * stream-worker Deployments and billing CronJobs in its own (so the chart's Role there suffices).
+ */
+export function ownedTypes(namespace: string) {
+  return {
+    Secret: { apiVersion: 'v1', kind: 'Secret', path: '/api/v1/secrets', labelSelector: OWNED },
+    Deployment: { apiVersion: 'apps/v1', kind: 'Deployment', path: `/apis/apps/v1/namespaces/${namespace}/deployments`, namespace, labelSelector: OWNED },
+    CronJob: { apiVersion: 'batch/v1', kind: 'CronJob', path: `/apis/batch/v1/namespaces/${namespace}/cronjobs`, namespace, labelSelector: OWNED },
+  } satisfies Record<string, WatchedType>;
+}
 
 /**
  * One ListWatch per watched type. The client relists by itself on 410 Gone but STOPS on any
@@ -48,7 +56,7 @@ export class Informer {
   ) {
     const objects = KubernetesObjectApi.makeApiClient(kubeConfig);
     const list = async () => {
-      const result = await objects.list(type.apiVersion, type.kind, undefined, undefined, undefined, undefined, undefined, type.labelSelector);
+      const result = await objects.list(type.apiVersion, type.kind, type.namespace, undefined, undefined, undefined, undefined, type.labelSelector);
       this.#listed = true;
       return result;
     };

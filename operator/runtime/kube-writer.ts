@@ -1,7 +1,7 @@
 import { ApiException, CoreV1Api, CustomObjectsApi, KubernetesObjectApi, PatchStrategy, type KubeConfig, type KubernetesObject } from '@kubernetes/client-node';
 import { API_GROUP, API_VERSION, type Kind } from '../crds/schemas.js';
 import { KINDS } from '../crds/definitions.js';
-import { FINALIZER, MANAGER, type ResourceRef } from '../translate/types.js';
+import { FINALIZER, MANAGER, type ResourceRef, type WorkloadRef } from '../translate/types.js';
 
 /* eslint-disable @typescript-eslint/no-explicit-any -- custom resources are open JSON documents. */
 type Json = Record<string, any>;
@@ -32,6 +32,16 @@ export class KubeWriter {
   /** Server-side apply, forced; `dryRun`: authorized and admitted by the API server, not stored. */
   async apply(object: Json, options: { dryRun?: boolean } = {}): Promise<void> {
     await this.#objects.patch(object as KubernetesObject, undefined, options.dryRun ? 'All' : undefined, MANAGER, true, PatchStrategy.ServerSideApply);
+  }
+
+  /** Deletes a workload; one already gone (a second rebuild before the informer saw the first delete) is no error. */
+  async delete(workload: WorkloadRef): Promise<void> {
+    const { apiVersion, kind, namespace, name } = workload;
+    try {
+      await this.#objects.delete({ apiVersion, kind, metadata: { namespace, name } });
+    } catch (error) {
+      if (!isStatus(error, 404)) throw error;
+    }
   }
 
   /** The Secret stored under that name, whoever wrote it (the informers see only the operator's). */

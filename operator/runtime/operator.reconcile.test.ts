@@ -13,6 +13,7 @@ describe('operator reconcile loop', () => {
   let db: TestDatabase;
   let api: KubeApiDouble;
   let operator: Operator;
+  let apiUrl: string;
   let organizationId: string;
   const snapshots: GatewayIR[] = [];
   const ns = 'team-a';
@@ -39,6 +40,7 @@ describe('operator reconcile loop', () => {
     organizationId = created.organization.id;
     const started = await startApiDouble();
     api = started.api;
+    apiUrl = started.url;
     operator = testOperator(started.url, 'op-a', db.database, systemClock);
     operator.onSnapshot((ir) => snapshots.push(ir));
     await operator.start();
@@ -289,14 +291,21 @@ describe('operator reconcile loop', () => {
     await eventually(() => get('deployments', 'suigw-streams-mainnet', 'suigw')?.spec.replicas === 3, 'replicas restored');
   });
 
-  it('server-side applies a billing CronJob per OnchainPlan, owned by it', async () => {
+  it("server-side applies a billing CronJob per OnchainPlan in the operator's namespace, and deletes it with the plan", async () => {
     api.store.create(api.type('onchainplans'), ns, { metadata: { name: 'acme' }, spec: { organizationId, network: 'mainnet', tier: 'growth', billingDay: 31 } });
     const plan = await ready('onchainplans', 'acme');
-    const cronJob = await eventually(() => get('cronjobs', 'suigw-billing-acme'), 'cronjob');
+    const name = 'suigw-billing-team-a-acme-9201d5e7e0';
+    expect(plan.status.cronJob).toBe(name);
+    const cronJob = await eventually(() => get('cronjobs', name, 'suigw'), 'cronjob');
     expect(cronJob.spec).toMatchObject({ schedule: '7 * * * *', suspend: false, concurrencyPolicy: 'Forbid' });
-    expect(cronJob.metadata.ownerReferences).toEqual([expect.objectContaining({ kind: 'OnchainPlan', uid: plan.metadata.uid })]);
+    expect(cronJob.metadata.labels).toMatchObject({ 'suigw.io/plan-namespace': 'team-a', 'suigw.io/plan': 'acme', 'app.kubernetes.io/managed-by': 'suigw-operator' });
+    // An owner reference cannot name an object of another namespace: the operator deletes it.
+    expect(cronJob.metadata.ownerReferences).toBeUndefined();
+    expect(api.store.list(api.type('cronjobs'), ns)).toEqual([]);
     api.store.patch(api.type('onchainplans'), ns, 'acme', { spec: { suspend: true } }, { manager: 'kubectl' });
-    await eventually(() => get('cronjobs', 'suigw-billing-acme')?.spec.suspend === true, 'suspended');
+    await eventually(() => get('cronjobs', name, 'suigw')?.spec.suspend === true, 'suspended');
+    api.store.delete(api.type('onchainplans'), ns, 'acme');
+    await eventually(() => get('cronjobs', name, 'suigw') === undefined, 'cronjob deleted with its plan');
   });
 
   it('reports a refusal of the identity module in the Ready condition (the API\'s codes)', async () => {
@@ -337,5 +346,23 @@ describe('operator reconcile loop', () => {
     const key = await ready('apikeys', 'racing');
     expect(conflicts).toBe(1);
     expect(key.metadata.labels).toEqual({ touched: 'yes' });
+  });
+
+  it('after a restart, deletes the CronJob of a plan deleted while no operator ran, and keeps the others, once', async () => {
+    for (const plan of ['staying', 'leaving']) {
+      api.store.create(api.type('onchainplans'), ns, { metadata: { name: plan }, spec: { organizationId, network: 'mainnet', tier: 'team', billingDay: 1 } });
+      await ready('onchainplans', plan);
+    }
+    const names = () => api.store.list(api.type('cronjobs')).filter((o) => ['staying', 'leaving'].includes(o.metadata.labels['suigw.io/plan'])).map((o) => `${o.metadata.namespace}/${o.metadata.name}`).sort();
+    await eventually(() => names().length === 2, 'two cronjobs');
+    expect(names()).toEqual(['suigw/suigw-billing-team-a-leaving-027f335e3a', 'suigw/suigw-billing-team-a-staying-0ece95b5c2']);
+    await operator.stop();
+    api.store.delete(api.type('onchainplans'), ns, 'leaving');
+    operator = testOperator(apiUrl, 'op-b', db.database, systemClock);
+    await operator.start();
+    await eventually(() => operator.isLeader, 'leadership after the restart');
+    await eventually(() => names().length === 1, 'the orphan deleted');
+    await operator.rebuild();
+    expect(names()).toEqual(['suigw/suigw-billing-team-a-staying-0ece95b5c2']);
   });
 });

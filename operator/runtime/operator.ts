@@ -10,7 +10,7 @@ import { type ClusterState, type CustomResource, type OwnedSecret, type StatusUp
 import { Debouncer } from './debouncer.js';
 import { refKey, RowActions } from './row-actions.js';
 import { loadDatabaseView } from './database-view.js';
-import { CUSTOM_TYPES, Informer, OWNED_TYPES } from './informers.js';
+import { CUSTOM_TYPES, Informer, ownedTypes } from './informers.js';
 import { containsFields, KubeWriter, sameJson } from './kube-writer.js';
 import { LeaseElector, type LeaseSettings } from './leader.js';
 import type { OperatorMetrics } from './operator-metrics.js';
@@ -66,7 +66,7 @@ export class Operator {
       options.logger.info({ leader, identity: options.lease.identity }, 'leadership changed');
       if (leader) this.#debouncer.notify();
     });
-    for (const type of [...Object.values(CUSTOM_TYPES), ...Object.values(OWNED_TYPES)]) {
+    for (const type of [...Object.values(CUSTOM_TYPES), ...Object.values(ownedTypes(options.settings.namespace))]) {
       this.#informers.set(type.kind, new Informer(type, options.kubeConfig, () => this.#debouncer.notify(), this.#timers, options.logger));
     }
   }
@@ -161,6 +161,7 @@ export class Operator {
     if (!this.#elector.isLeader) return;
     const { failures, applied } = await this.#rows.run(translation.actions);
     await this.#applyWorkloads(translation.workloads);
+    for (const workload of translation.deletions) await this.#writer.delete(workload);
     await this.#writeStatuses(cluster, translation.statuses, failures, now);
     // Applied row changes move the database the next translation reads. Failed ones changed
     // nothing that needs showing: repeated at once, a refused Secret write made one more disabled
@@ -180,7 +181,8 @@ export class Operator {
       if (secrets.some((s) => `${s.metadata.namespace}/${s.metadata.name}` === key)) this.#writtenSecrets.delete(key);
       else secrets.push(secret);
     }
-    return { resources, secrets };
+    const cronJobs = this.#informers.get('CronJob')!.list().map((object) => ({ metadata: metaOf(object) }));
+    return { resources, secrets, cronJobs };
   }
 
   async #applyWorkloads(workloads: Record<string, unknown>[]): Promise<void> {

@@ -19,7 +19,9 @@ import {
   type TranslationInput,
   type TranslationSettings,
 } from './types.js';
-import { billingCronJob, streamWorkerDeployment } from './workloads.js';
+import { billingCronJob, staleBillingCronJobs, streamWorkerDeployment } from './workloads.js';
+
+const LABEL_VALUE_MAX = 63;
 
 /**
  * The pure translation: custom resources + the database's view → the gateway IR, statuses, row
@@ -105,7 +107,12 @@ export function translate(input: TranslationInput): Translation {
   const workloads: Record<string, unknown>[] = [];
   for (const resource of byKind('OnchainPlan')) {
     const spec = parse<OnchainPlanSpec>(resource);
-    if (!spec.ok) statuses.push(statusFor(resource, spec.outcome, false, settings.now));
+    if (resource.metadata.deletionTimestamp !== undefined) {
+      statuses.push(statusFor(resource, notReady('Deleting', 'The billing CronJob is being deleted.'), true, settings.now));
+    } else if (resource.metadata.name.length > LABEL_VALUE_MAX) {
+      // The CronJob names its plan in a label, and a label value holds at most 63 characters.
+      statuses.push(statusFor(resource, notReady('NameTooLong', `An OnchainPlan's name has at most ${LABEL_VALUE_MAX} characters.`), false, settings.now));
+    } else if (!spec.ok) statuses.push(statusFor(resource, spec.outcome, false, settings.now));
     else if (!organizations.has(spec.value.organizationId)) {
       statuses.push(statusFor(resource, notReady('OrganizationNotFound', `No organization ${spec.value.organizationId}.`), false, settings.now));
     } else {
@@ -125,8 +132,9 @@ export function translate(input: TranslationInput): Translation {
   const enabledStreams = (network: Network) => streams.filter((s) => s.enabled && s.network === network).length;
   for (const { network } of settings.hosts) workloads.push(streamWorkerDeployment(settings, network, enabledStreams(network), expectedLoad.get(network) ?? 0));
 
+  const deletions = staleBillingCronJobs(settings, byKind('OnchainPlan'), cluster.cronJobs);
   const ir = gatewayIR(input, keys, streams, plans);
-  return { ir, statuses, actions, workloads };
+  return { ir, statuses, actions, workloads, deletions };
 }
 
 interface KeyLookups {

@@ -28,10 +28,17 @@ export interface OwnedSecret {
   metadata: ObjectMeta;
 }
 
-/** What the informers hold: the four kinds and the Secrets the operator wrote. */
+/** A workload the operator applied, as its informer holds it. */
+export interface OwnedWorkload {
+  metadata: ObjectMeta;
+}
+
+/** What the informers hold: the four kinds, the Secrets and the billing CronJobs the operator wrote. */
 export interface ClusterState {
   resources: CustomResource[];
   secrets: OwnedSecret[];
+  /** The operator's CronJobs in its own namespace. */
+  cronJobs: OwnedWorkload[];
 }
 
 export interface ProjectRow {
@@ -126,6 +133,15 @@ export interface Translation {
   actions: RowAction[];
   /** Deployments and CronJobs to server-side apply, complete (apply removes what is left out). */
   workloads: Record<string, unknown>[];
+  /** Workloads to delete: billing CronJobs whose OnchainPlan is gone (no owner reference crosses namespaces). */
+  deletions: WorkloadRef[];
+}
+
+export interface WorkloadRef {
+  apiVersion: string;
+  kind: string;
+  namespace: string;
+  name: string;
 }
 
 export const FINALIZER = 'suigw.io/revoke-key';

@@ -1,6 +1,7 @@
+import { createHash } from 'node:crypto';
 import type { Network } from '../../services/core/index.js';
 import type { OnchainPlanSpec } from '../crds/schemas.js';
-import { MANAGED_BY_LABEL, MANAGER, type CustomResource, type TranslationSettings } from './types.js';
+import { MANAGED_BY_LABEL, MANAGER, type CustomResource, type OwnedWorkload, type TranslationSettings, type WorkloadRef } from './types.js';
 
 /**
  * The stream workers' replica count (docs/kubernetes.md): none without an enabled stream,
@@ -50,16 +51,46 @@ export function billingSchedule(): string {
   return '7 * * * *';
 }
 
+/** The labels that name a billing CronJob's OnchainPlan (the CronJob lives in the operator's namespace, not the plan's). */
+const PLAN_NAMESPACE_LABEL = 'suigw.io/plan-namespace';
+const PLAN_NAME_LABEL = 'suigw.io/plan';
+
+/** Kubernetes refuses a CronJob name over 52 characters (its Jobs' names add 11). */
+export const CRONJOB_NAME_MAX = 52;
+const NAME_HASH_LENGTH = 10;
+
+/**
+ * `suigw-billing-<namespace>-<plan>-<hash of namespace/plan>`, cut to 52 characters before the
+ * hash. The hash is always there: plans of every namespace share the operator's, and
+ * `team-a`/`b` and `team`/`a-b` would otherwise both be `suigw-billing-team-a-b`.
+ */
+export function billingCronJobName(namespace: string, name: string): string {
+  const hash = createHash('sha256').update(`${namespace}/${name}`).digest('hex').slice(0, NAME_HASH_LENGTH);
+  // Dots are legal in a plan's name but not in the host name its Job's pods would get.
+  const readable = `suigw-billing-${namespace}-${name}`.replace(/[^a-z0-9-]/g, '-').slice(0, CRONJOB_NAME_MAX - NAME_HASH_LENGTH - 1).replace(/-+$/, '');
+  return `${readable}-${hash}`;
+}
+
+/**
+ * In the operator's namespace, whatever the plan's: there are the Secret (`envSecret`), the
+ * database's Service and the NetworkPolicies that admit the operator's pods (the Helm chart's
+ * release namespace). No owner reference (it cannot cross namespaces): the operator deletes the
+ * CronJob of a plan that is gone (`staleBillingCronJobs`).
+ */
 export function billingCronJob(settings: TranslationSettings, resource: CustomResource, spec: OnchainPlanSpec): Record<string, unknown> {
-  const labels = { 'app.kubernetes.io/name': 'suigw', 'app.kubernetes.io/component': 'billing', 'suigw.io/plan': resource.metadata.name };
+  const labels = {
+    'app.kubernetes.io/name': 'suigw',
+    'app.kubernetes.io/component': 'billing',
+    [PLAN_NAMESPACE_LABEL]: resource.metadata.namespace,
+    [PLAN_NAME_LABEL]: resource.metadata.name,
+  };
   return {
     apiVersion: 'batch/v1',
     kind: 'CronJob',
     metadata: {
-      name: `suigw-billing-${resource.metadata.name}`,
-      namespace: resource.metadata.namespace,
+      name: billingCronJobName(resource.metadata.namespace, resource.metadata.name),
+      namespace: settings.namespace,
       labels: { ...labels, [MANAGED_BY_LABEL]: MANAGER },
-      ownerReferences: [{ apiVersion: 'suigw.io/v1alpha1', kind: 'OnchainPlan', name: resource.metadata.name, uid: resource.metadata.uid, controller: true }],
     },
     spec: {
       schedule: billingSchedule(),
@@ -93,4 +124,20 @@ export function billingCronJob(settings: TranslationSettings, resource: CustomRe
       },
     },
   };
+}
+
+/**
+ * The billing CronJobs in the operator's namespace that no OnchainPlan wants: their plan is gone
+ * or being deleted, or they carry a name an earlier operator gave (`suigw-billing-<plan>`). An
+ * existing plan keeps its CronJob while its spec is refused, as the owner reference once kept it.
+ * From the informer's cache on every rebuild, so a CronJob whose plan went while no operator ran
+ * is deleted at the next start.
+ */
+export function staleBillingCronJobs(settings: TranslationSettings, plans: readonly CustomResource[], cronJobs: readonly OwnedWorkload[]): WorkloadRef[] {
+  const wanted = new Set(plans.filter((plan) => plan.metadata.deletionTimestamp === undefined).map((plan) => billingCronJobName(plan.metadata.namespace, plan.metadata.name)));
+  return cronJobs
+    .filter((cronJob) => cronJob.metadata.namespace === settings.namespace && cronJob.metadata.labels?.['app.kubernetes.io/component'] === 'billing')
+    .filter((cronJob) => cronJob.metadata.labels?.[MANAGED_BY_LABEL] === MANAGER && !wanted.has(cronJob.metadata.name))
+    .map((cronJob) => ({ apiVersion: 'batch/v1', kind: 'CronJob', namespace: cronJob.metadata.namespace, name: cronJob.metadata.name }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }

@@ -59,7 +59,7 @@ describe('OnchainPlan → CronJob → suigw billing for that plan', () => {
     });
     const batch = kubeConfig.makeApiClient(BatchV1Api);
     const cronJob = await eventually(
-      () => batch.readNamespacedCronJob({ name: 'suigw-billing-acme', namespace: 'suigw' }).catch(() => undefined),
+      () => batch.readNamespacedCronJob({ name: 'suigw-billing-suigw-acme-c727a466b9', namespace: 'suigw' }).catch(() => undefined),
       'the operator applies the CronJob of the OnchainPlan',
       30_000,
     );

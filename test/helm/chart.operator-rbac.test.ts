@@ -110,13 +110,21 @@ describe("the chart's RBAC against the operator's own requests", () => {
     await ready('apikeys', 'shop-backend');
     await ready('warpstreams', 'coin-events');
     await ready('onchainplans', 'acme-growth');
+    // The plan's billing CronJob is in the release's namespace (where the chart's Secret, database
+    // and NetworkPolicies are), and goes with the plan.
+    const cronJobs = () => api.store.list(api.type('cronjobs')).map((o) => `${o.metadata.namespace}/${o.metadata.name}`);
+    await eventually(() => cronJobs().length > 0, 'cronjob applied');
+    expect(cronJobs()).toEqual([`${RELEASE_NAMESPACE}/suigw-billing-team-a-acme-growth-2328f6fe13`]);
     api.store.delete(api.type('apikeys'), TEAM, 'shop-backend');
     await eventually(() => !api.store.list(api.type('apikeys')).some((o) => o.metadata.name === 'shop-backend'), 'apikey deleted');
+    api.store.delete(api.type('onchainplans'), TEAM, 'acme-growth');
+    await eventually(() => cronJobs().length === 0, 'cronjob deleted with its plan');
 
     const requests = api.requests.map((r) => access(r.method, r.path)).filter((r): r is Access => r !== undefined);
     const kinds = new Set(requests.map((r) => `${r.verb} ${r.resource}`));
     // The journey exercised the operator's reads and writes of every kind it touches.
     expect([...kinds].filter((k) => /^(list|create|update|patch) (apikeys|secrets|deployments|cronjobs|leases|apikeys\/status)$/.test(k)).length).toBeGreaterThanOrEqual(8);
+    expect([...kinds].filter((k) => k.endsWith(' cronjobs')).sort()).toEqual(['delete cronjobs', 'list cronjobs', 'patch cronjobs']);
     const refused = [...new Set(requests.filter((r) => !allowed(grants, r)).map((r) => `${r.verb} ${r.group || 'core'}/${r.resource} ${r.namespace ? `in ${r.namespace}` : 'at the cluster scope'}`))];
     expect(refused).toEqual([]);
   });

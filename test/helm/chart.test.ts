@@ -160,7 +160,7 @@ describe('charts/suigw with the real helm binary', () => {
     expect(operator.ingress[0]!.ports).toEqual([{ port: 'xds' }]);
   });
 
-  it("limits the operator's RBAC to its resources, workloads, Secrets, Leases and read-only EndpointSlices: cluster-wide what lives in the teams' namespaces, the rest in its own", () => {
+  it("limits the operator's RBAC to its resources, workloads, Secrets, Leases and read-only EndpointSlices: cluster-wide what lives in the teams' namespaces (resources, key Secrets), the rest in its own", () => {
     // Which requests these rules must grant: test/helm/chart.operator-rbac.test.ts, from the operator's own.
     const objects = rendered.default!;
     const summary = (kind: string, name: string) =>
@@ -169,12 +169,11 @@ describe('charts/suigw with the real helm binary', () => {
       'suigw.io:projects,apikeys,warpstreams,onchainplans:get,list,watch,update,patch',
       'suigw.io:projects/status,apikeys/status,warpstreams/status,onchainplans/status:get,update,patch',
       'suigw.io:projects/finalizers,apikeys/finalizers,warpstreams/finalizers,onchainplans/finalizers:update',
-      'batch:cronjobs:get,list,watch,create,update,patch,delete',
       ':secrets:get,list,watch,create,update,patch,delete',
-      'apps:deployments:get,list,watch',
     ]);
     expect(summary('Role', 'suigw-operator')).toEqual([
       'apps:deployments:get,list,watch,create,update,patch,delete',
+      'batch:cronjobs:get,list,watch,create,update,patch,delete',
       'coordination.k8s.io:leases:get,list,watch,create,update,patch',
       'discovery.k8s.io:endpointslices:get,list,watch',
     ]);
@@ -191,43 +190,59 @@ describe('charts/suigw with the real helm binary', () => {
     expect(find(objects, 'Service', 'suigw-gateway')).toBeDefined();
   });
 
-  it("gives the stream workers and billing CronJobs the operator creates the Secret the chart's roles read", () => {
+  it("gives the stream workers and billing CronJobs the operator creates the Secret the chart's roles read, in the release's namespace where that Secret is", () => {
     for (const name of Object.keys(CASES)) {
       const objects = rendered[name]!;
       const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
       const rolesSecret = container.env.find((v) => v.name === 'SUIGW_SECRET')!.valueFrom!.secretKeyRef!.name;
       const settings = { ...operatorSettings(loadConfig(podEnv(container.env, 'suigw'))), now: '2026-12-07T00:00:00.000Z' };
-      const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'suigw', uid: 'u-plan', generation: 1 } } as CustomResource;
+      // A plan in a team's namespace, as docs/kubernetes.md and the samples have it.
+      const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'team-a', uid: 'u-plan', generation: 1 } } as CustomResource;
       const workloads = [
         streamWorkerDeployment(settings, 'mainnet', 1, 10),
         billingCronJob(settings, plan, { organizationId: 'org_a', network: 'mainnet', tier: 'team', billingDay: 1, suspend: false }),
       ];
       const refs = workloads.map((workload) => [...JSON.stringify(workload).matchAll(/"secretRef":\{"name":"([^"]+)"\}/g)].map((match) => match[1]));
-      expect([name, refs]).toEqual([name, [[rolesSecret], [rolesSecret]]]);
+      // A Pod reads a Secret of its own namespace only: the chart's is in the release's (`helm template --namespace suigw`).
+      const namespaces = workloads.map((workload) => (workload['metadata'] as { namespace: string }).namespace);
+      expect([name, refs, namespaces]).toEqual([name, [[rolesSecret], [rolesSecret]], ['suigw', 'suigw']]);
+      // production.values.yaml names secret.existingSecret, which its owner makes in the release's namespace.
+      if (name === 'default') expect(find(objects, 'Secret', rolesSecret)).toBeDefined();
     }
   });
 
-  it('lets the stream workers and billing Jobs the operator creates reach the bundled PostgreSQL and Redis', () => {
+  it("lets the stream workers and billing Jobs the operator creates (a plan in a team's namespace) reach the bundled PostgreSQL and Redis", () => {
     const objects = rendered.default!;
     const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
     const settings = { ...operatorSettings(loadConfig(podEnv(container.env, 'suigw'))), now: '2026-12-07T00:00:00.000Z' };
-    const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'suigw', uid: 'u-plan', generation: 1 } } as CustomResource;
-    const streams = streamWorkerDeployment(settings, 'mainnet', 1, 10) as { spec: { template: { metadata: { labels: Record<string, string> } } } };
+    const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'team-a', uid: 'u-plan', generation: 1 } } as CustomResource;
+    type PodTemplate = { metadata: { namespace: string }; spec: { template: { metadata: { labels: Record<string, string> } } } };
+    const streams = streamWorkerDeployment(settings, 'mainnet', 1, 10) as PodTemplate;
     const billing = billingCronJob(settings, plan, { organizationId: 'org_a', network: 'mainnet', tier: 'team', billingDay: 1, suspend: false }) as {
+      metadata: { namespace: string };
       spec: { jobTemplate: { spec: { template: { metadata: { labels: Record<string, string> } } } } };
     };
     const gateway = (find(objects, 'Deployment', 'suigw-gateway')!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
-    const pods = { gateway, streams: streams.spec.template.metadata.labels, billing: billing.spec.jobTemplate.spec.template.metadata.labels };
-    type Policy = { spec: { podSelector: { matchLabels: Record<string, string> }; ingress: { from?: { podSelector?: { matchLabels: Record<string, string> } }[]; ports?: { port: number | string }[] }[] } };
+    const pods = {
+      gateway: { namespace: 'suigw', labels: gateway },
+      streams: { namespace: streams.metadata.namespace, labels: streams.spec.template.metadata.labels },
+      billing: { namespace: billing.metadata.namespace, labels: billing.spec.jobTemplate.spec.template.metadata.labels },
+    };
+    type Peer = { podSelector?: { matchLabels: Record<string, string> }; namespaceSelector?: unknown };
+    type Policy = { spec: { podSelector: { matchLabels: Record<string, string> }; ingress: { from?: Peer[]; ports?: { port: number | string }[] }[] } };
     const matches = (selector: Record<string, string>, labels: Record<string, string>) => Object.entries(selector).every(([key, value]) => labels[key] === value);
-    // Same namespace, no namespaceSelector: what a podSelector-only peer means.
-    const reaches = (labels: Record<string, string>, target: string, port: number) => {
+    // The policies and the databases are in the release's namespace; a podSelector-only peer admits pods of that namespace only.
+    const reaches = (pod: { namespace: string; labels: Record<string, string> }, target: string, port: number) => {
       const targetLabels = (find(objects, target === 'postgresql' ? 'StatefulSet' : 'Deployment', `suigw-${target}`)!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
       const policies = objects.filter((o) => o.kind === 'NetworkPolicy').map((o) => o as unknown as Policy).filter((p) => matches(p.spec.podSelector.matchLabels, targetLabels));
-      return policies.length === 0 || policies.some((p) => p.spec.ingress.some((rule) => (rule.ports ?? [{ port }]).some((p) => p.port === port) && (rule.from ?? [{}]).some((peer) => peer.podSelector !== undefined && matches(peer.podSelector.matchLabels, labels))));
+      const admits = (peer: Peer) => peer.podSelector !== undefined && peer.namespaceSelector === undefined && pod.namespace === 'suigw' && matches(peer.podSelector.matchLabels, pod.labels);
+      return policies.length === 0 || policies.some((p) => p.spec.ingress.some((rule) => (rule.ports ?? [{ port }]).some((p) => p.port === port) && (rule.from ?? [{}]).some(admits)));
     };
-    const reached = Object.entries(pods).flatMap(([pod, labels]) => [`${pod} → postgresql ${reaches(labels, 'postgresql', 5432)}`, `${pod} → redis ${reaches(labels, 'redis', 6379)}`]);
+    const reached = Object.entries(pods).flatMap(([name, pod]) => [`${name} → postgresql ${reaches(pod, 'postgresql', 5432)}`, `${name} → redis ${reaches(pod, 'redis', 6379)}`]);
     expect(reached).toEqual(['gateway → postgresql true', 'gateway → redis true', 'streams → postgresql true', 'streams → redis true', 'billing → postgresql true', 'billing → redis true']);
+    // DATABASE_URL names the bundled PostgreSQL by its short Service name, which resolves in the release's namespace only.
+    const databaseUrl = (find(objects, 'Secret', 'suigw-config')!.stringData as Record<string, string>).DATABASE_URL!;
+    expect([new URL(databaseUrl).hostname, billing.metadata.namespace]).toEqual(['suigw-postgresql', 'suigw']);
   });
 
   it("points Envoy's bootstrap at the operator's ADS and gets everything else over xDS", () => {

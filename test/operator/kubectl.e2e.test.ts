@@ -111,7 +111,9 @@ describe.skipIf(!kubectlFound)('kubectl against the API double and the operator'
 
   it('lists the workloads the operator applied', async () => {
     await eventually(() => api.store.list(api.type('cronjobs')).length === 1, 'cronjob');
-    expect(await kubectl('get', 'cronjobs', '-o', 'name')).toBe('cronjob.batch/suigw-billing-acme-growth\n');
+    // The plan is in team-a; its billing CronJob in the operator's namespace, with the Secret and database its Jobs read.
+    expect(await kubectl('get', 'cronjobs', '-o', 'name')).toBe('');
+    expect(await kubectl('get', 'cronjobs', '-n', 'suigw', '-l', 'suigw.io/plan-namespace=team-a', '-o', 'name')).toBe('cronjob.batch/suigw-billing-team-a-acme-growth-2328f6fe13\n');
     expect(await kubectl('get', 'deployments', '-n', 'suigw', '-o', 'name')).toBe('deployment.apps/suigw-streams-mainnet\n');
   });
 });
