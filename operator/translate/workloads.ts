@@ -4,6 +4,32 @@ import type { OnchainPlanSpec } from '../crds/schemas.js';
 import { MANAGED_BY_LABEL, MANAGER, type CustomResource, type OwnedWorkload, type TranslationSettings, type WorkloadRef } from './types.js';
 
 /**
+ * The image's user (Dockerfile `USER 10001:10001`), numeric so `runAsNonRoot` can verify it: the
+ * chart's `podSecurityContext` runs its own pods as the same uid.
+ */
+export const IMAGE_UID = 10001;
+
+/**
+ * The operator's pods are hardened as the chart's (values.yaml `podSecurityContext`,
+ * `securityContext`), which passes the "restricted" Pod Security Standard: a namespace that
+ * enforces it admits them. The root file system is read-only; /tmp is an emptyDir, as in the
+ * chart's pods.
+ */
+function hardenedPod(container: Record<string, unknown>): Record<string, unknown> {
+  return {
+    securityContext: { runAsNonRoot: true, runAsUser: IMAGE_UID, runAsGroup: IMAGE_UID, fsGroup: IMAGE_UID, seccompProfile: { type: 'RuntimeDefault' } },
+    containers: [
+      {
+        ...container,
+        securityContext: { allowPrivilegeEscalation: false, readOnlyRootFilesystem: true, capabilities: { drop: ['ALL'] } },
+        volumeMounts: [{ name: 'tmp', mountPath: '/tmp' }],
+      },
+    ],
+    volumes: [{ name: 'tmp', emptyDir: {} }],
+  };
+}
+
+/**
  * The stream workers' replica count (docs/kubernetes.md): none without an enabled stream,
  * otherwise ceil(expected events per second / events per worker), at least 1, at most the cap.
  */
@@ -25,17 +51,13 @@ export function streamWorkerDeployment(settings: TranslationSettings, network: N
       template: {
         // The managed-by label on the pods too: the chart's NetworkPolicies let them reach the bundled databases.
         metadata: { labels: { ...labels, [MANAGED_BY_LABEL]: MANAGER } },
-        spec: {
-          containers: [
-            {
-              name: 'streams',
-              image: settings.image,
-              args: ['streams'],
-              env: [{ name: 'SUIGW_NETWORKS', value: network }],
-              envFrom: [{ secretRef: { name: settings.envSecret } }],
-            },
-          ],
-        },
+        spec: hardenedPod({
+          name: 'streams',
+          image: settings.image,
+          args: ['streams'],
+          env: [{ name: 'SUIGW_NETWORKS', value: network }],
+          envFrom: [{ secretRef: { name: settings.envSecret } }],
+        }),
       },
     },
   };
@@ -104,20 +126,18 @@ export function billingCronJob(settings: TranslationSettings, resource: CustomRe
             metadata: { labels: { ...labels, [MANAGED_BY_LABEL]: MANAGER } },
             spec: {
               restartPolicy: 'OnFailure',
-              containers: [
-                {
-                  name: 'billing',
-                  image: settings.image,
-                  args: ['billing'],
-                  env: [
-                    { name: 'SUIGW_BILLING_ORGANIZATION', value: spec.organizationId },
-                    { name: 'SUIGW_BILLING_NETWORK', value: spec.network },
-                    { name: 'SUIGW_BILLING_TIER', value: spec.tier },
-                    { name: 'SUIGW_BILLING_DAY', value: String(spec.billingDay) },
-                  ],
-                  envFrom: [{ secretRef: { name: settings.envSecret } }],
-                },
-              ],
+              ...hardenedPod({
+                name: 'billing',
+                image: settings.image,
+                args: ['billing'],
+                env: [
+                  { name: 'SUIGW_BILLING_ORGANIZATION', value: spec.organizationId },
+                  { name: 'SUIGW_BILLING_NETWORK', value: spec.network },
+                  { name: 'SUIGW_BILLING_TIER', value: spec.tier },
+                  { name: 'SUIGW_BILLING_DAY', value: String(spec.billingDay) },
+                ],
+                envFrom: [{ secretRef: { name: settings.envSecret } }],
+              }),
             },
           },
         },

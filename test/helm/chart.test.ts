@@ -9,6 +9,7 @@ import { roundTripLosses } from '../../operator/xds/envoy-codec.js';
 import { loadConfig } from '../../services/core/index.js';
 import { CHART_DIR, helm } from '../support/helm.js';
 import { POD_HEAP } from '../support/pod-heap.js';
+import { restrictedViolations, type PodSpec } from '../support/pod-security-restricted.js';
 import { schemaErrors, type KubeObject } from './kubernetes-schemas.js';
 
 /**
@@ -132,6 +133,17 @@ describe('charts/suigw with the real helm binary', () => {
         if (spec.replicas > 1) expect(find(objects, 'PodDisruptionBudget', workload.metadata.name)).toBeDefined();
       }
       for (const role of ROLES) expect(find(objects, 'Deployment', `suigw-${role}`)).toBeDefined();
+    }
+  });
+
+  it('renders only pods a namespace enforcing the restricted Pod Security Standard admits', () => {
+    for (const name of Object.keys(CASES)) {
+      type Template = { metadata?: { annotations?: Record<string, string> }; spec: PodSpec };
+      const pods = rendered[name]!
+        .filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind))
+        .map((o) => [o.metadata.name, (o.spec as { template: Template }).template] as const);
+      expect(pods.length).toBeGreaterThan(0);
+      expect([name, pods.map(([pod, template]) => [pod, restrictedViolations(template.spec, template.metadata?.annotations)])]).toEqual([name, pods.map(([pod]) => [pod, []])]);
     }
   });
 
