@@ -44,6 +44,8 @@ export function operatorSettings(config: Readonly<Config>, options: OperatorSett
     envSecret: config.operator.envSecret,
     eventsPerWorker: config.operator.eventsPerWorker,
     maxStreamWorkers: config.operator.maxStreamWorkers,
+    streamsResources: config.operator.streamsResources,
+    billingResources: config.operator.billingResources,
     backends,
     hosts: config.networks.map((network) => {
       const listed = options.networks?.[network];

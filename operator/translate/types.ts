@@ -1,4 +1,4 @@
-import type { Network } from '../../services/core/index.js';
+import type { ContainerResources, Network } from '../../services/core/index.js';
 import type { Scope } from '../../services/identity/index.js';
 import type { BackendCluster, BackendRole, GatewayIR } from '../ir.js';
 import type { Condition, Kind } from '../crds/schemas.js';
@@ -80,6 +80,9 @@ export interface TranslationSettings {
   /** Events per second one stream worker carries (the replica formula's divisor). */
   eventsPerWorker: number;
   maxStreamWorkers: number;
+  /** The `resources` of a stream worker's container and of a billing Job's (SUIGW_OPERATOR_STREAMS_RESOURCES, SUIGW_OPERATOR_BILLING_RESOURCES). */
+  streamsResources: ContainerResources;
+  billingResources: ContainerResources;
 }
 
 export interface TranslationInput {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { containerResourcesSetting, type ContainerResources } from './container-resources.js';
 import { isEd25519SuiPrivateKey } from './sui-private-key.js';
 
 /**
@@ -160,6 +161,11 @@ export const ENV_SCHEMA = z.object({
   SUIGW_OPERATOR_ENV_SECRET: z.string().regex(/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/).max(253).default('suigw-env'),
   SUIGW_OPERATOR_EVENTS_PER_WORKER: z.coerce.number().int().min(1).max(1_000_000).default(500),
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: z.coerce.number().int().min(1).max(1_000).default(10),
+  // The chart's `roles.streams.resources`, which runs the same `suigw streams`.
+  SUIGW_OPERATOR_STREAMS_RESOURCES: containerResourcesSetting({ requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '1Gi' } }),
+  // One pass of one organization, then exit: `suigw billing` peaked at 174 MB resident against
+  // PostgreSQL when measured (run from source, tsx included), so 384Mi leaves it room.
+  SUIGW_OPERATOR_BILLING_RESOURCES: containerResourcesSetting({ requests: { cpu: '100m', memory: '192Mi' }, limits: { memory: '384Mi' } }),
   // On-chain billing (services/billing, docs/billing.md).
   SUIGW_BILLING_NETWORKS: z.string().default('{}').transform((value, ctx) => {
     try {
@@ -320,6 +326,9 @@ export interface Config {
     envSecret: string;
     eventsPerWorker: number;
     maxStreamWorkers: number;
+    /** The `resources` of a stream worker's container and of a billing Job's. */
+    streamsResources: ContainerResources;
+    billingResources: ContainerResources;
   };
 }
 
@@ -473,6 +482,8 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       envSecret: v.SUIGW_OPERATOR_ENV_SECRET,
       eventsPerWorker: v.SUIGW_OPERATOR_EVENTS_PER_WORKER,
       maxStreamWorkers: v.SUIGW_OPERATOR_MAX_STREAM_WORKERS,
+      streamsResources: v.SUIGW_OPERATOR_STREAMS_RESOURCES,
+      billingResources: v.SUIGW_OPERATOR_BILLING_RESOURCES,
     }),
   });
 }
@@ -563,6 +574,8 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_OPERATOR_ENV_SECRET: "`suigw operator`: the Secret (SUIGW_SECRET, DATABASE_URL, REDIS_URL) the stream workers and billing CronJobs it creates take their environment from, in SUIGW_OPERATOR_NAMESPACE where it creates them (default suigw-env; the Helm chart sets its own).",
   SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: '`suigw operator`: most stream-worker replicas per network (default 10).',
+  SUIGW_OPERATOR_STREAMS_RESOURCES: '`suigw operator`: the `resources` of each stream worker\'s container, as JSON (default `{"requests": {"cpu": "250m", "memory": "256Mi"}, "limits": {"memory": "1Gi"}}`, the chart\'s streams role); a request above its limit is refused.',
+  SUIGW_OPERATOR_BILLING_RESOURCES: '`suigw operator`: the `resources` of each billing Job\'s container, as JSON (default `{"requests": {"cpu": "100m", "memory": "192Mi"}, "limits": {"memory": "384Mi"}}`); a request above its limit is refused.',
   SUIGW_BILLING_NETWORKS: 'On-chain billing per network, JSON {"testnet": {"packageId", "configId", "usdcType", "treasury"}} (the billing app of move/suigw_billing, its BillingConfig object, USDC\'s coin type, the treasury). Unset networks answer 403 ONCHAIN_BILLING_DISABLED; `suigw dev` sets simnet\'s. See docs/billing.md.',
   SUIGW_BILLING_SPONSOR_KEY: 'The billing sponsor key (an ED25519 key, `suiprivkey1…`, a secret, never logged; any other value stops every role at start-up, exit 2): the allowances\' spender; signs charges and pays their gas. Required for on-chain billing; `suigw dev` uses simnet\'s deployer.',
   SUIGW_BILLING_ORGANIZATION: '`suigw billing`: charge only this organization (the OnchainPlan CronJob sets it); unset: every organization.',

@@ -223,6 +223,24 @@ describe('charts/suigw with the real helm binary', () => {
     }
   });
 
+  it("gives the stream workers and billing Jobs the operator creates operator.streamWorkers.resources and operator.billingJobs.resources, by default the operator's own defaults", async () => {
+    const values = parse(fs.readFileSync(path.join(CHART_DIR, 'values.yaml'), 'utf8')) as { operator: Record<'streamWorkers' | 'billingJobs', { resources: unknown }> };
+    const defaults = loadConfig({}).operator;
+    expect([values.operator.streamWorkers.resources, values.operator.billingJobs.resources]).toEqual([defaults.streamsResources, defaults.billingResources]);
+    const custom = { requests: { cpu: '1', memory: '2Gi' }, limits: { cpu: '2', memory: '3Gi' } };
+    const { stdout } = await helm(['template', 'suigw', CHART_DIR, '--namespace', 'suigw', '--set-json', `operator.billingJobs.resources=${JSON.stringify(custom)}`]);
+    const objects = parseAllDocuments(stdout).map((document) => document.toJS() as KubeObject | null).filter((object): object is KubeObject => object !== null);
+    const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+    const settings = { ...operatorSettings(loadConfig(podEnv(container.env, 'suigw'))), now: '2026-12-07T00:00:00.000Z' };
+    const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'suigw', uid: 'u-plan', generation: 1 } } as CustomResource;
+    const streams = streamWorkerDeployment(settings, 'mainnet', 1, 10) as { spec: { template: { spec: { containers: { resources: unknown }[] } } } };
+    const billing = billingCronJob(settings, plan, { organizationId: 'org_a', network: 'mainnet', tier: 'team', billingDay: 1, suspend: false }) as {
+      spec: { jobTemplate: { spec: { template: { spec: { containers: { resources: unknown }[] } } } } };
+    };
+    expect(streams.spec.template.spec.containers[0]!.resources).toEqual(values.operator.streamWorkers.resources);
+    expect(billing.spec.jobTemplate.spec.template.spec.containers[0]!.resources).toEqual(custom);
+  });
+
   it("lets the stream workers and billing Jobs the operator creates (a plan in a team's namespace) reach the bundled PostgreSQL and Redis", () => {
     const objects = rendered.default!;
     const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;

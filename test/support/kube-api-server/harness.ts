@@ -39,6 +39,8 @@ export const TEST_SETTINGS: Omit<TranslationSettings, 'now'> = {
   envSecret: 'suigw-env',
   eventsPerWorker: 500,
   maxStreamWorkers: 10,
+  streamsResources: { requests: { cpu: '250m', memory: '256Mi' }, limits: { memory: '1Gi' } },
+  billingResources: { requests: { cpu: '100m', memory: '192Mi' }, limits: { memory: '384Mi' } },
   hosts: [{ network: 'mainnet', http: ['mainnet.api.test'], grpc: ['mainnet.grpc.test'] }],
   backends: {
     gateway: { name: 'suigw-gateway', protocol: 'http1', endpoints: [{ address: '127.0.0.1', port: 8080 }], timeoutMs: 15_000 },
