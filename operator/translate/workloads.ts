@@ -30,6 +30,16 @@ function hardenedPod(container: Record<string, unknown>): Record<string, unknown
 }
 
 /**
+ * A stream worker's listeners (`suigw streams`: Warp delivery, `/health` and `/health/live` on
+ * one, `/metrics` on the other), set in its environment so the probes and the process agree
+ * whatever the Secret holds: the chart's ports for the streams role, on every interface (HOST
+ * defaults to loopback, which the kubelet's probes cannot reach). The chart's NetworkPolicy
+ * `<release>-stream-workers` admits only Prometheus, to the metrics port.
+ */
+export const STREAM_WORKER_PORT = 8090;
+export const STREAM_WORKER_METRICS_PORT = 9464;
+
+/**
  * The stream workers' replica count (docs/kubernetes.md): none without an enabled stream,
  * otherwise ceil(expected events per second / events per worker), at least 1, at most the cap.
  */
@@ -55,8 +65,22 @@ export function streamWorkerDeployment(settings: TranslationSettings, network: N
           name: 'streams',
           image: settings.image,
           args: ['streams'],
-          env: [{ name: 'SUIGW_NETWORKS', value: network }],
+          env: [
+            { name: 'SUIGW_NETWORKS', value: network },
+            { name: 'HOST', value: '0.0.0.0' },
+            { name: 'PORT', value: String(STREAM_WORKER_PORT) },
+            { name: 'SUIGW_METRICS_PORT', value: String(STREAM_WORKER_METRICS_PORT) },
+          ],
           envFrom: [{ secretRef: { name: settings.envSecret } }],
+          ports: [
+            { name: 'http', containerPort: STREAM_WORKER_PORT },
+            { name: 'metrics', containerPort: STREAM_WORKER_METRICS_PORT },
+          ],
+          // As the chart's streams role: readiness on /health (503 while PostgreSQL is unreachable);
+          // liveness on /health/live, the process only, since restarting every worker while the
+          // database is down brings nothing back, but a worker that stopped answering is restarted.
+          readinessProbe: { httpGet: { path: '/health', port: 'http' }, periodSeconds: 5 },
+          livenessProbe: { httpGet: { path: '/health/live', port: 'http' }, periodSeconds: 10, failureThreshold: 6 },
           resources: settings.streamsResources,
         }),
       },

@@ -241,6 +241,24 @@ describe('charts/suigw with the real helm binary', () => {
     expect(billing.spec.jobTemplate.spec.template.spec.containers[0]!.resources).toEqual(custom);
   });
 
+  it('lets only Prometheus reach the stream workers the operator creates, at their metrics port (they listen on the pod address for their probes)', () => {
+    const objects = rendered.default!;
+    const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+    const settings = { ...operatorSettings(loadConfig(podEnv(container.env, 'suigw'))), now: '2026-12-07T00:00:00.000Z' };
+    const worker = (streamWorkerDeployment(settings, 'mainnet', 1, 10) as { spec: { template: { metadata: { labels: Record<string, string> }; spec: { containers: { ports: { name: string }[] }[] } } } }).spec.template;
+    type Policy = { podSelector: { matchLabels: Record<string, string> }; ingress: unknown[] };
+    const selecting = objects
+      .filter((o) => o.kind === 'NetworkPolicy')
+      .filter((o) => Object.entries((o.spec as Policy).podSelector.matchLabels).every(([key, value]) => worker.metadata.labels[key] === value));
+    expect(selecting.map((o) => [o.metadata.name, (o.spec as Policy).ingress])).toEqual([
+      ['suigw-stream-workers', [{ from: [{ namespaceSelector: { matchLabels: { 'kubernetes.io/metadata.name': 'monitoring' } } }], ports: [{ port: 'metrics' }] }]],
+    ]);
+    expect(worker.spec.containers[0]!.ports.map((p) => p.name)).toContain('metrics');
+    // The chart's own streams role is not one of them: Envoy still reaches it.
+    const role = (find(objects, 'Deployment', 'suigw-streams')!.spec as { template: { metadata: { labels: Record<string, string> } } }).template.metadata.labels;
+    expect(Object.entries((find(objects, 'NetworkPolicy', 'suigw-stream-workers')!.spec as Policy).podSelector.matchLabels).every(([key, value]) => role[key] === value)).toBe(false);
+  });
+
   it("lets the stream workers and billing Jobs the operator creates (a plan in a team's namespace) reach the bundled PostgreSQL and Redis", () => {
     const objects = rendered.default!;
     const container = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
