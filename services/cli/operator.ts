@@ -1,5 +1,6 @@
-import { readFileSync } from 'node:fs';
-import { hostname } from 'node:os';
+import { existsSync, readFileSync } from 'node:fs';
+import { homedir, hostname } from 'node:os';
+import { delimiter, join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { KubeConfig } from '@kubernetes/client-node';
 import { z } from 'zod';
@@ -62,6 +63,49 @@ export function operatorOptions(argv: string[]): OperatorOptions {
   };
 }
 
+/** Where a pod's service account token is mounted (the client's in-cluster configuration reads it). */
+export const SERVICE_ACCOUNT_TOKEN = '/var/run/secrets/kubernetes.io/serviceaccount/token';
+
+/**
+ * The API server's configuration, found where kubectl and the client look (KubeConfig's
+ * loadFromDefault): KUBECONFIG's files, else ~/.kube/config, else the pod's service account. When
+ * none is there the client falls back to http://localhost:8080, which it then refuses on every
+ * request ("HTTP protocol is not allowed…"), so the operator retried forever; this says why instead.
+ */
+export function loadKubeConfig(
+  kubeconfig: string | undefined,
+  home: string,
+  serviceAccountToken = SERVICE_ACCOUNT_TOKEN,
+): { kubeConfig: KubeConfig } | { problem: string } {
+  const listed = (kubeconfig ?? '').split(delimiter).filter(Boolean);
+  const missing = listed.filter((file) => !existsSync(file));
+  if (missing.length > 0) return { problem: `KUBECONFIG names ${missing.join(', ')}, which does not exist` };
+  const homeConfig = join(home, '.kube', 'config');
+  const files = listed.length > 0 ? listed : existsSync(homeConfig) ? [homeConfig] : [];
+  if (files.length === 0 && !existsSync(serviceAccountToken)) {
+    return {
+      problem: `no Kubernetes API server to talk to: KUBECONFIG is unset, ${homeConfig} does not exist, and this is not a pod with a service account (${serviceAccountToken}); set KUBECONFIG, or run it in the cluster`,
+    };
+  }
+  const kubeConfig = new KubeConfig();
+  try {
+    if (files.length === 0) {
+      kubeConfig.loadFromCluster();
+    } else {
+      // As loadFromDefault merges KUBECONFIG's files, from the config's value rather than process.env.
+      kubeConfig.loadFromFile(files[0]!);
+      for (const file of files.slice(1)) {
+        const next = new KubeConfig();
+        next.loadFromFile(file);
+        kubeConfig.mergeConfig(next);
+      }
+    }
+  } catch (error) {
+    return { problem: `the kubeconfig could not be read: ${error instanceof Error ? error.message : String(error)}` };
+  }
+  return { kubeConfig };
+}
+
 /**
  * `suigw operator`: reconciles the suigw.io custom resources (docs/kubernetes.md) and serves the
  * result to Envoy over ADS (docs/envoy-xds.md): every replica serves xDS from its own informer
@@ -81,9 +125,13 @@ export async function runOperator(argv: string[] = []): Promise<void> {
     process.exit(2);
   }
   const config = readConfig();
+  const found = loadKubeConfig(config.operator.kubeconfig, homedir());
+  if ('problem' in found) {
+    console.error(`suigw operator: ${found.problem}`);
+    process.exit(2);
+  }
+  const { kubeConfig } = found;
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
-  const kubeConfig = new KubeConfig();
-  kubeConfig.loadFromDefault();
   const metrics = new Metrics();
   const operator = new Operator({
     kubeConfig,

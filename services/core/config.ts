@@ -157,6 +157,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_WEBHOOK_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
   SUIGW_OPERATOR_NAMESPACE: z.string().regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/).default('suigw'),
   SUIGW_OPERATOR_IDENTITY: optionalString,
+  KUBECONFIG: optionalString,
   SUIGW_OPERATOR_IMAGE: z.string().min(1).default('ghcr.io/suigw/suigw:0.1.0'),
   SUIGW_OPERATOR_ENV_SECRET: z.string().regex(/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/).max(253).default('suigw-env'),
   SUIGW_OPERATOR_EVENTS_PER_WORKER: z.coerce.number().int().min(1).max(1_000_000).default(500),
@@ -321,6 +322,8 @@ export interface Config {
     namespace: string;
     /** This replica's name in the leader Lease; unset: the host name (the pod's name). */
     identity: string | undefined;
+    /** Kubeconfig files (KUBECONFIG, separated as PATH is); unset: ~/.kube/config, else the pod's service account. */
+    kubeconfig: string | undefined;
     image: string;
     /** The Secret the stream workers and billing CronJobs it creates take their environment from. */
     envSecret: string;
@@ -478,6 +481,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     operator: Object.freeze({
       namespace: v.SUIGW_OPERATOR_NAMESPACE,
       identity: v.SUIGW_OPERATOR_IDENTITY,
+      kubeconfig: v.KUBECONFIG,
       image: v.SUIGW_OPERATOR_IMAGE,
       envSecret: v.SUIGW_OPERATOR_ENV_SECRET,
       eventsPerWorker: v.SUIGW_OPERATOR_EVENTS_PER_WORKER,
@@ -570,6 +574,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_WEBHOOK_TIMEOUT_MS: 'Deadline of one webhook delivery attempt (default 10000 ms); past it the attempt failed and is retried.',
   SUIGW_OPERATOR_NAMESPACE: '`suigw operator`: the namespace of its Lease, stream-worker Deployments and billing CronJobs (those of every namespace\'s OnchainPlans; default suigw).',
   SUIGW_OPERATOR_IDENTITY: "`suigw operator`: this replica's name in the leader Lease (default: the host name, i.e. the pod name).",
+  KUBECONFIG: "`suigw operator` outside a cluster: its kubeconfig file(s), separated as PATH is (unset: ~/.kube/config; neither, and not in a pod with a service account: it stops at start-up, exit 2).",
   SUIGW_OPERATOR_IMAGE: '`suigw operator`: the image of the stream workers and billing CronJobs it creates.',
   SUIGW_OPERATOR_ENV_SECRET: "`suigw operator`: the Secret (SUIGW_SECRET, DATABASE_URL, REDIS_URL) the stream workers and billing CronJobs it creates take their environment from, in SUIGW_OPERATOR_NAMESPACE where it creates them (default suigw-env; the Helm chart sets its own).",
   SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
