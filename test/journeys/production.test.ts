@@ -5,7 +5,7 @@ import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { GrpcTransport } from '@protobuf-ts/grpc-transport';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { freePort, startRedis, TEST_SECRET, type OwnedProcess } from '../support/processes.js';
 import { createEmptyDatabase } from '../support/test-database.js';
 import { runRole, startRole, type RoleProcess } from './support/role-process.js';
@@ -69,6 +69,16 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
     // Six Node processes load the TypeScript CLI: generous on a machine busy with other work.
   }, 240_000);
 
+  // A failed step shows what each gateway's upstream looked like then (breakers, probes): an
+  // answer such as 503 says little by itself, and the SDK's errors carry only the status.
+  afterEach(async ({ task }) => {
+    if (task.result?.state !== 'fail') return;
+    for (const gateway of [gatewayA, gatewayB]) {
+      const details = await call(gateway, 'GET', '/health/details', adminKey).catch((error: unknown) => ({ status: 0, body: String(error) }));
+      console.error(`${gateway} /health/details: ${details.status} ${JSON.stringify(details.body)}`);
+    }
+  });
+
   afterAll(async () => {
     await Promise.all(roles.map((role) => role.stop()));
     await redis?.stop();
@@ -78,6 +88,9 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
   const call = (gateway: string, method: string, path: string, key: string, body?: unknown) => fetch(`${gateway}/mainnet/v1${path}`, {
     method, headers: { 'x-api-key': key, ...(body ? { 'content-type': 'application/json' } : {}) }, body: body ? JSON.stringify(body) : undefined,
   }).then(async (response) => ({ status: response.status, body: (await response.text().then((t) => (t ? JSON.parse(t) : undefined))) as Body }));
+
+  /** Status and body in one string: a failed check shows what the gateway said. */
+  const answered = (response: { status: number; body: unknown }) => `${response.status} ${JSON.stringify(response.body)}`;
 
   it('the SDK flows through both gateways and the gRPC proxy reach a stream served by the streams process', async () => {
     const recipient = Ed25519Keypair.generate().toSuiAddress();
@@ -113,7 +126,7 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
     // Both gateways read the same chain through the same upstream.
     for (const gateway of [gatewayA, gatewayB]) {
       const balance = await call(gateway, 'GET', `/accounts/${recipient}/balance`, adminKey);
-      expect(balance.status).toBe(200);
+      expect(answered(balance)).toMatch(/^200 /);
     }
     socket.close();
   }, 120_000);
@@ -124,7 +137,7 @@ describe('journey 2: the production layout on PostgreSQL and Redis', () => {
     const { id, apiKey } = created.body.data as { id: string; apiKey: string };
     const grpc = new SuiGrpcClient({ network: 'mainnet', transport: new GrpcTransport({ host: grpcHost, channelCredentials: credentials.createInsecure(), meta: { 'x-api-key': apiKey } }) });
     // Cached as valid on B and on the proxy first, so that what follows is the cache's invalidation.
-    expect((await call(gatewayB, 'GET', '/chain', apiKey)).status).toBe(200);
+    expect(answered(await call(gatewayB, 'GET', '/chain', apiKey))).toMatch(/^200 /);
     // A raw call each time: the SDK's core API caches the chain identifier in the client.
     const serviceInfo = () => grpc.ledgerService.getServiceInfo({}).response;
     expect((await serviceInfo()).chainId).toBeTruthy();
