@@ -43,6 +43,35 @@ describe('EndpointClient', () => {
   });
 });
 
+/**
+ * A raw HTTP/1.1 receiver on loopback that answers each request by its number on its connection
+ * (1-based): a raw response, or `reset` (the connection reset, the request unread). `requests`
+ * counts the requests of each connection, in the order they were opened.
+ */
+async function rawReceiver(answer: (nth: number) => string | 'reset') {
+  const requests: number[] = [];
+  const server = net.createServer((socket) => {
+    const index = requests.push(0) - 1;
+    let buffered = '';
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      const end = buffered.indexOf('\r\n\r\n');
+      if (end < 0) return;
+      const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
+      if (buffered.length < end + 4 + length) return;
+      buffered = buffered.slice(end + 4 + length);
+      requests[index]! += 1;
+      const response = answer(requests[index]!);
+      if (response === 'reset') socket.resetAndDestroy();
+      else socket.write(response);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests, close: () => server.close() };
+}
+
+const NO_CONTENT = 'HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n';
+
 /** Kept-alive connections a receiver closes: never a failed attempt of ours. */
 describe('EndpointClient on kept-alive connections', () => {
   const now = () => Date.UTC(2026, 10, 22);
@@ -51,31 +80,15 @@ describe('EndpointClient on kept-alive connections', () => {
     // A receiver whose idle timeout races the delivery: it answers the first request on a
     // connection and resets the connection when a second one arrives on it (as a server that
     // closed it at that moment), unread.
-    const connections: number[] = [];
-    const server = net.createServer((socket) => {
-      const index = connections.push(0) - 1;
-      let buffered = '';
-      socket.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('latin1');
-        const end = buffered.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
-        if (buffered.length < end + 4 + length) return;
-        buffered = buffered.slice(end + 4 + length);
-        connections[index]! += 1;
-        if (connections[index] === 1) socket.write('HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n');
-        else socket.resetAndDestroy();
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const receiver = await rawReceiver((nth) => (nth === 1 ? 'HTTP/1.1 500 Internal Server Error\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n' : 'reset'));
+    const { url } = receiver;
     const client = new EndpointClient({ timeoutMs: 5_000, allowedAddresses: ['127.0.0.0/8'] });
     expect(await client.post(url, {}, '{"n":1}', now)).toEqual({ status: 500, retryAfterMs: null, error: 'HTTP 500' });
     // The retry goes out on the kept-alive connection, is reset unread, and is sent on a new one.
     expect(await client.post(url, {}, '{"n":2}', now)).toEqual({ status: 500, retryAfterMs: null, error: 'HTTP 500' });
-    expect(connections).toEqual([2, 1]);
+    expect(receiver.requests).toEqual([2, 1]);
     client.close();
-    server.close();
+    receiver.close();
   });
 
   it('closes an idle connection a second before the receiver says it will (Keep-Alive: timeout=5, Node\'s default)', async () => {
@@ -97,30 +110,8 @@ describe('EndpointClient on kept-alive connections', () => {
 describe('EndpointClient, connections the receiver resets', () => {
   const now = () => Date.UTC(2026, 10, 22);
 
-  /** A receiver that resets every connection at its `resetAt`-th request (1-based), unanswered; answers 204 otherwise. */
-  async function resettingReceiver(resetAt: number) {
-    const requests: number[] = [];
-    const server = net.createServer((socket) => {
-      const index = requests.push(0) - 1;
-      let buffered = '';
-      socket.on('data', (chunk: Buffer) => {
-        buffered += chunk.toString('latin1');
-        const end = buffered.indexOf('\r\n\r\n');
-        if (end < 0) return;
-        const length = Number(/content-length: (\d+)/i.exec(buffered.slice(0, end))?.[1] ?? 0);
-        if (buffered.length < end + 4 + length) return;
-        buffered = buffered.slice(end + 4 + length);
-        requests[index]! += 1;
-        if (requests[index] === resetAt) socket.resetAndDestroy();
-        else socket.write('HTTP/1.1 204 No Content\r\nConnection: keep-alive\r\n\r\n');
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, requests, close: () => server.close() };
-  }
-
   it('does not send again when a new connection is reset: that is a failed attempt', async () => {
-    const receiver = await resettingReceiver(1);
+    const receiver = await rawReceiver(() => 'reset');
     const client = new EndpointClient({ timeoutMs: 5_000, allowedAddresses: ['127.0.0.0/8'] });
     expect(await client.post(receiver.url, {}, '{}', now)).toEqual({ status: null, retryAfterMs: null, error: 'connection failed (ECONNRESET)' });
     expect(receiver.requests).toEqual([1]);
@@ -130,7 +121,7 @@ describe('EndpointClient, connections the receiver resets', () => {
 
   it('sends once more at most, on a new connection, though several idle ones were kept', async () => {
     // Two connections kept alive (two deliveries at once), both reset at their second request.
-    const receiver = await resettingReceiver(2);
+    const receiver = await rawReceiver((nth) => (nth === 2 ? 'reset' : NO_CONTENT));
     const client = new EndpointClient({ timeoutMs: 5_000, allowedAddresses: ['127.0.0.0/8'] });
     const answered = { status: 204, retryAfterMs: null, error: null };
     expect(await Promise.all([client.post(receiver.url, {}, '{"n":1}', now), client.post(receiver.url, {}, '{"n":2}', now)])).toEqual([answered, answered]);
@@ -144,7 +135,7 @@ describe('EndpointClient, connections the receiver resets', () => {
 
   it('keeps an idle connection at most IDLE_CONNECTION_MS (30 s) when the receiver gives no Keep-Alive hint', async () => {
     expect(IDLE_CONNECTION_MS).toBe(30_000);
-    const receiver = await resettingReceiver(Number.POSITIVE_INFINITY);
+    const receiver = await rawReceiver(() => NO_CONTENT);
     const agent = guardedAgents(['127.0.0.0/8']).http;
     await new Promise<void>((resolve, reject) => {
       http.request(receiver.url, { method: 'POST', agent }, (response) => response.resume().on('end', resolve)).on('error', reject).end('{}');
