@@ -7,7 +7,9 @@
  * `node bin/run-ts.js bench/lib/profile-summary.ts FILE.cpuprofile [--top 40] [--requests N]`
  * With `--requests N` (the requests the process served in the window) it also prints µs per
  * request of each layer and function, so two processes (the gateway, the bare proxy) can be
- * compared request for request.
+ * compared request for request. `--within NAME[@PATH]` (repeatable) also prints the time of the
+ * samples with a function of that name (in a file whose URL contains PATH) anywhere on their
+ * stack: a function's inclusive cost, what it calls (Node's internals, V8's natives) included.
  */
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -57,10 +59,10 @@ const isNodeInternal = (layer: string) => layer === 'node' || layer === 'native'
 function main(): void {
   const { values, positionals } = parseArgs({
     allowPositionals: true,
-    options: { top: { type: 'string', default: '40' }, requests: { type: 'string' }, 'from-seconds': { type: 'string' } },
+    options: { top: { type: 'string', default: '40' }, requests: { type: 'string' }, 'from-seconds': { type: 'string' }, within: { type: 'string', multiple: true } },
   });
   const file = positionals[0];
-  if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [--top N] [--requests N] [--from-seconds S]');
+  if (!file) throw new Error('usage: profile-summary.ts FILE.cpuprofile [--top N] [--requests N] [--from-seconds S] [--within NAME ...]');
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   for (const node of profile.nodes) for (const child of node.children ?? []) byId.get(child)!.parent = node.id;
@@ -89,6 +91,20 @@ function main(): void {
   const selfByFunction = new Map<string, number>();
   const selfByLayer = new Map<string, number>();
   const attributedByLayer = new Map<string, number>();
+  const withinNames = values.within ?? [];
+  const withinByName = new Map(withinNames.map((name) => [name, 0]));
+  const matchers = withinNames.map((spec) => {
+    const [name, path] = spec.split('@') as [string, string | undefined];
+    return { spec, matches: (frame: CallFrame) => frame.functionName === name && (path === undefined || frame.url.includes(path)) };
+  });
+  /** The `--within` specs on a sample's stack, each once. */
+  const namesOnStack = (id: number): Set<string> => {
+    const found = new Set<string>();
+    for (let node = byId.get(id); node; node = node.parent === undefined ? undefined : byId.get(node.parent)) {
+      for (const { spec, matches } of matchers) if (matches(node.callFrame)) found.add(spec);
+    }
+    return found;
+  };
   let idle = 0;
   let busy = 0;
   profile.samples.forEach((id, i) => {
@@ -106,6 +122,7 @@ function main(): void {
     selfByLayer.set(layer, (selfByLayer.get(layer) ?? 0) + delta);
     const owner = isNodeInternal(layer) ? attributed(id) : layer;
     attributedByLayer.set(owner, (attributedByLayer.get(owner) ?? 0) + delta);
+    if (withinNames.length > 0) for (const name of namesOnStack(id)) withinByName.set(name, withinByName.get(name)! + delta);
   });
   const requests = values.requests !== undefined ? Number(values.requests) : undefined;
   const show = (micros: number) =>
@@ -119,6 +136,9 @@ function main(): void {
   for (const [layer, micros] of sorted(attributedByLayer)) console.log(`  ${show(micros)}  ${layer}`);
   console.log(`\nfunctions (self time, top ${values.top})`);
   for (const [name, micros] of sorted(selfByFunction).slice(0, Number(values.top))) console.log(`  ${show(micros)}  ${name}`);
+  if (withinNames.length === 0) return;
+  console.log('\nfunctions (inclusive: samples with the function on their stack)');
+  for (const [name, micros] of withinByName) console.log(`  ${show(micros)}  ${name}`);
 }
 
 main();
