@@ -233,7 +233,8 @@ export class SuiChain implements Chain {
       const transaction = result.Transaction ?? result.FailedTransaction;
       return outcomeOf(transaction.digest, transaction.status);
     } catch (error) {
-      // Refused before execution (nothing ran): the caller asks `lookup` and `isSpent` what to do next.
+      // Not known to have run: refused before execution, or executed with the answer lost (a
+      // timeout, a dropped connection). The caller asks `lookup` and `isSpent` which it was.
       throw new ChainUnavailable(`charge ${charge.digest} not executed: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
   }
