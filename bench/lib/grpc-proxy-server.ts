@@ -34,7 +34,7 @@ const config = readConfig({ HOST: '127.0.0.1' });
 if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
 const logger = createLogger(config.logLevel);
 const database = await openDatabase({ url: config.databaseUrl });
-const upstreams = upstreamSetFromConfig(config);
+const upstreams = upstreamSetFromConfig(config, logger);
 const metrics = new Metrics();
 for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
 const opened = await openPipeline({ config, database, clock: systemClock, logger, metrics });

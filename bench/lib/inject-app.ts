@@ -23,7 +23,7 @@ export async function buildInjectableGateway(env: NodeJS.ProcessEnv): Promise<In
   if (!config.databaseUrl) throw new Error('DATABASE_URL is required (a migrated PostgreSQL database)');
   const logger = createLogger(config.logLevel);
   const database = await openDatabase({ url: config.databaseUrl });
-  const upstreams = upstreamSetFromConfig(config);
+  const upstreams = upstreamSetFromConfig(config, logger);
   const app = await buildGatewayApp({ config, database, clock: systemClock, logger, upstreams });
   registerBenchNoop(app);
   await app.ready();

@@ -14,7 +14,7 @@ import { openRuntime, readConfig } from './runtime.js';
 export async function runBilling(): Promise<void> {
   const config = readConfig();
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
-  const upstreams = upstreamSetFromConfig(config);
+  const upstreams = upstreamSetFromConfig(config, runtime.logger);
   let code = 0;
   try {
     const { pass, lock, mailer } = billingParts({ ...runtime, upstreams });

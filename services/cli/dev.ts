@@ -105,8 +105,8 @@ export async function runDev(argv: string[]): Promise<void> {
   const previous = await readJson<DevState>(stateFile);
 
   const upstreamSetup = await devUpstreams(config);
-  const upstreams = upstreamSetFromConfig(upstreamSetup.config);
   const runtime = await openRuntime(config, { migrate: true });
+  const upstreams = upstreamSetFromConfig(upstreamSetup.config, runtime.logger);
   let seed: DevSeed;
   try {
     seed = await seedDevOrganization(runtime.database, runtime.clock, {

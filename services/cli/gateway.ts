@@ -13,7 +13,7 @@ export async function runGateway(): Promise<void> {
   requireSecret(config, 'gateway');
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   warnAboutServing(config, runtime.logger, 'gateway');
-  const upstreams = upstreamSetFromConfig(config);
+  const upstreams = upstreamSetFromConfig(config, runtime.logger);
   const metrics = new Metrics();
   const app = await buildGatewayApp({ ...runtime, upstreams, metrics });
   // /metrics on its own listener, never on the public port (README: Metrics).

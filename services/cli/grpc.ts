@@ -14,7 +14,7 @@ export async function runGrpc(): Promise<void> {
   const config = readConfig();
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   warnAboutServing(config, runtime.logger, 'grpc');
-  const upstreams = upstreamSetFromConfig(config);
+  const upstreams = upstreamSetFromConfig(config, runtime.logger);
   const metrics = new Metrics();
   for (const upstream of upstreams.values()) upstream.instrument?.(metrics);
   const opened = await openPipeline({ ...runtime, config, metrics });

@@ -20,7 +20,7 @@ export async function runStreams(): Promise<void> {
   requireSecret(config, 'streams');
   const runtime = await openRuntime(config, { migrate: config.databaseUrl === undefined });
   warnAboutServing(config, runtime.logger, 'streams');
-  const upstreams = upstreamSetFromConfig(config);
+  const upstreams = upstreamSetFromConfig(config, runtime.logger);
   const metrics = new Metrics();
   // One pipeline for Warp delivery and webhook delivery: both charge the organization's credits through its meter.
   const pipeline = await openPipeline({ ...runtime, metrics });

@@ -9,6 +9,7 @@ export * from './metrics.js';
 export * from './metrics-server.js';
 export type { CounterSeries, GaugeSeries, HistogramSeries } from './series-metrics.js';
 export * from './query-key.js';
+export { redactUrlCredentials } from './url-credentials.js';
 export * from './network-address.js';
 export * from './secrets.js';
 export * from './cursor.js';

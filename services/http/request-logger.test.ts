@@ -1,24 +1,12 @@
-import { Writable } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import { createLogger } from '../core/index.js';
+import { capturedLogger } from '../../test/support/captured-log.js';
 import { deferredChildLogger } from './request-logger.js';
-
-function capture() {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _encoding, done) {
-      lines.push(JSON.parse(chunk.toString('utf8')) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { lines, logger: createLogger('info', {}, sink) };
-}
 
 /** A request's deferred logger writes what pino's child would have written. */
 describe('deferredChildLogger', () => {
   it('writes the same line as the child it stands for, bindings and redaction included', () => {
-    const deferred = capture();
-    const direct = capture();
+    const deferred = capturedLogger();
+    const direct = capturedLogger();
     const entry = { req: { headers: { 'x-api-key': 'svc_secret' } }, n: 1 };
     deferredChildLogger(deferred.logger, { reqId: 'r-1' }, {}).warn(entry, 'hello %s', 'world');
     direct.logger.child({ reqId: 'r-1' }, {}).warn(entry, 'hello %s', 'world');
@@ -28,7 +16,7 @@ describe('deferredChildLogger', () => {
   });
 
   it('keeps the level: the parent one, or the route one (logLevel)', () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturedLogger();
     const inherited = deferredChildLogger(logger, { reqId: 'a' }, {});
     expect(inherited.level).toBe('info');
     inherited.debug('not written');
@@ -39,7 +27,7 @@ describe('deferredChildLogger', () => {
   });
 
   it('makes children of the request child', () => {
-    const { lines, logger } = capture();
+    const { lines, logger } = capturedLogger();
     deferredChildLogger(logger, { reqId: 'c' }, {}).child({ stage: 'x' }).error('failed');
     expect(lines[0]).toMatchObject({ reqId: 'c', stage: 'x', msg: 'failed', level: 50 });
   });

@@ -40,4 +40,19 @@ describe('CircuitBreaker', () => {
     breaker.recordFailure();
     expect(breaker.state).toBe('open');
   });
+
+  it('says which call moved it: the failure that opened it, a failed probe, the success that closed it (once each)', () => {
+    const { breaker, advance } = make();
+    expect([breaker.recordFailure(), breaker.recordFailure(), breaker.recordFailure()]).toEqual([false, false, true]);
+    expect(breaker.failures).toBe(3);
+    // A call let through before it opened fails late: still open, nothing new to report.
+    expect(breaker.recordFailure()).toBe(false);
+    advance(1000);
+    expect(breaker.tryAcquire()).toBe(true);
+    expect(breaker.recordFailure()).toBe(true);
+    advance(1000);
+    expect(breaker.tryAcquire()).toBe(true);
+    expect([breaker.recordSuccess(), breaker.recordSuccess()]).toEqual([true, false]);
+    expect(breaker.failures).toBe(0);
+  });
 });

@@ -51,18 +51,33 @@ export class CircuitBreaker {
     this.#probeInFlight = false;
   }
 
-  recordSuccess(): void {
+  /** Consecutive failures since the last success. */
+  get failures(): number {
+    return this.#failures;
+  }
+
+  /** Whether this success closed a circuit that was open or half-open (so the caller reports it once). */
+  recordSuccess(): boolean {
+    const closed = this.#state !== 'closed';
     this.#failures = 0;
     this.#state = 'closed';
     this.#probeInFlight = false;
+    return closed;
   }
 
-  recordFailure(): void {
+  /**
+   * Whether this failure opened the circuit: from closed, or a half-open probe that failed. A
+   * failure of a call let through before the circuit opened keeps it open, and opens nothing.
+   */
+  recordFailure(): boolean {
+    const opened = this.state !== 'open';
     this.#failures += 1;
     this.#probeInFlight = false;
     if (this.#state === 'half_open' || this.#failures >= this.#options.failureThreshold) {
       this.#state = 'open';
       this.#openedAt = this.#options.now();
+      return opened;
     }
+    return false;
   }
 }

@@ -12,7 +12,7 @@ import { Http2GrpcTransport } from './http2-grpc-transport.js';
 import { isCancelled, REQUEST_CANCELLATION, RequestCancellation, signalOf, type CallCancel } from './request-cancellation.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv, type RetryPolicy } from './retry.js';
-import { BREAKER_STATE_VALUE, MAX_TIMER_MS, type CounterSeries, type HistogramSeries } from '../core/index.js';
+import { BREAKER_STATE_VALUE, MAX_TIMER_MS, redactUrlCredentials, type CounterSeries, type HistogramSeries, type Logger } from '../core/index.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
 } from './types.js';
@@ -22,6 +22,8 @@ export interface SuiUpstreamOptions {
   endpoints: UpstreamEndpoints;
   policy: UpstreamPolicy;
   env?: RetryEnv;
+  /** Where the breakers' openings and closings are reported (docs/operations.md); absent: nowhere. */
+  logger?: Logger;
 }
 
 /** Event-loop utilization over an attempt above which a timeout is ours, not the node's. */
@@ -59,6 +61,7 @@ export class SuiUpstream implements Upstream {
   readonly #raw: RawGrpcChannel;
   readonly #policy: UpstreamPolicy;
   readonly #env: RetryEnv;
+  readonly #logger: Logger | undefined;
   readonly #breakers = new Map<string, CircuitBreaker>();
   /** Per breaker group, when (performance.now()) the node last answered a call, whatever the answer. */
   readonly #lastAnswerAt = new Map<string, number>();
@@ -74,6 +77,7 @@ export class SuiUpstream implements Upstream {
     this.endpoints = options.endpoints;
     this.#policy = options.policy;
     this.#env = options.env ?? realRetryEnv;
+    this.#logger = options.logger;
     // grpc-js's keepalive settings (grpc-channel.ts), so both transports notice a dead connection alike.
     this.#raw = new RawGrpcChannel(options.endpoints.grpcUrl, { keepalive: { intervalMs: 30_000, timeoutMs: 10_000 } });
     this.#grpcJs = options.policy.grpcTransport === 'grpc-js' ? createGrpcTransport(options.endpoints.grpcUrl) : undefined;
@@ -210,7 +214,7 @@ export class SuiUpstream implements Upstream {
         try {
           const result = await attempt(timeoutMs, signal);
           this.#lastAnswerAt.set(group, performance.now());
-          breaker.recordSuccess();
+          if (breaker.recordSuccess()) this.#reportClosed(api, group);
           this.#recordAttempt(api, operation, 'ok', attemptStarted, group, breaker);
           return result;
         } catch (error) {
@@ -228,10 +232,15 @@ export class SuiUpstream implements Upstream {
           // answers nothing.
           const answeredMeanwhile = (this.#lastAnswerAt.get(group) ?? -Infinity) > attemptStarted;
           if (!mapped.isTransportFailure && !mapped.local && mapped.kind !== 'cancelled') this.#lastAnswerAt.set(group, performance.now());
-          if (mapped.isTransportFailure && !(mapped.kind === 'timeout' && answeredMeanwhile)) breaker.recordFailure();
-          else if (mapped.isTransportFailure) breaker.release();
-          else if (!mapped.local && mapped.kind !== 'cancelled') breaker.recordSuccess();
-          else breaker.release();
+          if (mapped.isTransportFailure && !(mapped.kind === 'timeout' && answeredMeanwhile)) {
+            if (breaker.recordFailure()) this.#reportOpened(api, group, breaker, mapped);
+          } else if (mapped.isTransportFailure) {
+            breaker.release();
+          } else if (!mapped.local && mapped.kind !== 'cancelled') {
+            if (breaker.recordSuccess()) this.#reportClosed(api, group);
+          } else {
+            breaker.release();
+          }
           this.#recordAttempt(api, operation, mapped.kind, attemptStarted, group, breaker);
           throw mapped;
         }
@@ -261,6 +270,19 @@ export class SuiUpstream implements Upstream {
     if (!this.#instruments) return;
     this.#recordedBreakerStates.set(group, breaker.state);
     this.#instruments.breakerState.set({ network: this.network, group }, BREAKER_STATE_VALUE[breaker.state]);
+  }
+
+  /** Once per opening, not per refused call: why callers of the group now get 503s. */
+  #reportOpened(api: 'grpc' | 'graphql', group: string, breaker: CircuitBreaker, failure: UpstreamError): void {
+    this.#logger?.warn({
+      network: this.network, api, group, failures: breaker.failures, cooldownMs: this.#policy.breakerCooldownMs,
+      // An upstream URL may carry credentials, and fetch quotes it in its errors.
+      lastFailure: { kind: failure.kind, operation: failure.operation, message: redactUrlCredentials(failure.message, '[redacted]') },
+    }, 'upstream circuit opened');
+  }
+
+  #reportClosed(api: 'grpc' | 'graphql', group: string): void {
+    this.#logger?.info({ network: this.network, api, group }, 'upstream circuit closed');
   }
 
   #circuitOpen(name: string, operation: string, breaker: CircuitBreaker): UpstreamError {

@@ -22,7 +22,7 @@ const die = (point: string) => {
 
 const config = readConfig();
 const runtime = await openRuntime(config, { migrate: false });
-const upstreams = upstreamSetFromConfig(config);
+const upstreams = upstreamSetFromConfig(config, runtime.logger);
 const real = new SuiChain({
   clients: new Map([...upstreams].map(([network, upstream]) => [network, upstream.grpc] as const)),
   settings: new Map(Object.entries(config.billing.networks) as [Network, BillingNetwork][]),

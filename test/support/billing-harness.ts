@@ -61,7 +61,7 @@ export async function startBillingHarness(options: { tier?: Tier; mailer?: Maile
   simnet.advanceClockTo(start);
   const clock = new ManualClock(start);
   const db = await createTestDatabase();
-  const upstreams = upstreamSetFromConfig(config);
+  const upstreams = upstreamSetFromConfig(config, createLogger('silent'));
   const seeded = await createOrganization(db.database.db, clock, { name: 'Acme', tier: options.tier ?? 'free', projects: [{ name: 'Default', network: 'mainnet' }, { name: 'Staging', network: 'testnet' }] });
   const admin = await createKey(db.database, clock, { kind: 'operator' }, {
     organizationId: seeded.organization.id, projectId: seeded.projects[1]!.id, name: 'admin', scopes: ['data', 'streams', 'manage', 'zkLogin'], expiresInDays: 365,
