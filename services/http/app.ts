@@ -120,7 +120,7 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   registerRootHooks(app, {
     routes: new RouteFactsBook(config.networks),
     cors: corsStage(routes),
-    pressure: await startLoadShedding(app, config.shedding),
+    pressure: await startLoadShedding(app, config.shedding, options.logger),
     authenticate: authenticationStage(pipeline, options.trustedIdentity),
     stats,
     logRequest: requestLogger(config.requestLog),

@@ -1,6 +1,6 @@
 import { getHeapStatistics } from 'node:v8';
 import underPressure from '@fastify/under-pressure';
-import { ApiError, type Config } from '../core/index.js';
+import { ApiError, type Config, type Logger } from '../core/index.js';
 import type { App } from '../route-contract/index.js';
 
 /** What a shed client is told to wait (seconds): one sample of the event loop and then some. */
@@ -27,28 +27,66 @@ export type PressureCheck = () => ApiError | undefined;
  * thresholds, so it adds no hook of its own and the check runs inside the gateway's one root
  * `onRequest` hook (services/http/root-hooks.ts), where it reads the last sample.
  */
-export async function startLoadShedding(app: App, shedding: Config['shedding']): Promise<PressureCheck> {
+export async function startLoadShedding(app: App, shedding: Config['shedding'], logger: Logger): Promise<PressureCheck> {
   let readyAt = Number.POSITIVE_INFINITY;
   app.addHook('onReady', async () => {
     readyAt = Date.now();
   });
-  const maxDelayMs = shedding.maxEventLoopDelayMs;
-  const maxHeapUsedBytes =
-    shedding.maxHeapPercent === 0 ? 0 : Math.floor((getHeapStatistics().heap_size_limit * shedding.maxHeapPercent) / 100);
+  const limits: PressureLimits = {
+    maxDelayMs: shedding.maxEventLoopDelayMs,
+    maxHeapUsedBytes:
+      shedding.maxHeapPercent === 0 ? 0 : Math.floor((getHeapStatistics().heap_size_limit * shedding.maxHeapPercent) / 100),
+  };
   await app.register(underPressure, { sampleInterval: SAMPLE_INTERVAL_MS });
-  const overloaded = (type: string) =>
-    new ApiError('SERVICE_OVERLOADED', {
-      message: `The gateway is overloaded (${type}); retry after ${SHED_RETRY_AFTER_SECONDS} s.`,
+  if (limits.maxDelayMs === 0 && limits.maxHeapUsedBytes === 0) return () => undefined;
+  const check = pressureCheck(limits, () => app.memoryUsage(), logger);
+  return () => (Date.now() - readyAt < STARTUP_GRACE_MS ? undefined : check());
+}
+
+/** The thresholds (0: that one is off); the heap's in bytes. */
+export interface PressureLimits {
+  maxDelayMs: number;
+  maxHeapUsedBytes: number;
+}
+
+/** What the sampler last read: the mean event-loop delay (ms) and the heap used (bytes). */
+export interface PressureSample {
+  eventLoopDelay: number;
+  heapUsed: number;
+}
+
+interface Overload {
+  reason: 'eventLoopDelay' | 'heapUsedBytes';
+  value: number;
+  threshold: number;
+}
+
+function overloadOf(sample: PressureSample, { maxDelayMs, maxHeapUsedBytes }: PressureLimits): Overload | undefined {
+  if (maxDelayMs > 0 && sample.eventLoopDelay > maxDelayMs) return { reason: 'eventLoopDelay', value: sample.eventLoopDelay, threshold: maxDelayMs };
+  if (maxHeapUsedBytes > 0 && sample.heapUsed > maxHeapUsedBytes) return { reason: 'heapUsedBytes', value: sample.heapUsed, threshold: maxHeapUsedBytes };
+  return undefined;
+}
+
+/**
+ * The shedding decision on the last sample. An episode is logged at its start (the first request
+ * refused after none were: warn, with what passed which threshold) and at its end (the first
+ * request admitted after: info, with how many were shed), never per shed request: under
+ * overload a line per request would add to the load.
+ */
+export function pressureCheck(limits: PressureLimits, read: () => PressureSample, logger: Logger): PressureCheck {
+  let shedInEpisode = 0;
+  return () => {
+    const overload = overloadOf(read(), limits);
+    if (overload === undefined) {
+      if (shedInEpisode > 0) logger.info({ shed: shedInEpisode }, 'load shedding stopped');
+      shedInEpisode = 0;
+      return undefined;
+    }
+    if (shedInEpisode === 0) logger.warn(overload, 'load shedding started');
+    shedInEpisode += 1;
+    return new ApiError('SERVICE_OVERLOADED', {
+      message: `The gateway is overloaded (${overload.reason}); retry after ${SHED_RETRY_AFTER_SECONDS} s.`,
       headers: { 'retry-after': String(SHED_RETRY_AFTER_SECONDS) },
     });
-  if (maxDelayMs === 0 && maxHeapUsedBytes === 0) return () => undefined;
-  return () => {
-    const sample = app.memoryUsage();
-    const type =
-      maxDelayMs > 0 && sample.eventLoopDelay > maxDelayMs ? 'eventLoopDelay'
-      : maxHeapUsedBytes > 0 && sample.heapUsed > maxHeapUsedBytes ? 'heapUsedBytes'
-      : undefined;
-    if (type === undefined || Date.now() - readyAt < STARTUP_GRACE_MS) return undefined;
-    return overloaded(type);
   };
 }
