@@ -291,6 +291,27 @@ describe('operator reconcile loop', () => {
     await eventually(() => get('deployments', 'suigw-streams-mainnet', 'suigw')?.spec.replicas === 3, 'replicas restored');
   });
 
+  it("deletes its stream workers of a network it no longer serves, once, and leaves a Deployment it did not make alone", async () => {
+    const labels = { 'app.kubernetes.io/name': 'suigw', 'app.kubernetes.io/component': 'streams' };
+    // What an operator serving testnet too wrote (this one serves mainnet only), under its field manager.
+    api.store.create(api.type('deployments'), 'suigw', {
+      metadata: { name: 'suigw-streams-testnet', labels: { ...labels, 'suigw.io/network': 'testnet', 'app.kubernetes.io/managed-by': 'suigw-operator' } },
+      spec: { replicas: 1 },
+    }, 'suigw-operator');
+    // Someone else's Deployment under the same name pattern.
+    api.store.create(api.type('deployments'), 'suigw', {
+      metadata: { name: 'suigw-streams-devnet', labels: { ...labels, 'suigw.io/network': 'devnet', 'app.kubernetes.io/managed-by': 'Helm' } },
+      spec: { replicas: 1 },
+    }, 'helm');
+    const devnet = structuredClone(get('deployments', 'suigw-streams-devnet', 'suigw'));
+    await eventually(() => get('deployments', 'suigw-streams-testnet', 'suigw') === undefined, 'the testnet workers deleted');
+    await operator.rebuild();
+    const deleted = api.requests.filter((r) => r.method === 'DELETE' && r.path.includes('/deployments/')).map((r) => r.path);
+    expect(deleted).toEqual(['/apis/apps/v1/namespaces/suigw/deployments/suigw-streams-testnet']);
+    expect(api.store.list(api.type('deployments'), 'suigw').map((o) => o.metadata.name).sort()).toEqual(['suigw-streams-devnet', 'suigw-streams-mainnet']);
+    expect(get('deployments', 'suigw-streams-devnet', 'suigw')).toEqual(devnet);
+  });
+
   it("server-side applies a billing CronJob per OnchainPlan in the operator's namespace, and deletes it with the plan", async () => {
     api.store.create(api.type('onchainplans'), ns, { metadata: { name: 'acme' }, spec: { organizationId, network: 'mainnet', tier: 'growth', billingDay: 31 } });
     const plan = await ready('onchainplans', 'acme');

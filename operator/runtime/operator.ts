@@ -181,8 +181,9 @@ export class Operator {
       if (secrets.some((s) => `${s.metadata.namespace}/${s.metadata.name}` === key)) this.#writtenSecrets.delete(key);
       else secrets.push(secret);
     }
+    const deployments = this.#informers.get('Deployment')!.list().map((object) => ({ metadata: metaOf(object) }));
     const cronJobs = this.#informers.get('CronJob')!.list().map((object) => ({ metadata: metaOf(object) }));
-    return { resources, secrets, cronJobs };
+    return { resources, secrets, deployments, cronJobs };
   }
 
   async #applyWorkloads(workloads: Record<string, unknown>[]): Promise<void> {

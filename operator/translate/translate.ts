@@ -19,7 +19,7 @@ import {
   type TranslationInput,
   type TranslationSettings,
 } from './types.js';
-import { billingCronJob, staleBillingCronJobs, streamWorkerDeployment } from './workloads.js';
+import { billingCronJob, staleBillingCronJobs, staleStreamWorkerDeployments, streamWorkerDeployment, streamWorkerName } from './workloads.js';
 
 const LABEL_VALUE_MAX = 63;
 
@@ -99,7 +99,7 @@ export function translate(input: TranslationInput): Translation {
         projectId: project.id,
         enabled: spec.value.enabled,
       });
-      statuses.push(statusFor(resource, READY, false, settings.now, { network: project.network, workers: `suigw-streams-${project.network}` }));
+      statuses.push(statusFor(resource, READY, false, settings.now, { network: project.network, workers: streamWorkerName(project.network) }));
     }
   }
 
@@ -132,7 +132,7 @@ export function translate(input: TranslationInput): Translation {
   const enabledStreams = (network: Network) => streams.filter((s) => s.enabled && s.network === network).length;
   for (const { network } of settings.hosts) workloads.push(streamWorkerDeployment(settings, network, enabledStreams(network), expectedLoad.get(network) ?? 0));
 
-  const deletions = staleBillingCronJobs(settings, byKind('OnchainPlan'), cluster.cronJobs);
+  const deletions = [...staleBillingCronJobs(settings, byKind('OnchainPlan'), cluster.cronJobs), ...staleStreamWorkerDeployments(settings, cluster.deployments)];
   const ir = gatewayIR(input, keys, streams, plans);
   return { ir, statuses, actions, workloads, deletions };
 }

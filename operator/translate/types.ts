@@ -33,10 +33,12 @@ export interface OwnedWorkload {
   metadata: ObjectMeta;
 }
 
-/** What the informers hold: the four kinds, the Secrets and the billing CronJobs the operator wrote. */
+/** What the informers hold: the four kinds, the Secrets, the Deployments and the billing CronJobs the operator wrote. */
 export interface ClusterState {
   resources: CustomResource[];
   secrets: OwnedSecret[];
+  /** The operator's Deployments in its own namespace (the stream workers). */
+  deployments: OwnedWorkload[];
   /** The operator's CronJobs in its own namespace. */
   cronJobs: OwnedWorkload[];
 }
@@ -136,7 +138,10 @@ export interface Translation {
   actions: RowAction[];
   /** Deployments and CronJobs to server-side apply, complete (apply removes what is left out). */
   workloads: Record<string, unknown>[];
-  /** Workloads to delete: billing CronJobs whose OnchainPlan is gone (no owner reference crosses namespaces). */
+  /**
+   * Workloads to delete: billing CronJobs whose OnchainPlan is gone (no owner reference crosses
+   * namespaces), stream-worker Deployments of networks no longer served.
+   */
   deletions: WorkloadRef[];
 }
 

@@ -48,8 +48,14 @@ export function streamWorkerReplicas(enabledStreams: number, expectedEventsPerSe
   return Math.min(max, Math.max(1, Math.ceil(expectedEventsPerSecond / eventsPerWorker)));
 }
 
+const STREAM_WORKER_PREFIX = 'suigw-streams-';
+
+export function streamWorkerName(network: Network): string {
+  return `${STREAM_WORKER_PREFIX}${network}`;
+}
+
 export function streamWorkerDeployment(settings: TranslationSettings, network: Network, enabledStreams: number, load: number): Record<string, unknown> {
-  const name = `suigw-streams-${network}`;
+  const name = streamWorkerName(network);
   const labels = { 'app.kubernetes.io/name': 'suigw', 'app.kubernetes.io/component': 'streams', 'suigw.io/network': network };
   return {
     apiVersion: 'apps/v1',
@@ -86,6 +92,24 @@ export function streamWorkerDeployment(settings: TranslationSettings, network: N
       },
     },
   };
+}
+
+/**
+ * The stream-worker Deployments in the operator's namespace that no served network wants: those
+ * of a network dropped from the operator's `SUIGW_NETWORKS`, whose workers would otherwise run on.
+ * No owner collects them, so the operator deletes them, from the informer's cache on every rebuild
+ * (so also those left while no operator ran). Only its own: its label, the streams component and
+ * the name pattern, in its namespace; a Deployment someone else made under a `suigw-streams-` name
+ * is left alone.
+ */
+export function staleStreamWorkerDeployments(settings: TranslationSettings, deployments: readonly OwnedWorkload[]): WorkloadRef[] {
+  const wanted = new Set(settings.hosts.map(({ network }) => streamWorkerName(network)));
+  return deployments
+    .filter((deployment) => deployment.metadata.namespace === settings.namespace && deployment.metadata.name.startsWith(STREAM_WORKER_PREFIX))
+    .filter((deployment) => deployment.metadata.labels?.['app.kubernetes.io/component'] === 'streams' && deployment.metadata.labels[MANAGED_BY_LABEL] === MANAGER)
+    .filter((deployment) => !wanted.has(deployment.metadata.name))
+    .map((deployment) => ({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: deployment.metadata.namespace, name: deployment.metadata.name }))
+    .sort((a, b) => a.name.localeCompare(b.name));
 }
 
 /**
