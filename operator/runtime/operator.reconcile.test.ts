@@ -318,7 +318,7 @@ describe('operator reconcile loop', () => {
     const name = 'suigw-billing-team-a-acme-9201d5e7e0';
     expect(plan.status.cronJob).toBe(name);
     const cronJob = await eventually(() => get('cronjobs', name, 'suigw'), 'cronjob');
-    expect(cronJob.spec).toMatchObject({ schedule: '7 * * * *', suspend: false, concurrencyPolicy: 'Forbid' });
+    expect(cronJob.spec).toMatchObject({ schedule: '7 * * * *', suspend: false, concurrencyPolicy: 'Forbid', startingDeadlineSeconds: 1800, jobTemplate: { spec: { activeDeadlineSeconds: 900 } } });
     expect(cronJob.metadata.labels).toMatchObject({ 'suigw.io/plan-namespace': 'team-a', 'suigw.io/plan': 'acme', 'app.kubernetes.io/managed-by': 'suigw-operator' });
     // An owner reference cannot name an object of another namespace: the operator deletes it.
     expect(cronJob.metadata.ownerReferences).toBeUndefined();

@@ -1,5 +1,9 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { billingCronJobName, CRONJOB_NAME_MAX } from './workloads.js';
+import { parse } from 'yaml';
+import type { CustomResource, TranslationInput } from './types.js';
+import { billingCronJob, billingCronJobName, CRONJOB_NAME_MAX } from './workloads.js';
 
 /** The billing CronJobs of every namespace's plans share the operator's namespace: their names. */
 describe('billingCronJobName', () => {
@@ -25,5 +29,20 @@ describe('billingCronJobName', () => {
     expect(billingCronJobName('team-a', 'acme.growth')).toMatch(/^suigw-billing-team-a-acme-growth-[0-9a-f]{10}$/);
     // The cut falls on a dash: `suigw-billing-team-a-` + 19 characters + `-` would leave `--`.
     expect(billingCronJobName('team-a', `${'p'.repeat(19)}-x`)).toMatch(new RegExp(`^suigw-billing-team-a-${'p'.repeat(19)}-[0-9a-f]{10}$`));
+  });
+});
+
+describe('billingCronJob', () => {
+  const { settings } = parse(readFileSync(join(import.meta.dirname, '..', 'testdata', 'billing.in.yaml'), 'utf8')) as TranslationInput;
+  const plan = { kind: 'OnchainPlan', metadata: { name: 'acme', namespace: 'team-a', uid: 'p1', generation: 1 } } as CustomResource;
+
+  it("stops a hung pass after 15 minutes and starts a missed one at most 30 minutes late, so a late pass ends before the next hour's", () => {
+    const cronJob = billingCronJob(settings, plan, { organizationId: 'org_a', network: 'mainnet', tier: 'growth', billingDay: 1, suspend: false }) as {
+      spec: { schedule: string; concurrencyPolicy: string; startingDeadlineSeconds: number; jobTemplate: { spec: { activeDeadlineSeconds: number } } };
+    };
+    const { schedule, concurrencyPolicy, startingDeadlineSeconds, jobTemplate } = cronJob.spec;
+    // Hourly at :07 with Forbid: a Job started at :37 at the latest is stopped by :52.
+    expect({ schedule, concurrencyPolicy, startingDeadlineSeconds, activeDeadlineSeconds: jobTemplate.spec.activeDeadlineSeconds })
+      .toEqual({ schedule: '7 * * * *', concurrencyPolicy: 'Forbid', startingDeadlineSeconds: 1800, activeDeadlineSeconds: 900 });
   });
 });

@@ -122,6 +122,27 @@ export function billingSchedule(): string {
   return '7 * * * *';
 }
 
+/**
+ * How long one billing Job may run, its restarts included (`activeDeadlineSeconds`: then its pod
+ * is stopped and the Job failed). A pass is one organization's few plans, a handful of node calls
+ * and emails: seconds when they answer. Nothing else bounds it: the chain calls go through the
+ * SDK's client with no deadline (keepalive ends a dead connection, not a node holding a call
+ * open), and nodemailer waits up to 2 min to connect, 30 s for the greeting and 10 min on an idle
+ * socket. Unbounded, a hung pass keeps its Job active, so `concurrencyPolicy: Forbid` skips every
+ * later run, and keeps the deployment's charging lock, so every other organization's pass does
+ * nothing (exit 4). 15 minutes lets one such SMTP wait (12.5 min) end on its own; a pass stopped mid-charge is
+ * recovered by the next (docs/billing.md, "whatever crashes").
+ */
+const BILLING_PASS_DEADLINE_SECONDS = 900;
+
+/**
+ * How late a missed run may still start (`startingDeadlineSeconds`: the controller was down, or
+ * Forbid held it back while the previous pass ran); without it, however late. Half the hourly
+ * period: with the pass's own deadline a late pass ends by :52, before the next one's :07, so it
+ * never makes that one skip.
+ */
+const BILLING_START_DEADLINE_SECONDS = 1800;
+
 /** The labels that name a billing CronJob's OnchainPlan (the CronJob lives in the operator's namespace, not the plan's). */
 const PLAN_NAMESPACE_LABEL = 'suigw.io/plan-namespace';
 const PLAN_NAME_LABEL = 'suigw.io/plan';
@@ -168,9 +189,11 @@ export function billingCronJob(settings: TranslationSettings, resource: CustomRe
       timeZone: 'Etc/UTC',
       suspend: spec.suspend,
       concurrencyPolicy: 'Forbid',
+      startingDeadlineSeconds: BILLING_START_DEADLINE_SECONDS,
       jobTemplate: {
         spec: {
           backoffLimit: 3,
+          activeDeadlineSeconds: BILLING_PASS_DEADLINE_SECONDS,
           template: {
             metadata: { labels: { ...labels, [MANAGED_BY_LABEL]: MANAGER } },
             spec: {
