@@ -82,8 +82,21 @@ describe('loadConfig', () => {
     [{ DATABASE_URL: 'notaurl' }, 'DATABASE_URL: expected a postgres:// or postgresql:// URL'],
     [{ DATABASE_URL: 'mysql://db/suigw' }, 'DATABASE_URL: expected a postgres:// or postgresql:// URL'],
     [{ REDIS_URL: 'nope' }, 'REDIS_URL: expected a redis:// or rediss:// URL'],
+    [
+      { SUI_MAINNET_GRPC_URL: 'https://fullnode.example:443', SUI_MAINNET_GRAPHQL_URL: 'https://operator:s3cret@graphql.example/graphql' },
+      'SUI_MAINNET_GRAPHQL_URL: must not carry a user name or password (scheme://user:password@host): the gateway does not send URL credentials upstream',
+    ],
+    [
+      { SUI_TESTNET_GRPC_URL: 'https://token@fullnode.example:443', SUI_TESTNET_GRAPHQL_URL: 'https://graphql.example/graphql' },
+      'SUI_TESTNET_GRPC_URL: must not carry a user name or password (scheme://user:password@host): the gateway does not send URL credentials upstream',
+    ],
   ])('%j says what it expected', (env, message) => {
     expect(() => loadConfig(env)).toThrow(`invalid configuration:\n  ${message}`);
+  });
+
+  it('never quotes an upstream URL\'s credentials in the refusal', () => {
+    expect(() => loadConfig({ SUI_MAINNET_GRPC_URL: 'https://fullnode.example:443', SUI_MAINNET_GRAPHQL_URL: 'https://operator:s3cret@graphql.example/graphql' }))
+      .toThrow(expect.objectContaining({ message: expect.not.stringContaining('s3cret') }));
   });
 
   it('accepts the usual PostgreSQL and Redis URLs', () => {

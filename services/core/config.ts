@@ -20,6 +20,14 @@ const optionalString = z
   .optional();
 
 const optionalUrl = optionalString.pipe(z.url().optional());
+/**
+ * An upstream endpoint's URL. A user name or password in it would never reach the node: Node's
+ * fetch refuses such a URL for GraphQL (and quotes it, secret included, in its error), and the
+ * gRPC channel dials the host alone. So it is refused here, at start-up, not at the first call.
+ */
+const upstreamUrl = optionalUrl.refine((value) => value === undefined || (URL.canParse(value) && new URL(value).username === '' && new URL(value).password === ''), {
+  message: 'must not carry a user name or password (scheme://user:password@host): the gateway does not send URL credentials upstream',
+});
 
 const suiAddress = z.string().regex(/^0x[0-9a-fA-F]{64}$/);
 const billingNetworkSchema = z.strictObject({ packageId: suiAddress, configId: suiAddress, usdcType: z.string().regex(/^0x[0-9a-fA-F]{64}::\w+::\w+$/), treasury: suiAddress });
@@ -69,12 +77,12 @@ export const ENV_SCHEMA = z.object({
   SUIGW_MAINNET_HOST: optionalString,
   SUIGW_TESTNET_HOST: optionalString,
   SUIGW_DEVNET_HOST: optionalString,
-  SUI_MAINNET_GRPC_URL: optionalUrl,
-  SUI_MAINNET_GRAPHQL_URL: optionalUrl,
-  SUI_TESTNET_GRPC_URL: optionalUrl,
-  SUI_TESTNET_GRAPHQL_URL: optionalUrl,
-  SUI_DEVNET_GRPC_URL: optionalUrl,
-  SUI_DEVNET_GRAPHQL_URL: optionalUrl,
+  SUI_MAINNET_GRPC_URL: upstreamUrl,
+  SUI_MAINNET_GRAPHQL_URL: upstreamUrl,
+  SUI_TESTNET_GRPC_URL: upstreamUrl,
+  SUI_TESTNET_GRAPHQL_URL: upstreamUrl,
+  SUI_DEVNET_GRPC_URL: upstreamUrl,
+  SUI_DEVNET_GRAPHQL_URL: upstreamUrl,
   SUIGW_SECRET: optionalString.pipe(z.string().min(32).optional()),
   SUIGW_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   // The identity layer's UNKNOWN_KEY_LOOKUPS_PER_MINUTE (services/identity/unknown-key-budget.ts).
@@ -510,7 +518,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_MAINNET_HOST: 'Host name that selects mainnet (production); unset: /mainnet path prefix only.',
   SUIGW_TESTNET_HOST: 'Host name that selects testnet (production); unset: /testnet path prefix only.',
   SUIGW_DEVNET_HOST: 'Host name that selects devnet (production).',
-  SUI_MAINNET_GRPC_URL: 'Upstream Sui full node gRPC URL for mainnet, set together with the GraphQL URL (one alone is refused); unset in dev: simnet.',
+  SUI_MAINNET_GRPC_URL: 'Upstream Sui full node gRPC URL for mainnet, set together with the GraphQL URL (one alone is refused); unset in dev: simnet. No network\'s upstream URL may carry a user name or password (refused at start-up: they would never reach the node).',
   SUI_MAINNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for mainnet; unset in dev: simnet.',
   SUI_TESTNET_GRPC_URL: 'Upstream Sui full node gRPC URL for testnet, set together with the GraphQL URL (one alone is refused); unset in dev: simnet.',
   SUI_TESTNET_GRAPHQL_URL: 'Upstream Sui GraphQL URL for testnet; unset in dev: simnet.',
