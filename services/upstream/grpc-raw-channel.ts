@@ -31,7 +31,8 @@ export class RawGrpcChannel {
     this.#keepalive = options.keepalive;
     const url = new URL(grpcUrl);
     const tls = url.protocol === 'https:';
-    this.#origin = `${tls ? 'https' : 'http'}://${url.hostname.includes(':') ? `[${url.hostname}]` : url.hostname}:${url.port || (tls ? '443' : '80')}`;
+    // An IPv6 literal's hostname keeps its brackets (`[::1]`), as an origin needs them.
+    this.#origin = `${tls ? 'https' : 'http'}://${url.hostname}:${url.port || (tls ? '443' : '80')}`;
     this.#authority = new URL(this.#origin).host;
   }
 
