@@ -94,7 +94,10 @@ function main(): void {
   const withinNames = values.within ?? [];
   const withinByName = new Map(withinNames.map((name) => [name, 0]));
   const matchers = withinNames.map((spec) => {
-    const [name, path] = spec.split('@') as [string, string | undefined];
+    // At the first @ only: a path may name a scoped package (`toBinary@node_modules/@protobuf-ts/runtime`).
+    const at = spec.indexOf('@');
+    const name = at === -1 ? spec : spec.slice(0, at);
+    const path = at === -1 ? undefined : spec.slice(at + 1);
     return { spec, matches: (frame: CallFrame) => frame.functionName === name && (path === undefined || frame.url.includes(path)) };
   });
   /** The `--within` specs on a sample's stack, each once. */

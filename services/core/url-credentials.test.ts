@@ -7,6 +7,10 @@ describe('redactUrlCredentials', () => {
       .toBe('connect https://[redacted]@rpc.example:443/graphql then grpcs://[redacted]@node.example');
   });
 
+  it('hides a password holding an unencoded @ whole', () => {
+    expect(redactUrlCredentials('https://u:p@ss@rpc.example/graphql', '[redacted]')).toBe('https://[redacted]@rpc.example/graphql');
+  });
+
   it('leaves an @ after the host (path, query, fragment) and text without URLs as they are', () => {
     for (const text of ['https://rpc.example/a@b', 'https://rpc.example?to=a@b', 'https://rpc.example#a@b', 'mail ops@example.com', 'no url']) {
       expect(redactUrlCredentials(text, '[redacted]')).toBe(text);
