@@ -6,6 +6,15 @@ import type { IdentityChange } from '../identity/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
 import { BillingPass, BillingService, ChargingLock, OutboxMailer, SmtpMailer, SuiChain, type BillingNetwork, type Mailer } from '../billing/index.js';
 
+/**
+ * The deadline of each of billing's node calls (reads, a charge's build and execution). Without
+ * one, a node that accepts a call and never answers held the pass, and the charging lock every
+ * organization's charge needs, until the process was killed. An execution waits for its effects,
+ * seconds on a busy network: 30 s is far above that, and a pass that meets a silent node ends
+ * with ChainUnavailable for that plan, which the next pass retries (docs/billing.md).
+ */
+export const BILLING_CALL_TIMEOUT_MS = 30_000;
+
 export interface BillingParts {
   service: BillingService;
   pass: BillingPass;
@@ -31,7 +40,7 @@ export function billingParts(deps: {
 }): BillingParts {
   const { config, database, clock } = deps;
   const sponsor = config.billing.sponsorKey ? sponsorKeypair(config.billing.sponsorKey) : undefined;
-  const clients = new Map([...deps.upstreams].map(([network, upstream]) => [network, upstream.grpc] as const));
+  const clients = new Map([...deps.upstreams].map(([network, upstream]) => [network, upstream.grpcWithDeadline(BILLING_CALL_TIMEOUT_MS)] as const));
   const settings = new Map(Object.entries(config.billing.networks) as [Network, BillingNetwork][]);
   const chain = new SuiChain({ clients, settings, sponsor });
   const lock = new ChargingLock(database);

@@ -29,6 +29,11 @@ export class RequestUpstream implements Upstream {
   get endpoints(): UpstreamEndpoints { return this.#inner.endpoints; }
   get grpc(): SuiGrpcClient { return this.#inner.grpc; }
 
+  /** Within this request's budget: the SDK's own calls end by the request's deadline at the latest. */
+  grpcWithDeadline(timeoutMs?: number, deadlineAt = Infinity): SuiGrpcClient {
+    return this.#inner.grpcWithDeadline(timeoutMs, Math.min(deadlineAt, this.#budget.deadlineAt));
+  }
+
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {
     return this.#inTurn(`${this.network}/grpc`, operation, () => this.#inner.call(operation, invoke, this.#within(options)));
   }

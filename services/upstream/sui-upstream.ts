@@ -1,8 +1,9 @@
 import { performance } from 'node:perf_hooks';
-import type { RpcOptions } from '@protobuf-ts/runtime-rpc';
+import type { RpcOptions, RpcTransport } from '@protobuf-ts/runtime-rpc';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Bulkhead, refusalError } from './bulkhead.js';
 import { CircuitBreaker, type BreakerState } from './circuit-breaker.js';
+import { DefaultDeadlineTransport } from './default-deadline.js';
 import { fromGrpcError, UpstreamError } from './errors.js';
 import { postGraphQL } from './graphql.js';
 import { passGraphQL, type GraphQLPassThroughResponse } from './graphql-pass-through.js';
@@ -55,6 +56,8 @@ export class SuiUpstream implements Upstream {
   readonly network: Network;
   readonly endpoints: UpstreamEndpoints;
   readonly grpc: SuiGrpcClient;
+  /** What carries the typed calls (`grpc`'s transport), for clients with a default deadline. */
+  readonly #transport: RpcTransport;
   /** The grpc-js transport, when it carries the typed calls (closed with the upstream). */
   readonly #grpcJs: ReturnType<typeof createGrpcTransport> | undefined;
   /** One HTTP/2 session for the proxy's raw calls and, with the `h2` transport, the typed ones. */
@@ -81,11 +84,16 @@ export class SuiUpstream implements Upstream {
     // grpc-js's keepalive settings (grpc-channel.ts), so both transports notice a dead connection alike.
     this.#raw = new RawGrpcChannel(options.endpoints.grpcUrl, { keepalive: { intervalMs: 30_000, timeoutMs: 10_000 } });
     this.#grpcJs = options.policy.grpcTransport === 'grpc-js' ? createGrpcTransport(options.endpoints.grpcUrl) : undefined;
-    this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#grpcJs ?? new Http2GrpcTransport(this.#raw) });
+    this.#transport = this.#grpcJs ?? new Http2GrpcTransport(this.#raw);
+    this.grpc = new SuiGrpcClient({ network: options.network, transport: this.#transport });
     this.#bulkhead = new Bulkhead({
       maxConcurrent: options.policy.maxConcurrentCalls, maxQueued: options.policy.maxQueuedCalls,
       maxConcurrentPerTenant: options.policy.maxConcurrentCallsPerTenant, maxQueuedPerTenant: options.policy.maxQueuedCallsPerTenant,
     });
+  }
+
+  grpcWithDeadline(timeoutMs = this.#policy.attemptTimeoutMs, deadlineAt = Infinity): SuiGrpcClient {
+    return new SuiGrpcClient({ network: this.network, transport: new DefaultDeadlineTransport(this.#transport, timeoutMs, deadlineAt) });
   }
 
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options: CallOptions = {}): Promise<T> {

@@ -117,6 +117,13 @@ export interface Upstream {
   readonly network: Network;
   readonly endpoints: UpstreamEndpoints;
   readonly grpc: SuiGrpcClient;
+  /**
+   * The SDK client on the same connection, whose calls made without a deadline get `timeoutMs`
+   * (default: the policy's attempt timeout), and never past `deadlineAt` (ms since the epoch;
+   * a request's budget): for SDK work no `call` wraps (a transaction's `build()` resolving its
+   * inputs, billing's reads and executions).
+   */
+  grpcWithDeadline(timeoutMs?: number, deadlineAt?: number): SuiGrpcClient;
   call<T>(operation: string, invoke: (options: RpcOptions) => PromiseLike<T>, options?: CallOptions): Promise<T>;
   graphql<T>(query: string, variables?: GraphQLVariables, options?: CallOptions & { operation?: string }): Promise<T>;
   /**

@@ -9,6 +9,7 @@ function untouchableUpstream(): Upstream & { calls: number } {
   const stub = {
     calls: 0, network: 'mainnet' as const, endpoints: { grpcUrl: '', graphqlUrl: '' },
     grpc: new Proxy({}, { get: fail }) as Upstream['grpc'],
+    grpcWithDeadline: () => new Proxy({}, { get: fail }) as Upstream['grpc'],
     call: async () => fail(), graphql: async () => fail(), close: async () => undefined,
     // Background health probes are not the request's calls.
     health: async () => ({ network: 'mainnet', status: 'down', grpc: { status: 'down', breaker: 'closed', latencyMs: 0 }, graphql: { status: 'down', breaker: 'closed', latencyMs: 0 } }),

@@ -124,8 +124,10 @@ async function build(context: JsonRpcContext, plan: BuildPlan): Promise<Json> {
   try {
     // The SDK resolves object inputs and pure values (by the Move signatures) with the upstream's
     // gRPC client directly: those lookups are reads outside `upstream.call`, so they count toward
-    // no breaker; a transport failure among them is still a server error below.
-    txBytes = plan.offline ? await tx.build() : await tx.build({ client: context.upstream.grpc });
+    // no breaker; a transport failure among them is still a server error below. Each has an
+    // attempt's deadline, within the request's budget: a node that never answers one cannot
+    // hold the request.
+    txBytes = plan.offline ? await tx.build() : await tx.build({ client: context.upstream.grpcWithDeadline() });
   } catch (error) {
     if (error instanceof JsonRpcError) throw error;
     const message = error instanceof Error ? error.message : String(error);
@@ -165,8 +167,10 @@ const PRIMITIVES = new Set(['u8', 'u16', 'u32', 'u64', 'u128', 'u256', 'bool', '
 
 async function moveFunction(context: JsonRpcContext, pkg: string, module: string, fn: string): Promise<Signature> {
   try {
-    const { function: signature } = await context.upstream.call('GetFunction', () =>
-      context.upstream.grpc.core.getMoveFunction({ packageId: normalizeSuiAddress(pkg), moduleName: module, name: fn }), { idempotent: true });
+    // The SDK's core API takes no call options: the attempt's deadline goes as the client's default.
+    const { function: signature } = await context.upstream.call('GetFunction', (options) =>
+      context.upstream.grpcWithDeadline(typeof options.timeout === 'number' ? options.timeout : undefined).core
+        .getMoveFunction({ packageId: normalizeSuiAddress(pkg), moduleName: module, name: fn }), { idempotent: true });
     return signature;
   } catch (error) {
     if ((error as { kind?: string }).kind === 'not_found' || (error as { kind?: string }).kind === 'invalid_argument') {
