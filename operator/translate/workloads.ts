@@ -125,13 +125,13 @@ export function billingSchedule(): string {
 /**
  * How long one billing Job may run, its restarts included (`activeDeadlineSeconds`: then its pod
  * is stopped and the Job failed). A pass is one organization's few plans, a handful of node calls
- * and emails: seconds when they answer. Nothing else bounds it: the chain calls go through the
- * SDK's client with no deadline (keepalive ends a dead connection, not a node holding a call
- * open), and nodemailer waits up to 2 min to connect, 30 s for the greeting and 10 min on an idle
- * socket. Unbounded, a hung pass keeps its Job active, so `concurrencyPolicy: Forbid` skips every
+ * and emails: seconds when they answer. Each node call has a 30 s deadline and each SMTP phase
+ * 15-30 s (services/cli/billing-parts.ts, services/billing/mail/smtp-mailer.ts), so a pass facing
+ * a silent node or mail server ends on its own within minutes; this bounds whatever else could
+ * hang (a pass that never ends keeps its Job active, so `concurrencyPolicy: Forbid` skips every
  * later run, and keeps the deployment's charging lock, so every other organization's pass does
- * nothing (exit 4). 15 minutes lets one such SMTP wait (12.5 min) end on its own; a pass stopped mid-charge is
- * recovered by the next (docs/billing.md, "whatever crashes").
+ * nothing, exit 4). A pass stopped mid-charge is recovered by the next (docs/billing.md,
+ * "whatever crashes").
  */
 const BILLING_PASS_DEADLINE_SECONDS = 900;
 
