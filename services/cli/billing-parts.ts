@@ -37,10 +37,12 @@ export function billingParts(deps: {
   mailer?: Mailer;
   /** Where the pass reports a plan it could not process. */
   logger?: Logger;
+  /** Instead of BILLING_CALL_TIMEOUT_MS (tests: a silent node in less than a second). */
+  chainCallTimeoutMs?: number;
 }): BillingParts {
   const { config, database, clock } = deps;
   const sponsor = config.billing.sponsorKey ? sponsorKeypair(config.billing.sponsorKey) : undefined;
-  const clients = new Map([...deps.upstreams].map(([network, upstream]) => [network, upstream.grpcWithDeadline(BILLING_CALL_TIMEOUT_MS)] as const));
+  const clients = new Map([...deps.upstreams].map(([network, upstream]) => [network, upstream.grpcWithDeadline(deps.chainCallTimeoutMs ?? BILLING_CALL_TIMEOUT_MS)] as const));
   const settings = new Map(Object.entries(config.billing.networks) as [Network, BillingNetwork][]);
   const chain = new SuiChain({ clients, settings, sponsor });
   const lock = new ChargingLock(database);
