@@ -104,12 +104,8 @@ export function streamWorkerDeployment(settings: TranslationSettings, network: N
  */
 export function staleStreamWorkerDeployments(settings: TranslationSettings, deployments: readonly OwnedWorkload[]): WorkloadRef[] {
   const wanted = new Set(settings.hosts.map(({ network }) => streamWorkerName(network)));
-  return deployments
-    .filter((deployment) => deployment.metadata.namespace === settings.namespace && deployment.metadata.name.startsWith(STREAM_WORKER_PREFIX))
-    .filter((deployment) => deployment.metadata.labels?.['app.kubernetes.io/component'] === 'streams' && deployment.metadata.labels[MANAGED_BY_LABEL] === MANAGER)
-    .filter((deployment) => !wanted.has(deployment.metadata.name))
-    .map((deployment) => ({ apiVersion: 'apps/v1', kind: 'Deployment', namespace: deployment.metadata.namespace, name: deployment.metadata.name }))
-    .sort((a, b) => a.name.localeCompare(b.name));
+  const streamWorkers = deployments.filter((deployment) => deployment.metadata.name.startsWith(STREAM_WORKER_PREFIX));
+  return unwanted(settings, streamWorkers, { apiVersion: 'apps/v1', kind: 'Deployment', component: 'streams' }, wanted);
 }
 
 /**
@@ -228,9 +224,19 @@ export function billingCronJob(settings: TranslationSettings, resource: CustomRe
  */
 export function staleBillingCronJobs(settings: TranslationSettings, plans: readonly CustomResource[], cronJobs: readonly OwnedWorkload[]): WorkloadRef[] {
   const wanted = new Set(plans.filter((plan) => plan.metadata.deletionTimestamp === undefined).map((plan) => billingCronJobName(plan.metadata.namespace, plan.metadata.name)));
-  return cronJobs
-    .filter((cronJob) => cronJob.metadata.namespace === settings.namespace && cronJob.metadata.labels?.['app.kubernetes.io/component'] === 'billing')
-    .filter((cronJob) => cronJob.metadata.labels?.[MANAGED_BY_LABEL] === MANAGER && !wanted.has(cronJob.metadata.name))
-    .map((cronJob) => ({ apiVersion: 'batch/v1', kind: 'CronJob', namespace: cronJob.metadata.namespace, name: cronJob.metadata.name }))
+  return unwanted(settings, cronJobs, { apiVersion: 'batch/v1', kind: 'CronJob', component: 'billing' }, wanted);
+}
+
+/**
+ * The workloads of one kind the operator made (its managed-by label, the component, its
+ * namespace) whose names are not `wanted`, as references to delete, in name order.
+ */
+function unwanted(
+  settings: TranslationSettings, workloads: readonly OwnedWorkload[], kind: { apiVersion: string; kind: string; component: string }, wanted: ReadonlySet<string>,
+): WorkloadRef[] {
+  return workloads
+    .filter(({ metadata }) => metadata.namespace === settings.namespace && !wanted.has(metadata.name))
+    .filter(({ metadata }) => metadata.labels?.['app.kubernetes.io/component'] === kind.component && metadata.labels[MANAGED_BY_LABEL] === MANAGER)
+    .map(({ metadata }) => ({ apiVersion: kind.apiVersion, kind: kind.kind, namespace: metadata.namespace, name: metadata.name }))
     .sort((a, b) => a.name.localeCompare(b.name));
 }

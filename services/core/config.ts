@@ -25,7 +25,10 @@ const optionalUrl = optionalString.pipe(z.url().optional());
  * fetch refuses such a URL for GraphQL (and quotes it, secret included, in its error), and the
  * gRPC channel dials the host alone. So it is refused here, at start-up, not at the first call.
  */
-const upstreamUrl = optionalUrl.refine((value) => value === undefined || (URL.canParse(value) && new URL(value).username === '' && new URL(value).password === ''), {
+const upstreamUrl = optionalUrl.refine((value) => {
+  const url = value !== undefined && URL.canParse(value) ? new URL(value) : undefined;
+  return url === undefined || (url.username === '' && url.password === '');
+}, {
   message: 'must not carry a user name or password (scheme://user:password@host): the gateway does not send URL credentials upstream',
 });
 
