@@ -4,7 +4,7 @@
  * 1. Over HTTP, at BENCH_AUTH_CONCURRENCY (16), each server in its own process, h2load as the
  *    load generator, rounds interleaved in rotated order (see docs/benchmarks.md):
  *    - `GET /hello` on the bare fastify process: a body shaped like auth/me's and nothing else
- *      (the issue's baseline: auth/me ≥ 0.65 of it);
+ *      (issue 23's baseline: auth/me ≥ 0.75 of it);
  *    - `GET /bench/noop` on the gateway: no key, no database, the same body and zod response
  *      schema as auth/me, so auth/me ÷ noop is authentication alone;
  *    - `GET /mainnet/v1/auth/me` with an enterprise key on a warm cache (default TTL), on each
