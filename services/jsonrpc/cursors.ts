@@ -28,4 +28,12 @@ export class NetworkCursors implements JsonRpcCursors {
       throw error;
     }
   }
+
+  decodeParam<T>(method: string, cursor: unknown): T | undefined {
+    if (cursor === undefined || cursor === null) return undefined;
+    if (typeof cursor !== 'string') {
+      throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: the cursor is not one this gateway returned (pass nextCursor as given)', { code: 'INVALID_CURSOR' });
+    }
+    return this.decode<T>(method, cursor);
+  }
 }

@@ -148,7 +148,9 @@ export class JsonRpcDispatcher {
 
   #errorObject(thrown: unknown, method: string): { error: JsonRpcErrorObject; upstreamFailure: boolean } {
     if (thrown instanceof JsonRpcError) {
-      return { error: { code: thrown.code, message: thrown.message, ...(thrown.data === undefined ? {} : { data: thrown.data }) }, upstreamFailure: false };
+      // A method's own -32000 is an upstream failure (method.ts `upstreamFailure`): not charged.
+      const upstreamFailure = thrown.code === JSONRPC_ERROR.serverError;
+      return { error: { code: thrown.code, message: thrown.message, ...(thrown.data === undefined ? {} : { data: thrown.data }) }, upstreamFailure };
     }
     // An upstream object or checkpoint that does not exist is the caller's 4xx, not a failure.
     const error = upstreamApiError(thrown, 'NOT_FOUND');

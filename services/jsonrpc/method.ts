@@ -38,6 +38,14 @@ export class JsonRpcError extends Error {
 }
 
 /**
+ * The upstream failed or answered nonsense: -32000 with the gateway's code in `data` (the
+ * JSON-RPC form of a 5xx: not the caller's fault, and not charged).
+ */
+export function upstreamFailure(detail: string, code: 'UPSTREAM_BAD_RESPONSE' | 'UPSTREAM_UNAVAILABLE'): JsonRpcError {
+  return new JsonRpcError(JSONRPC_ERROR.serverError, `Server error: ${detail}`, { code });
+}
+
+/**
  * Our pagination cursors: opaque, signed strings (legacy cursors cannot be reused upstream).
  * `decode` throws `JsonRpcError(invalidParams)` for a cursor that is not ours, was made for
  * another method, or has expired.
@@ -45,6 +53,12 @@ export class JsonRpcError extends Error {
 export interface JsonRpcCursors {
   encode(method: string, state: unknown): string;
   decode<T>(method: string, cursor: string): T;
+  /**
+   * A method's `cursor` param: absent or null is the first page (undefined), our string is its
+   * state, anything else (a legacy node's numeric cursor) is -32602 `INVALID_CURSOR`, never a
+   * silent restart from the first page.
+   */
+  decodeParam<T>(method: string, cursor: unknown): T | undefined;
 }
 
 /** What a method may use while it serves one call. */

@@ -109,7 +109,7 @@ describe('POST /v1/jsonrpc: protocol errors', () => {
     expect({ status: batch.status, body: batch.body }).toEqual({ status: 204, body: undefined });
   });
 
-  it('a cursor that is not ours, or was made for another method or owner, is -32602 INVALID_CURSOR', async () => {
+  it('a cursor that is not ours, was made for another method or owner, or is a node\'s numeric one, is -32602 INVALID_CURSOR', async () => {
     const page = await e.call('suix_getCoins', [alice, null, null, 1]);
     expect(page.hasNextPage).toBe(true);
     const next = await e.call('suix_getCoins', [alice, null, page.nextCursor, 1]);
@@ -119,6 +119,8 @@ describe('POST /v1/jsonrpc: protocol errors', () => {
       ['suix_getCoins', [alice, null, `${page.nextCursor}x`, 1]],
       ['suix_getAllCoins', [alice, page.nextCursor, 1]],
       ['suix_getCoins', [e.address('bob'), null, page.nextCursor, 1]],
+      // A node's cursor here is a checkpoint number: never a silent restart from the first page.
+      ['sui_getCheckpoints', [1000, 2, false]],
     ] as const;
     for (const [method, params] of cases) {
       const response = await e.send({ jsonrpc: '2.0', id: 1, method, params });

@@ -134,6 +134,17 @@ describe('SuiJsonRpcClient through the gateway: transactions and events', () => 
     e.simnet.resume();
   });
 
+  it('a Transaction event filter pages one transaction\'s events; its cursor is tied to its order (the other is -32602 INVALID_CURSOR)', async () => {
+    const [emitted] = (await client.queryEvents({ query: { All: [] }, limit: 1 })).data;
+    const query = { Transaction: emitted!.id.txDigest };
+    const first = await client.queryEvents({ query, limit: 1, order: 'ascending' });
+    expect(first.data.map((event) => event.id)).toEqual([{ txDigest: emitted!.id.txDigest, eventSeq: '0' }]);
+    const other = await e.send({ jsonrpc: '2.0', id: 1, method: 'suix_queryEvents', params: [query, first.nextCursor, 1, true] });
+    expect(other.body).toEqual({
+      jsonrpc: '2.0', id: 1, error: { code: -32602, message: 'Invalid params: the cursor was made for another query or order', data: { code: 'INVALID_CURSOR' } },
+    });
+  });
+
   it('dry-runs what the gateway builds', async () => {
     const coins = await client.getCoins({ owner });
     const { txBytes } = await transport.request<{ txBytes: string }>({ method: 'unsafe_transferSui', params: [owner, coins.data[0]!.coinObjectId, '10000000', recipient, '5'] });

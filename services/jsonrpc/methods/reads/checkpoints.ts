@@ -145,7 +145,7 @@ export const getCheckpoints: JsonRpcMethod = {
     const method = 'sui_getCheckpoints';
     const descending = params.descending_order === true;
     const limit = pageLimit(params.limit);
-    const state = typeof params.cursor === 'string' ? context.cursors.decode<CheckpointsCursor>(method, params.cursor) : undefined;
+    const state = context.cursors.decodeParam<CheckpointsCursor>(method, params.cursor);
     if (state && state.descending !== descending) throw invalidParams('the cursor belongs to another query', { code: 'INVALID_CURSOR' });
     let first: bigint | undefined;
     if (state) first = BigInt(state.last) + (descending ? -1n : 1n);

@@ -143,7 +143,7 @@ interface CoinsCursor extends PageState {
 }
 
 async function coinsPage(context: JsonRpcContext, method: string, address: string, coinType: string | null, cursor: unknown, limit: unknown) {
-  const state = typeof cursor === 'string' ? context.cursors.decode<CoinsCursor>(method, cursor) : undefined;
+  const state = context.cursors.decodeParam<CoinsCursor>(method, cursor);
   if (state && (state.owner !== address || state.coinType !== coinType)) throw invalidParams('the cursor belongs to another query', { code: 'INVALID_CURSOR' });
   const page = await read(context, 'ListOwnedObjects', (options) => context.upstream.grpc.stateService.listOwnedObjects({
     owner: address,

@@ -68,7 +68,7 @@ export const getDynamicFields: JsonRpcMethod = {
   async handle(params, context) {
     const parent = normalizeSuiObjectId(String(params.parent_object_id));
     const method = 'suix_getDynamicFields';
-    const state = typeof params.cursor === 'string' ? context.cursors.decode<FieldsCursor>(method, params.cursor) : undefined;
+    const state = context.cursors.decodeParam<FieldsCursor>(method, params.cursor);
     if (state && state.parent !== parent) throw invalidParams('the cursor belongs to another query', { code: 'INVALID_CURSOR' });
     const page = await fieldsPage(context, parent, pageLimit(params.limit), state?.after);
     const more = page.pageInfo.hasNextPage && page.pageInfo.endCursor !== null;

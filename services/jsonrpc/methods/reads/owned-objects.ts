@@ -70,7 +70,7 @@ export const getOwnedObjects: JsonRpcMethod = {
     const filter = query.filter ?? undefined;
     const method = 'suix_getOwnedObjects';
     const identity = JSON.stringify(filter ?? null);
-    const state = typeof params.cursor === 'string' ? context.cursors.decode<OwnedCursor>(method, params.cursor) : undefined;
+    const state = context.cursors.decodeParam<OwnedCursor>(method, params.cursor);
     if (state && (state.owner !== owner || state.query !== identity)) throw invalidParams('the cursor belongs to another query', { code: 'INVALID_CURSOR' });
     // The filter is read first: an invalid StructType is -32602 before anything goes upstream.
     const keep = filter ? predicate(filter, owner) : () => true;

@@ -1,7 +1,7 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { toBase64 } from '@mysten/sui/utils';
 import { validatorApys } from '../../../upstream/index.js';
-import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
+import { upstreamFailure, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { invalidParams, u64Param } from '../../params.js';
 import { read, u64 } from './upstream-reads.js';
 
@@ -10,7 +10,7 @@ import { read, u64 } from './upstream-reads.js';
 export async function systemState(context: JsonRpcContext): Promise<GrpcTypes.SystemState> {
   const response = await read(context, 'GetEpoch', (rpc) => context.upstream.grpc.ledgerService.getEpoch({ readMask: { paths: ['epoch', 'system_state'] } }, rpc));
   const state = response.epoch?.systemState;
-  if (!state) throw invalidParams('the upstream returned no system state', { code: 'UPSTREAM_BAD_RESPONSE' });
+  if (!state) throw upstreamFailure('the upstream returned no system state', 'UPSTREAM_BAD_RESPONSE');
   return state;
 }
 

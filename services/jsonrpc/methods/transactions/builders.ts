@@ -1,7 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import { Transaction, type TransactionObjectArgument } from '@mysten/sui/transactions';
 import { normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
-import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
+import { JSONRPC_ERROR, JsonRpcError, upstreamFailure, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { address, u64, type Json } from './legacy-values.js';
 import { u64Param } from '../../params.js';
 
@@ -133,7 +133,7 @@ async function build(context: JsonRpcContext, plan: BuildPlan): Promise<Json> {
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as { code?: unknown }).code;
     if (typeof code === 'string' && TRANSPORT_CODES.has(code)) {
-      throw new JsonRpcError(JSONRPC_ERROR.serverError, `Server error: the upstream failed while building: ${message}`, { code: 'UPSTREAM_UNAVAILABLE' });
+      throw upstreamFailure(`the upstream failed while building: ${message}`, 'UPSTREAM_UNAVAILABLE');
     }
     throw new JsonRpcError(JSONRPC_ERROR.invalidParams, `Invalid params: ${message}`);
   }

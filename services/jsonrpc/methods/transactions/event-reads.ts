@@ -59,14 +59,17 @@ const queryEvents: JsonRpcMethod = {
       const all = (tx.events?.events ?? []).map((event, i) => ({ event, i }));
       if (descending) all.reverse();
       const page = { method: 'suix_queryEvents', query: filter, cursor: cursor?.position, limit, descending };
-      const start = cursor ? context.cursors.decode<{ n: number; q: string }>(page.method, cursor.position!) : { n: 0, q: query.digest };
-      if (start.q !== query.digest) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: the cursor was made for another query', { code: 'INVALID_CURSOR' });
+      // The order is in the cursor: a position counted from the other end would skip or repeat events.
+      const start = cursor ? context.cursors.decode<{ n: number; q: string; d?: boolean }>(page.method, cursor.position!) : { n: 0, q: query.digest, d: descending };
+      if (start.q !== query.digest || (start.d ?? false) !== descending) {
+        throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: the cursor was made for another query or order', { code: 'INVALID_CURSOR' });
+      }
       const slice = all.slice(start.n, start.n + limit);
       const data = slice.map(({ event, i }) => renderEvent(event, query.digest, i, timestamp)) as Record<string, Json>[];
       const hasNextPage = start.n + limit < all.length;
       const last = slice.at(-1);
       const nextCursor = last
-        ? { txDigest: query.digest, eventSeq: String(last.i), position: context.cursors.encode(page.method, { n: start.n + slice.length, q: query.digest }) }
+        ? { txDigest: query.digest, eventSeq: String(last.i), position: context.cursors.encode(page.method, { n: start.n + slice.length, q: query.digest, d: descending }) }
         : cursor ?? null;
       return { data, nextCursor, hasNextPage };
     }

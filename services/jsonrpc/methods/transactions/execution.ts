@@ -1,7 +1,7 @@
 import { bcs } from '@mysten/sui/bcs';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { fromBase64, normalizeSuiAddress } from '@mysten/sui/utils';
-import { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
+import { JSONRPC_ERROR, JsonRpcError, upstreamFailure, type JsonRpcContext, type JsonRpcMethod } from '../../method.js';
 import { u64, type Json } from './legacy-values.js';
 import { renderTransactionData } from './render-input.js';
 import { u64Param } from '../../params.js';
@@ -46,7 +46,7 @@ const executeTransactionBlock: JsonRpcMethod = {
         signatures: signatures.map((value) => ({ bcs: { value }, signature: { oneofKind: undefined } })),
         readMask: { paths: readMaskFor({ ...opts, showInput: opts.showInput || opts.showRawInput }) },
       }, o));
-    if (!response.transaction) throw new JsonRpcError(JSONRPC_ERROR.serverError, 'Server error: the upstream answered without a transaction', { code: 'UPSTREAM_BAD_RESPONSE' });
+    if (!response.transaction) throw upstreamFailure('the upstream answered without a transaction', 'UPSTREAM_BAD_RESPONSE');
     const executed = { ...response.transaction, transaction: response.transaction.transaction ?? { bcs: { value: txBytes } } };
     return renderTransactionResponse(executed, opts, { confirmedLocalExecution: true, omitCheckpoint: true });
   },
