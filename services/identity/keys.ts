@@ -126,6 +126,11 @@ function normalizeRateLimit(value: Partial<KeyRateLimit> | null | undefined): Ke
   return { perKeyRps: value?.perKeyRps ?? null, perIpRps: value?.perIpRps ?? null };
 }
 
+/** An unknown scope name as the error quotes it: at most 64 characters of it (names are unbounded). */
+function quotedName(name: string): string {
+  return name.length > 64 ? `${name.slice(0, 64)}…` : name;
+}
+
 /** INVALID_SCOPES for unknown names, SCOPE_ESCALATION for scopes the creator lacks. */
 function checkScopes(requested: readonly string[], creator: KeyCreator): Scope[] {
   const unknown = requested.filter((scope) => !isScope(scope));
@@ -134,7 +139,7 @@ function checkScopes(requested: readonly string[], creator: KeyCreator): Scope[]
       message:
         requested.length === 0
           ? 'At least one scope is required.'
-          : `Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. Allowed: data, streams, manage, zkLogin.`,
+          : `Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.map(quotedName).join(', ')}. Allowed: data, streams, manage, zkLogin.`,
     });
   }
   const scopes = [...new Set(requested as Scope[])];

@@ -85,8 +85,10 @@ export const idSchema = z.string().min(1).max(64).regex(NO_NUL, NO_NUL_MESSAGE);
 /** Request fields shared by key creation and key edits. */
 export const keyNameSchema = nameSchema;
 export const projectNameSchema = z.string().max(100).regex(PLAIN_TEXT_PATTERN, PLAIN_TEXT_MESSAGE);
+// No length on a name: any string that is not a scope is the spec's 400 INVALID_SCOPES ("unknown
+// scope name"), however long; the 16 entries and the body limit bound the request.
 export const scopesInputSchema = z
-  .array(z.string().max(64))
+  .array(z.string())
   .max(16)
   .meta({ description: 'Any of data, streams, manage, zkLogin; only scopes the calling key holds.' });
 export const allowedOriginsInputSchema = z

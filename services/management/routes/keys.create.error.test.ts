@@ -26,10 +26,18 @@ describe('POST /v1/keys (errors)', () => {
     expect(await keyCount()).toBe(before);
   });
 
-  it.each([[['data', 'admin']], [['DATA']], [[]], [['']]])('scopes %j is 400 INVALID_SCOPES', async (scopes) => {
+  it.each([[['data', 'admin']], [['DATA']], [[]], [['']], [['x'.repeat(65)]]])('scopes %j is 400 INVALID_SCOPES', async (scopes) => {
     const response = await post({ scopes });
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({ code: 'INVALID_SCOPES', error: 'Invalid scopes' });
+  });
+
+  it('a long unknown scope name is quoted in the error cut to 64 characters', async () => {
+    const response = await post({ scopes: ['data', 'y'.repeat(1_000)] });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({
+      code: 'INVALID_SCOPES', message: `Unknown scope: ${'y'.repeat(64)}…. Allowed: data, streams, manage, zkLogin.`,
+    });
   });
 
   it('an unknown project is 404 PROJECT_NOT_FOUND', async () => {

@@ -30,7 +30,7 @@ describe('PATCH /v1/keys/{id} (errors)', () => {
     expect(await scopesOf(manager.id)).toEqual(['data', 'manage']);
   });
 
-  it.each([[['root']], [[]]])('scopes %j are 400 INVALID_SCOPES', async (scopes) => {
+  it.each([[['root']], [[]], [['r'.repeat(65)]]])('scopes %j are 400 INVALID_SCOPES', async (scopes) => {
     const target = await createKeyVia(t, {});
     const response = await patch(target.id, { scopes });
     expect(response.status).toBe(400);
