@@ -8,7 +8,7 @@ import { chargeDate, EMAILED_ATTEMPTS, MAX_FAILED_ATTEMPTS, REMINDER_LEAD_MS, RE
 import { periodPrice } from './domain/prices.js';
 import { allowanceOpensAt } from './domain/allowance-window.js';
 import type { Mailer } from './mail/index.js';
-import { applyTransition, planById, sameTerms, savePlan, type OnchainPlan } from './plan-store.js';
+import { applyTransition, planById, sameTerms, savePlan, stateVersion, type OnchainPlan } from './plan-store.js';
 import { writeUpgradeOutcome } from './upgrade-outcome.js';
 
 export interface BillingPassDeps {
@@ -121,8 +121,12 @@ export class BillingPass {
       return this.#ourFailure(plan, now);
     }
     if (!allowance) {
-      // Spec: "allowance found revoked" → cancel_pending, treated as a cancel at period end.
-      if (!(await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, `${plan.id}:${order.periodKey}:revoked`, { fields: { nextAttemptAt: plan.periodEnd } }))) return this.processPlan(planId);
+      // Spec: "allowance found revoked" → cancel_pending, treated as a cancel at period end: like a
+      // cancel it drops a pending change. Found again after a resume (the period unchanged, maybe
+      // the same allowance id) it is another revocation: the key names the state it cancels.
+      const key = async (trx: Transaction<DatabaseSchema>) => `${plan.id}:revoked:${order.allowanceId}:after:${await stateVersion(trx, plan.id)}`;
+      const fields = { nextAttemptAt: plan.periodEnd, pendingTier: null, pendingAllowanceId: null };
+      if (!(await this.#transition(plan, 'allowance_revoked', 'billing', `allowance ${order.allowanceId} revoked`, key, { fields }))) return this.processPlan(planId);
       return 'cancelled';
     }
     // A charge the allowance's current window cannot take waits for the next window (seconds, on
@@ -266,7 +270,8 @@ export class BillingPass {
     trigger: Parameters<typeof applyTransition>[3],
     actor: 'billing',
     reason: string,
-    idempotencyKey: string,
+    /** A function: a key that depends on the plan as it is under its row lock. */
+    idempotencyKey: string | ((trx: Transaction<DatabaseSchema>) => Promise<string>),
     options: {
       fields?: Partial<OnchainPlan> | ((locked: OnchainPlan) => Partial<OnchainPlan>);
       email?: { key: string; content: { subject: string; text: string } };
@@ -285,7 +290,13 @@ export class BillingPass {
       if (charge) await this.#deps.charger.settle(trx, charge);
       const next = { ...locked, ...(typeof fields === 'function' ? fields(locked) : fields) };
       await savePlan(trx, next);
-      await applyTransition(trx, this.#deps.clock, next, trigger, { actor, reason, idempotencyKey });
+      const key = typeof idempotencyKey === 'string' ? idempotencyKey : await idempotencyKey(trx);
+      // A key recorded already means this decision was written once and the plan has moved on, so
+      // writing it again is a bug: thrown, the fields and the charge's outcome are rolled back and
+      // the plan's processing fails visibly (counted `failed`), rather than reported done unwritten.
+      if (!(await applyTransition(trx, this.#deps.clock, next, trigger, { actor, reason, idempotencyKey: key }))) {
+        throw new Error(`plan ${plan.id}: ${trigger} (${reason}) was recorded already under ${key}; nothing written`);
+      }
       if (email) await queueEmail(trx, this.#deps.clock, next, 'charge_failed', email.key, email.content);
       return true;
     });

@@ -253,6 +253,7 @@ export class BillingService {
       // One key per cancel: a plan resumed and cancelled again in the same period (rule 7) is
       // cancelled again (a key per period made the second cancel a silent no-op, and the plan renewed).
       const cancelled = await applyTransition(trx, clock, locked, 'cancel', { actor: 'owner', reason: 'cancelled through the API', idempotencyKey: `${plan.id}:cancel:${clock.now()}` });
+      if (!cancelled) throw new Error(`plan ${plan.id}: a cancel at ${clock.now()} was recorded already; nothing written`);
       // A past-due plan keeps the time of its next retry: resumed, it retries then (rule 7, #resume).
       await savePlan(trx, { ...cancelled, pendingTier: null, pendingAllowanceId: null, nextAttemptAt: locked.state === 'past_due' ? locked.nextAttemptAt : locked.periodEnd });
     });
@@ -272,7 +273,13 @@ export class BillingService {
       await applyTransition(trx, clock, locked, unpaid ? 'resume_unpaid' : 'resume', { actor: 'owner', reason: `resumed with allowance ${allowanceId}`, idempotencyKey: `${plan.id}:resume:${clock.now()}` });
       // A cap id names its own allowance: with another allowance, the old one's cap no longer applies.
       const capId = allowanceCapId ?? (allowanceId === locked.allowanceId ? locked.allowanceCapId : null);
-      await savePlan(trx, { ...locked, allowanceId, allowanceCapId: capId, notifyEmail: notifyEmail ?? locked.notifyEmail, nextAttemptAt: unpaid ? locked.nextAttemptAt : locked.periodEnd });
+      // The plan set up again is the tier asked for, paid by the allowance just verified: a pending
+      // change (one left by a revocation before revocations dropped it, as a cancel does) is not
+      // resumed. Kept, a pending upgrade whose allowance was revoked made every renewal find it revoked.
+      await savePlan(trx, {
+        ...locked, allowanceId, allowanceCapId: capId, pendingTier: null, pendingAllowanceId: null, notifyEmail: notifyEmail ?? locked.notifyEmail,
+        nextAttemptAt: unpaid ? locked.nextAttemptAt : locked.periodEnd,
+      });
     });
     this.#deps.organizationChanged?.(plan.organizationId);
     return this.current(plan.organizationId);

@@ -162,6 +162,7 @@ function termColumns(plan: OnchainPlan) {
  * Moves a plan along one row of the state table, writes the transition row (once per
  * idempotency key) and makes the organization's plan follow: its subscription columns are what
  * metering's planOf reads, and every authenticator hears of the change through NOTIFY.
+ * Undefined when the key was recorded already: nothing was written, the plan did not move.
  */
 export async function applyTransition(
   trx: Transaction<DatabaseSchema>,
@@ -169,7 +170,7 @@ export async function applyTransition(
   plan: OnchainPlan,
   trigger: PlanTrigger,
   options: { actor: Actor; reason: string; idempotencyKey: string },
-): Promise<OnchainPlan> {
+): Promise<OnchainPlan | undefined> {
   const row = transition(plan.state, trigger);
   if (row.actor !== options.actor) throw new Error(`${trigger} is the ${row.actor}'s, not the ${options.actor}'s`);
   const now = clock.now();
@@ -184,11 +185,20 @@ export async function applyTransition(
     idempotency_key: options.idempotencyKey,
     at: new Date(now),
   }).onConflict((oc) => oc.column('idempotency_key').doNothing()).returning('id').executeTakeFirst();
-  if (!inserted) return plan;
+  if (!inserted) return undefined;
   const next: OnchainPlan = { ...plan, state: row.to };
   await trx.updateTable('onchain_plans').set({ state: row.to, ended_at: row.to === 'ended' ? new Date(now) : null }).where('id', '=', plan.id).execute();
   await syncOrganization(trx, next);
   return next;
+}
+
+/**
+ * The sequence number of the plan's latest transition: which state the plan is in, as a version
+ * (a plan cancelled and resumed is `active` again, at a later version).
+ */
+export async function stateVersion(trx: Transaction<DatabaseSchema>, planId: string): Promise<string> {
+  const row = await trx.selectFrom('plan_transitions').select('seq').where('plan_id', '=', planId).orderBy('seq', 'desc').limit(1).executeTakeFirstOrThrow();
+  return row.seq;
 }
 
 /** The organization's subscription columns follow the plan (metering/plans.ts planOf). */
