@@ -156,18 +156,32 @@ export class BillingService {
     this.#deps.organizationChanged?.(organizationId);
     // A first charge that failed ended the plan (nothing was ever paid): the answer is still this
     // plan, `ended`, with its declined charge, not a 404 for a plan the caller just activated.
-    return this.#view((await planById(db, plan.id))!);
+    return this.#answer((await planById(db, plan.id))!);
   }
 
   /** GET /v1/billing/onchain: the live plan, else the last one, ended (its owner sees why); 404 if there never was one. */
   async current(organizationId: string): Promise<PlanView> {
-    const plan = await latestPlanOf(this.#deps.db, organizationId);
-    if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
-    return this.#view(plan);
+    const plan = await this.#latestPlan(organizationId);
+    return planView(this.#deps.db, plan, await this.#requiredFunderBalance(plan));
   }
 
-  async #view(plan: OnchainPlan): Promise<PlanView> {
+  /**
+   * The answer of a request that wrote the plan (activate, change, cancel): a balance that cannot
+   * be read then is unknown (null), not 503 BALANCE_UNAVAILABLE, which says nothing was done
+   * (for an upgrade `now`, nothing was charged) when it was.
+   */
+  async #answer(plan: OnchainPlan): Promise<PlanView> {
     return planView(this.#deps.db, plan, await this.#funderBalance(plan));
+  }
+
+  async #answerFor(organizationId: string): Promise<PlanView> {
+    return this.#answer(await this.#latestPlan(organizationId));
+  }
+
+  async #latestPlan(organizationId: string): Promise<OnchainPlan> {
+    const plan = await latestPlanOf(this.#deps.db, organizationId);
+    if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
+    return plan;
   }
 
   /** POST /v1/billing/onchain/change (Billing rules 5 and 6). */
@@ -194,7 +208,7 @@ export class BillingService {
     if (!upgrade) {
       if (input.when === 'now') throw new ApiError('DOWNGRADE_NEEDS_RENEWAL');
       await this.#saveChange(plan, tier === plan.tier ? { pendingTier: null, pendingAllowanceId: null } : { pendingTier: tier, pendingAllowanceId: null }, `${tier} from the next renewal`);
-      return this.current(organizationId);
+      return this.#answerFor(organizationId);
     }
     // A pending upgrade's allowance was approved by the funder for this plan: without a new one,
     // the change is checked against it (its limit decides, as for a downgrade: rule 5).
@@ -210,15 +224,15 @@ export class BillingService {
     await this.#checkAllowanceFree(plan.network, allowanceId, plan.id);
     if (input.when === 'next_renewal') {
       await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `${tier} from the next renewal`);
-      return this.current(organizationId);
+      return this.#answerFor(organizationId);
     }
     const now = clock.now();
     const { charge } = proratedUpgradeCharge({ newPrice: price, oldPrice: plan.price, periodStart: plan.periodStart ?? now, periodEnd: plan.periodEnd ?? now, now });
     // As the billing pass does: a balance below the charge is a failed charge (rule 6), decided
     // before anything is recorded or built (a charge that cannot be built is not a node outage).
-    if (await this.#funderBalance(plan, 'The balance cannot be read right now; nothing was charged. Try again.') < charge) {
+    if (await this.#requiredFunderBalance(plan, 'The balance cannot be read right now; nothing was charged. Try again.') < charge) {
       await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier}: address balance below the ${charge} micro-USDC charge; applies at the next renewal`);
-      return this.current(organizationId);
+      return this.#answerFor(organizationId);
     }
     const order = { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId } as const;
     const result = await this.#charger.charge(plan, order);
@@ -234,7 +248,7 @@ export class BillingService {
       await writeUpgradeOutcome(trx, { clock, charger: this.#charger }, locked, order, result);
     });
     this.#deps.organizationChanged?.(organizationId);
-    return this.current(organizationId);
+    return this.#answerFor(organizationId);
   }
 
   /** POST /v1/billing/onchain/cancel */
@@ -258,7 +272,7 @@ export class BillingService {
       await savePlan(trx, { ...cancelled, pendingTier: null, pendingAllowanceId: null, nextAttemptAt: locked.state === 'past_due' ? locked.nextAttemptAt : locked.periodEnd });
     });
     this.#deps.organizationChanged?.(organizationId);
-    return this.current(organizationId);
+    return this.#answerFor(organizationId);
   }
 
   /** Rule 7: setting up the same plan again resumes a cancelled one, with the allowance just verified. */
@@ -282,7 +296,7 @@ export class BillingService {
       });
     });
     this.#deps.organizationChanged?.(plan.organizationId);
-    return this.current(plan.organizationId);
+    return this.#answerFor(plan.organizationId);
   }
 
   /** A change that charges nothing, written under the plan row's lock. */
@@ -341,17 +355,21 @@ export class BillingService {
     if (same || live.interval !== interval) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
   }
 
-  /**
-   * The funder's USDC address balance, what an allowance can draw from; 503 BALANCE_UNAVAILABLE
-   * (with `message` when given) when it cannot be read.
-   */
-  async #funderBalance(plan: OnchainPlan, message?: string): Promise<bigint> {
+  /** The funder's USDC address balance, what an allowance can draw from; null when the node cannot be read. */
+  async #funderBalance(plan: OnchainPlan): Promise<bigint | null> {
     try {
       return await this.#deps.chain.addressBalance(plan.network, plan.funder, this.#deps.chain.settings(plan.network).usdcType);
     } catch (error) {
-      if (error instanceof ChainUnavailable) throw new ApiError('BALANCE_UNAVAILABLE', { ...(message ? { message } : {}), ...retryAfter(60) });
+      if (error instanceof ChainUnavailable) return null;
       throw error;
     }
+  }
+
+  /** The funder's balance for a request that has written nothing: 503 BALANCE_UNAVAILABLE (with `message` when given) when it cannot be read. */
+  async #requiredFunderBalance(plan: OnchainPlan, message?: string): Promise<bigint> {
+    const balance = await this.#funderBalance(plan);
+    if (balance === null) throw new ApiError('BALANCE_UNAVAILABLE', { ...(message ? { message } : {}), ...retryAfter(60) });
+    return balance;
   }
 
   async #readAllowance(network: Network, allowanceId: string) {

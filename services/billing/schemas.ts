@@ -96,7 +96,7 @@ export const planViewSchema = z.object({
   pendingChange: z.object({ tier: paidTier, allowanceId: z.string().nullable(), at: z.literal('next_renewal') }).nullable(),
   allowance: z.object({ id: z.string(), capId: z.string().nullable() }),
   funder: z.string(),
-  billingBalance: micro.meta({ description: "the funder's USDC address balance (what the allowance can take)" }),
+  billingBalance: micro.nullable().meta({ description: "the funder's USDC address balance (what the allowance can take); null in the answer of activate, change or cancel when the node could not be read after the plan was written (GET answers 503 BALANCE_UNAVAILABLE then)" }),
   currentPeriod: z.object({ start: z.string(), end: z.string() }).nullable(),
   nextCharge: z.object({ at: z.string(), amount: micro }).nullable(),
   failedAttempts: z.number().int(),

@@ -13,7 +13,8 @@ export interface PlanView {
   pendingChange: { tier: OnchainPlan['tier']; allowanceId: string | null; at: 'next_renewal' } | null;
   allowance: { id: string; capId: string | null };
   funder: string;
-  billingBalance: string;
+  /** Null: the node could not be read when answering a request that had written the plan. */
+  billingBalance: string | null;
   currentPeriod: { start: string; end: string } | null;
   nextCharge: { at: string; amount: string } | null;
   failedAttempts: number;
@@ -24,7 +25,7 @@ export interface PlanView {
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
-export async function planView(db: Kysely<DatabaseSchema>, plan: OnchainPlan, balance: bigint): Promise<PlanView> {
+export async function planView(db: Kysely<DatabaseSchema>, plan: OnchainPlan, balance: bigint | null): Promise<PlanView> {
   const charges = await db.selectFrom('billing_charges').selectAll().where('plan_id', '=', plan.id).orderBy('created_at', 'desc').orderBy('id', 'desc').limit(10).execute();
   const end = plan.state === 'ended'
     ? await db.selectFrom('plan_transitions').select(['at', 'trigger', 'reason']).where('plan_id', '=', plan.id).where('to_state', '=', 'ended').orderBy('seq', 'desc').limit(1).executeTakeFirst()
@@ -41,7 +42,7 @@ export async function planView(db: Kysely<DatabaseSchema>, plan: OnchainPlan, ba
     pendingChange: plan.pendingTier ? { tier: plan.pendingTier, allowanceId: plan.pendingAllowanceId, at: 'next_renewal' } : null,
     allowance: { id: plan.allowanceId, capId: plan.allowanceCapId },
     funder: plan.funder,
-    billingBalance: balance.toString(),
+    billingBalance: balance === null ? null : balance.toString(),
     currentPeriod: plan.periodStart !== null && plan.periodEnd !== null ? { start: iso(plan.periodStart), end: iso(plan.periodEnd) } : null,
     nextCharge: renews && nextAt !== null ? { at: iso(nextAt), amount: periodPrice(plan.pendingTier ?? plan.tier, plan.interval).toString() } : null,
     failedAttempts: plan.failedAttempts,

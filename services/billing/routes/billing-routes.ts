@@ -76,7 +76,7 @@ export function registerBillingRoutes(app: App, service: BillingService): void {
     schema: {
       summary: 'Cancel: access continues to the end of the period',
       tags: ['billing'],
-      response: { 200: z.object({ data: planViewSchema }), ...errorResponses(401, 403, 404, 409, 503) },
+      response: { 200: z.object({ data: planViewSchema }), ...errorResponses(401, 403, 404, 409) },
     },
   }, async (request) => ({ data: await service.cancel(organizationOf(request)) }));
 }
