@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Clock, Logger } from '../core/index.js';
-import type { DatabaseSchema } from '../db/index.js';
+import { insertBatches, type DatabaseSchema } from '../db/index.js';
 import { payOverPlan } from './prepaid.js';
 
 /** One metered request, as the recorder counts it. */
@@ -31,8 +31,6 @@ interface Bucket {
 }
 
 const MINUTE_MS = 60_000;
-/** Rows per INSERT: far below PostgreSQL's 65,535 bind parameters (7 per row). */
-const ROWS_PER_STATEMENT = 1_000;
 
 export interface UsageRecorderOptions {
   db: Kysely<DatabaseSchema>;
@@ -117,7 +115,7 @@ export class UsageRecorder {
       // the prepaid balances, so a retry never counts or pays twice and no usage goes unpaid.
       await this.#options.db.transaction().execute(async (trx) => {
         await payOverPlan(trx, batch);
-        for (let i = 0; i < batch.length; i += ROWS_PER_STATEMENT) await upsert(trx, batch.slice(i, i + ROWS_PER_STATEMENT));
+        for (const rows of insertBatches(batch)) await upsert(trx, rows);
       });
     } catch (error) {
       // Keep the counts: merged back, they go out with the next flush.

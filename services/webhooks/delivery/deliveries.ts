@@ -4,7 +4,7 @@ import { sql } from 'kysely';
 import { ApiError } from '../../core/index.js';
 import { announceDefinitionChange, type StreamType } from '../../streams/index.js';
 import type { Network } from '../../core/index.js';
-import type { Database } from '../../db/index.js';
+import { insertBatches, type Database } from '../../db/index.js';
 import { planOf, type Plan } from '../../plans/index.js';
 import { webhooksDb } from '../definitions/store.js';
 import { nextAttemptDelay } from './retry-schedule.js';
@@ -35,7 +35,7 @@ export function newMessageId(): string {
  * Queues events for their first attempt (due now). A checkpoint ingested twice (a restart, or
  * several `streams` processes ingesting) queues each event once; the same checkpoint number of
  * another chain (a wiped devnet or testnet) is another event. Only enabled, live webhooks queue
- * anything.
+ * anything. The events are queued all or none: a failure leaves nothing of them queued.
  */
 export async function enqueueDeliveries(database: Database, now: number, events: readonly QueuedEvent[]): Promise<number> {
   if (events.length === 0) return 0;
@@ -57,9 +57,17 @@ export async function enqueueDeliveries(database: Database, now: number, events:
     created_at: at,
   }));
   if (rows.length === 0) return 0;
-  const inserted = await db.insertInto('webhook_deliveries').values(rows)
-    .onConflict((oc) => oc.columns(['webhook_id', 'chain', 'checkpoint', 'position']).doNothing()).returning('id').execute();
-  return inserted.length;
+  // A checkpoint can match more rows than one statement's bind parameters carry: in batches, in
+  // one transaction, so the ingest's retry of a failed checkpoint finds none of it queued.
+  return db.transaction().execute(async (trx) => {
+    let queued = 0;
+    for (const batch of insertBatches(rows)) {
+      const inserted = await trx.insertInto('webhook_deliveries').values(batch)
+        .onConflict((oc) => oc.columns(['webhook_id', 'chain', 'checkpoint', 'position']).doNothing()).returning('id').execute();
+      queued += inserted.length;
+    }
+    return queued;
+  });
 }
 
 /** A delivery taken for one attempt, with what the attempt needs of its webhook. */
