@@ -4,6 +4,7 @@ import type { UpstreamSet } from '../upstream/index.js';
 import { MemoryStreamLease, RedisStreamLease, type StreamLease } from './delivery/stream-lease.js';
 import { CheckpointIngest } from './ingest/checkpoint-ingest.js';
 import type { MatchConsumer } from './ingest/match-consumer.js';
+import { removeDeletedStreamLogs } from './log/deleted-stream-logs.js';
 import { MemoryStreamLog } from './log/stream-log.memory.js';
 import { RedisStreamLog } from './log/stream-log.redis.js';
 import type { StreamLog } from './log/stream-log.js';
@@ -40,6 +41,9 @@ export async function startWarpRuntime(options: WarpRuntimeOptions): Promise<War
   const lease: StreamLease = options.redisUrl ? await RedisStreamLease.connect(options.redisUrl, options.keyPrefix) : new MemoryStreamLease(clock);
   const ingests: CheckpointIngest[] = [];
   if (options.ingest) {
+    // Before the ingests: the logs a deletion left behind while no ingest ran.
+    const removed = await removeDeletedStreamLogs(log, options.database);
+    if (removed > 0) logger.info({ removed }, 'deleted the logs of deleted streams');
     for (const [network, upstream] of options.upstreams) {
       const ingest = new CheckpointIngest({ network, upstream, database: options.database, log, clock, logger: logger.child({ module: 'warp-ingest', network }),
         ...(options.consumers ? { consumers: options.consumers } : {}), ...(options.metrics ? { instruments: options.metrics } : {}) });

@@ -48,6 +48,10 @@ export class CheckpointIngest {
   #version: string | undefined;
   /** Which consumer owns each non-stream target of the matcher. */
   #consumerOf = new Map<string, MatchConsumer>();
+  /** The streams the matcher matches. */
+  #streamIds = new Set<string>();
+  /** Streams deleted since the matcher last had them: their logs are deleted after the next appends. */
+  #deletedStreams = new Set<string>();
   #cursor: bigint | undefined;
   /** The chain the cursor counts in (undefined: not known yet). */
   #chainId: string | undefined;
@@ -87,7 +91,8 @@ export class CheckpointIngest {
     // Read before the definitions: a change committed meanwhile moves the version again and is
     // picked up before the next checkpoint.
     const version = await definitionVersion(database, network);
-    const targets: MatchTarget[] = await listNetworkStreams(database, network);
+    const streams = await listNetworkStreams(database, network);
+    const targets: MatchTarget[] = [...streams];
     const consumerOf = new Map<string, MatchConsumer>();
     for (const consumer of this.#options.consumers ?? []) {
       for (const target of await consumer.targets(network)) {
@@ -100,6 +105,9 @@ export class CheckpointIngest {
     this.#matcher = new StreamMatcher(targets);
     this.#consumerOf = consumerOf;
     this.#version = version;
+    const streamIds = new Set(streams.map((stream) => stream.id));
+    for (const id of this.#streamIds) if (!streamIds.has(id)) this.#deletedStreams.add(id);
+    this.#streamIds = streamIds;
   }
 
   async #loop(): Promise<void> {
@@ -191,9 +199,29 @@ export class CheckpointIngest {
       }),
       ...[...handOver].map(([consumer, matches]) => consumer.accept(this.#options.network, sequence, matches, chain)),
     ]);
+    await this.#removeDeletedLogs();
     await this.#persist(sequence);
     this.#report(checkpoint);
     this.#options.onCheckpoint?.(sequence, matched);
+  }
+
+  /**
+   * Deletes the logs of streams deleted since: nothing appends to them again, so their trims
+   * would never run and their events and guards would stay in Redis. Here, after this ingest's
+   * appends, none of which can recreate them from then on (the matcher no longer has them); an
+   * ingest of another process that still had them deletes them after its own appends too.
+   */
+  async #removeDeletedLogs(): Promise<void> {
+    if (this.#deletedStreams.size === 0) return;
+    const ids = [...this.#deletedStreams];
+    this.#deletedStreams.clear();
+    try {
+      await this.#options.log.remove(ids);
+    } catch (error) {
+      // Tried again after the next checkpoint; the ingest itself carries on.
+      for (const id of ids) this.#deletedStreams.add(id);
+      this.#options.logger.warn({ err: error, streams: ids.length }, 'deleting the logs of deleted streams failed; retrying after the next checkpoint');
+    }
   }
 
   #report(checkpoint: GrpcTypes.Checkpoint): void {

@@ -14,9 +14,21 @@ const implementations: [string, (clock: ManualClock) => Promise<StreamLog>][] = 
   ['redis', async (clock) => RedisStreamLog.connect({ url: REDIS_URL, clock, keyPrefix: `test:warp:${randomBytes(6).toString('hex')}:` })],
 ];
 
+/** Redis itself, for the tests that look at the keys. */
+const redis = new Redis(REDIS_URL, { lazyConnect: true });
+
 afterAll(async () => {
   await Promise.all(logs.map((log) => log.close()));
+  redis.disconnect();
 });
+
+/** A Redis log under a prefix of its own. */
+async function redisLog(clock = new ManualClock()): Promise<{ log: RedisStreamLog; prefix: string }> {
+  const prefix = `test:warp:${randomBytes(6).toString('hex')}:`;
+  const log = await RedisStreamLog.connect({ url: REDIS_URL, clock, keyPrefix: prefix });
+  logs.push(log);
+  return { log, prefix };
+}
 
 const events = (n: number, from = 0) => Array.from({ length: n }, (_, i) => ({ kind: 'event' as const, data: { n: from + i } }));
 const numbers = (entries: { data: unknown }[]) => entries.map((entry) => (entry.data as { n: number }).n);
@@ -134,37 +146,84 @@ describe.each(implementations)('StreamLog contract (%s)', (_name, open) => {
     await expect.poll(() => seen).toEqual([stream]);
     stop();
   });
+
+  it('remove forgets a deleted stream: its events, its delivery state and its checkpoint guard; other streams keep theirs', async () => {
+    const other = `${stream}_other`;
+    await log.append(stream, events(3), 5n, 'chain-a');
+    await log.append(other, events(2), 5n, 'chain-a');
+    await log.readNew(stream, 1);
+    await log.readNew(other, 1);
+    const logged = async () => {
+      const ids: string[] = [];
+      for await (const page of log.loggedStreams()) ids.push(...page);
+      return ids.sort();
+    };
+    expect(await logged()).toEqual([stream, other].sort());
+    await log.remove([stream]);
+    expect(await logged()).toEqual([other]);
+    expect(await log.readPending(stream, undefined, 10)).toEqual([]);
+    expect(await log.readNew(stream, 10)).toEqual([]);
+    expect(await log.append(stream, events(1), 5n, 'chain-a')).toHaveLength(1);
+    expect(numbers(await log.readPending(other, undefined, 10))).toEqual([0]);
+    expect(numbers(await log.readNew(other, 10))).toEqual([1]);
+    expect(await log.append(other, events(1), 5n, 'chain-a')).toEqual([]);
+  });
+});
+
+describe('RedisStreamLog: a deleted stream\'s keys', () => {
+  it('are gone after remove, and only theirs', async () => {
+    const { log, prefix } = await redisLog();
+    for (const stream of ['str_deleted', 'str_kept']) {
+      await log.append(stream, events(2), 7n, 'chain-a');
+      await log.readNew(stream, 1);
+    }
+    const keys = async () => (await redis.keys(`${prefix}*`)).sort();
+    expect(await keys()).toEqual([`${prefix}log:{str_deleted}`, `${prefix}log:{str_deleted}:checkpoint`, `${prefix}log:{str_kept}`, `${prefix}log:{str_kept}:checkpoint`]);
+    await log.remove(['str_deleted']);
+    expect(await keys()).toEqual([`${prefix}log:{str_kept}`, `${prefix}log:{str_kept}:checkpoint`]);
+    expect(await redis.xlen(`${prefix}log:{str_kept}`)).toBe(2);
+    expect(await redis.xpending(`${prefix}log:{str_kept}`, 'delivery')).toEqual([1, expect.any(String), expect.any(String), [['client', '1']]]);
+    expect(await redis.get(`${prefix}log:{str_kept}:checkpoint`)).toBe('chain-a|7');
+  });
 });
 
 describe('RedisStreamLog: a guard written before guards named their chain', () => {
   it('counts as the same chain: at or below it is skipped, above it appended (then guarded with its chain)', async () => {
-    const prefix = `test:warp:${randomBytes(6).toString('hex')}:`;
-    const log = await RedisStreamLog.connect({ url: REDIS_URL, clock: new ManualClock(), keyPrefix: prefix });
-    logs.push(log);
-    const redis = new Redis(REDIS_URL);
-    try {
-      await redis.set(`${prefix}log:{str_legacy}:checkpoint`, '100');
-      expect(await log.append('str_legacy', events(1), 100n, 'chain-a')).toEqual([]);
-      expect(await log.append('str_legacy', events(1, 1), 101n, 'chain-a')).toHaveLength(1);
-      expect(await redis.get(`${prefix}log:{str_legacy}:checkpoint`)).toBe('chain-a|101');
-    } finally {
-      redis.disconnect();
-    }
+    const { log, prefix } = await redisLog();
+    await redis.set(`${prefix}log:{str_legacy}:checkpoint`, '100');
+    expect(await log.append('str_legacy', events(1), 100n, 'chain-a')).toEqual([]);
+    expect(await log.append('str_legacy', events(1, 1), 101n, 'chain-a')).toHaveLength(1);
+    expect(await redis.get(`${prefix}log:{str_legacy}:checkpoint`)).toBe('chain-a|101');
   });
 });
 
 describe('RedisStreamLog across processes', () => {
-  it('a second connection (another streams process) sees the same log and pending list', async () => {
+  /** Two processes' logs on one Redis. */
+  async function twoProcesses(): Promise<{ a: RedisStreamLog; b: RedisStreamLog; prefix: string }> {
     const clock = new ManualClock();
-    const keyPrefix = `test:warp:${randomBytes(6).toString('hex')}:`;
-    const a = await RedisStreamLog.connect({ url: REDIS_URL, clock, keyPrefix });
-    const b = await RedisStreamLog.connect({ url: REDIS_URL, clock, keyPrefix });
-    logs.push(a, b);
+    const { log: a, prefix } = await redisLog(clock);
+    const b = await RedisStreamLog.connect({ url: REDIS_URL, clock, keyPrefix: prefix });
+    logs.push(b);
+    return { a, b, prefix };
+  }
+
+  it('a second connection (another streams process) sees the same log and pending list', async () => {
+    const { a, b } = await twoProcesses();
     await a.append('s', events(3));
     const handed = await a.readNew('s', 2);
     await a.ack('s', [handed[0]!.id]);
     await a.close();
     expect(numbers(await b.readPending('s', undefined, 10))).toEqual([1]);
     expect(numbers(await b.readNew('s', 10))).toEqual([2]);
+  });
+
+  it('a log another process removed (its stream deleted) reads as empty, and is not created again by the read', async () => {
+    const { a, b, prefix } = await twoProcesses();
+    await a.append('s', events(3));
+    expect(numbers(await b.readNew('s', 1))).toEqual([0]);
+    await a.remove(['s']);
+    expect(await b.readNew('s', 10)).toEqual([]);
+    expect(await b.readPending('s', undefined, 10)).toEqual([]);
+    expect(await redis.keys(`${prefix}*`)).toEqual([]);
   });
 });

@@ -113,6 +113,14 @@ export class MemoryStreamLog implements StreamLog {
     if (last && compareIds(last.id, state.lastDelivered) > 0) state.lastDelivered = last.id;
   }
 
+  async remove(streamIds: readonly string[]): Promise<void> {
+    for (const streamId of streamIds) this.#streams.delete(streamId);
+  }
+
+  async *loggedStreams(): AsyncIterable<string[]> {
+    if (this.#streams.size > 0) yield [...this.#streams.keys()];
+  }
+
   onAppend(listener: (streamId: string) => void): () => void {
     this.#appended.on('append', listener);
     return () => this.#appended.off('append', listener);

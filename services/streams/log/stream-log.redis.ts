@@ -139,12 +139,25 @@ export class RedisStreamLog implements StreamLog {
     return out;
   }
 
+  /**
+   * XREADGROUP. A log removed meanwhile by another process (its stream deleted, the connection not
+   * closed yet) has nothing to read; its group stays known here, so no read creates it again.
+   */
+  async #readGroup(key: string, count: number, from: string): Promise<RawEntry[]> {
+    try {
+      const reply = (await this.#redis.xreadgroup('GROUP', GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, from)) as ReadReply;
+      return reply?.[0]?.[1] ?? [];
+    } catch (error) {
+      if (!String((error as Error).message).startsWith('NOGROUP')) throw error;
+      return [];
+    }
+  }
+
   async readNew(streamId: string, count: number): Promise<LogEntry[]> {
     const key = this.#key(streamId);
     await this.#ensureGroup(key);
     for (;;) {
-      const reply = (await this.#redis.xreadgroup('GROUP', GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, '>')) as ReadReply;
-      const raw = reply?.[0]?.[1] ?? [];
+      const raw = await this.#readGroup(key, count, '>');
       if (raw.length === 0) return [];
       const entries = await this.#decode(key, raw);
       if (entries.length > 0) return entries;
@@ -156,8 +169,7 @@ export class RedisStreamLog implements StreamLog {
     await this.#ensureGroup(key);
     let cursor = after ?? '0';
     for (;;) {
-      const reply = (await this.#redis.xreadgroup('GROUP', GROUP, CONSUMER, 'COUNT', count, 'STREAMS', key, cursor)) as ReadReply;
-      const raw = reply?.[0]?.[1] ?? [];
+      const raw = await this.#readGroup(key, count, cursor);
       if (raw.length === 0) return [];
       const entries = await this.#decode(key, raw);
       if (entries.length > 0) return entries;
@@ -205,6 +217,31 @@ export class RedisStreamLog implements StreamLog {
     const key = this.#key(streamId);
     await this.#ensureGroup(key);
     await this.#redis.multi().xgroup('SETID', key, GROUP, '$').xgroup('DELCONSUMER', key, GROUP, CONSUMER).exec();
+  }
+
+  async remove(streamIds: readonly string[]): Promise<void> {
+    if (streamIds.length === 0) return;
+    // One DEL per stream: its two keys share a hash slot ({id}), two streams' keys need not.
+    const removal = this.#redis.pipeline();
+    for (const streamId of streamIds) {
+      const key = this.#key(streamId);
+      removal.del(key, `${key}:checkpoint`);
+    }
+    const replies = (await removal.exec()) ?? [];
+    const failed = replies.find(([error]) => error !== null);
+    if (failed) throw failed[0];
+  }
+
+  async *loggedStreams(): AsyncIterable<string[]> {
+    const glob = `${this.#prefix.replace(/[*?[\]\\]/g, '\\$&')}log:{*`;
+    for await (const keys of this.#redis.scanStream({ match: glob, count: 1_000 }) as AsyncIterable<string[]>) {
+      const ids = new Set<string>();
+      for (const key of keys) {
+        const id = /^log:\{(.+)\}(?::checkpoint)?$/.exec(key.slice(this.#prefix.length))?.[1];
+        if (id !== undefined) ids.add(id);
+      }
+      if (ids.size > 0) yield [...ids];
+    }
   }
 
   onAppend(listener: (streamId: string) => void): () => void {

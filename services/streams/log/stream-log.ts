@@ -28,7 +28,8 @@ export interface AppendedEvent {
  * - `readPending` re-reads events handed out but not acknowledged (a resumed connection);
  * - `ack` acknowledges events by id (WebSocket acks; SSE after its redelivery window);
  * - `ackThrough` acknowledges every pending event up to an id (Last-Event-ID, lastEventId);
- * - `discard` drops the buffer (a live-mode connection starts from now).
+ * - `discard` drops the buffer (a live-mode connection starts from now);
+ * - `remove` deletes a deleted stream's log (nothing else would: it is not appended to again).
  * Entries past the caps are never returned, whether or not a trim has run yet.
  */
 export interface StreamLog {
@@ -46,6 +47,10 @@ export interface StreamLog {
   /** Returns how many events handed out earlier it acknowledged (what a resumed client says it received). */
   ackThrough(streamId: string, id: string): Promise<number>;
   discard(streamId: string): Promise<void>;
+  /** Deletes the logs of deleted streams, with their delivery state and checkpoint guards. */
+  remove(streamIds: readonly string[]): Promise<void>;
+  /** The ids of the streams the log holds anything of, a page at a time (the start-up sweep of deleted streams' logs). */
+  loggedStreams(): AsyncIterable<string[]>;
   /** Calls `listener(streamId)` after events were appended to a stream by any process. */
   onAppend(listener: (streamId: string) => void): () => void;
   /** Whether the log's store answers now (Redis connected; always, in memory): `/health` reads it. */
