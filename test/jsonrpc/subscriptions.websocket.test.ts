@@ -175,6 +175,19 @@ describe('JSON-RPC subscriptions over the WebSocket of /v1/jsonrpc', () => {
     expect(client.frames).toEqual([]);
   });
 
+  it('JSON that is not a call (null, a number, a string, true) is -32600, alone or in a batch, and the socket stays open', async () => {
+    const client = await open();
+    const notAnObject = { jsonrpc: '2.0', id: null, error: { code: -32600, message: 'Invalid Request: a request must be an object' } };
+    for (const frame of ['null', '42', '"suix_subscribeEvent"', 'true']) {
+      client.socket.send(frame);
+      expect(await client.next(() => true)).toEqual(notAnObject);
+    }
+    client.socket.send('[null,42]');
+    expect([await client.next(() => true), await client.next(() => true)]).toEqual([notAnObject, notAnObject]);
+    expect(await client.call(3, 'suix_unsubscribeEvent', [1])).toEqual({ jsonrpc: '2.0', id: 3, result: false });
+    expect(client.closed).toBeUndefined();
+  });
+
   it('errors: bad filter -32602, unknown method -32601, malformed frame -32700, all with the id echoed', async () => {
     const client = await open();
     expect(await client.call(7, 'suix_subscribeEvent', [{ NoSuchFilter: 1 }])).toEqual({

@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { WebSocket } from 'ws';
+import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
 import { errorResponses, isApiError, webSocketHeartbeat, WsClose } from '../../core/index.js';
 import { readApiKey } from '../../identity/index.js';
@@ -48,6 +48,23 @@ function recheckOf(deps: WarpDeliveryDeps, request: FastifyRequest): () => Promi
   return () => deps.pipeline.authenticateKey(apiKey, access);
 }
 
+/**
+ * The id a client's `{"type":"ack","id":"…"}` acknowledges. Anything else a client sends (not
+ * JSON, JSON that is not an object, another type, an id that is not a string) is ignored: this
+ * runs in the socket's event handler, where a throw would end the process.
+ */
+function ackedId(raw: RawData): string | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(String(raw));
+  } catch {
+    return undefined;
+  }
+  if (typeof message !== 'object' || message === null) return undefined;
+  const { type, id } = message as { type?: unknown; id?: unknown };
+  return type === 'ack' && typeof id === 'string' ? id : undefined;
+}
+
 function wsSink(socket: WebSocket): MessageSink {
   const heartbeat = webSocketHeartbeat(socket);
   return {
@@ -94,16 +111,10 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
       const acks: string[] = [];
       let connection: Awaited<ReturnType<typeof openConnection>> | 'closed' | undefined;
       socket.on('message', (raw) => {
-        let message: unknown;
-        try {
-          message = JSON.parse(String(raw));
-        } catch {
-          return;
-        }
-        const ack = message as { type?: unknown; id?: unknown };
-        if (ack.type !== 'ack' || typeof ack.id !== 'string') return;
-        if (connection && connection !== 'closed') connection.ack(ack.id);
-        else acks.push(ack.id);
+        const id = ackedId(raw);
+        if (id === undefined) return;
+        if (connection && connection !== 'closed') connection.ack(id);
+        else acks.push(id);
       });
       socket.on('close', () => {
         const open = connection;
