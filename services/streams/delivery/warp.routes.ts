@@ -5,7 +5,7 @@ import { errorResponses, isApiError, webSocketHeartbeat, WsClose } from '../../c
 import { readApiKey } from '../../identity/index.js';
 import { caller, type App } from '../../route-contract/index.js';
 import { isLogId } from '../log/stream-log.js';
-import { openConnection, type DeliveryDeps, type WarpDeliveryDeps } from './connection.js';
+import { openConnection, type DeliveryDeps, type OpenConnection, type WarpDeliveryDeps } from './connection.js';
 import type { MessageSink, StreamMessage } from './delivery-session.js';
 
 const params = z.object({ id: z.string().min(1).max(64) });
@@ -172,13 +172,28 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
         connection: 'keep-alive',
         'x-request-id': request.id,
       });
-      let ended = false;
+      let open: OpenConnection | undefined;
+      let ended = response.destroyed || request.raw.destroyed;
+      // Listened for before the connection opens: a client gone meanwhile ends it once it has opened.
+      if (!ended) {
+        response.once('close', () => {
+          ended = true;
+          void open?.closed();
+        });
+      }
       const sink: MessageSink = {
         send: (message) => new Promise<void>((resolve) => {
-          if (ended) return resolve();
+          if (ended || response.destroyed) return resolve();
           const lines = `event: ${message.event}\n${message.id === undefined ? '' : `id: ${message.id}\n`}data: ${JSON.stringify(message.data)}\n\n`;
-          if (response.write(lines)) resolve();
-          else response.once('drain', () => resolve());
+          if (response.write(lines)) return resolve();
+          // A client gone while the write waits never drains: its close settles the write as well.
+          const settle = () => {
+            response.off('drain', settle);
+            response.off('close', settle);
+            resolve();
+          };
+          response.once('drain', settle);
+          response.once('close', settle);
         }),
         close: () => {
           if (!ended) response.end();
@@ -188,7 +203,6 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
           if (!ended) response.write(': heartbeat\n\n');
         },
       };
-      let open: Awaited<ReturnType<typeof openConnection>>;
       try {
         open = await openConnection(deps, {
           streamId: request.params.id, principal, ticket: request.meterTicket, network: request.network, protocol: 'sse', recheck: recheckOf(deps, request),
@@ -201,13 +215,7 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
         sink.close(WsClose.INTERNAL, 'INTERNAL_ERROR');
         return;
       }
-      const done = () => {
-        ended = true;
-        void open?.closed();
-      };
-      if (!open) return;
-      if (response.destroyed || request.raw.destroyed) done();
-      else response.once('close', done);
+      if (open && ended) void open.closed();
     },
   );
 }
