@@ -129,7 +129,8 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
     minutes.charge().then((ok) => {
       if (ok) return;
       clearInterval(tick);
-      session.stop();
+      // As when an event finds the credits spent: acks of the events in flight are taken until the close.
+      session.stopSending();
       void quota();
     }, () => undefined);
     if (request.protocol === 'sse') void session.ackWritten().catch(() => undefined);

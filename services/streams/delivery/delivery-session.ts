@@ -34,7 +34,7 @@ export interface DeliverySessionOptions {
   sink: MessageSink;
   /** `client`: WebSocket, an event is delivered when acked. `window`: SSE, acked SSE_REDELIVERY_MS after writing. */
   acks: 'client' | 'window';
-  /** Pays for each event: before it is sent (false = credits spent: quota_exceeded, then close 1008) and when acknowledged. */
+  /** Pays for each event: before it is sent (false = credits spent: quota_exceeded, then close 1008), when acknowledged, and gives back what never was. */
   charges: EventCharges;
 }
 
@@ -45,6 +45,8 @@ export interface DeliverySessionOptions {
 export class DeliverySession {
   readonly #o: DeliverySessionOptions;
   #closed = false;
+  /** Nothing more is sent (credits ran out, or the transport failed); acks are still taken until `stop`. */
+  #sendingStopped = false;
   #replaying = false;
   #replayAfter: string | undefined;
   #pumping = false;
@@ -75,11 +77,21 @@ export class DeliverySession {
     this.pump();
   }
 
-  /** A client ack (WebSocket). Unknown ids are ignored: an ack cannot touch another event. */
+  /**
+   * A client ack (WebSocket), taken until `stop`, after `quota_exceeded` too: the client received
+   * the event, so it is delivered, charged from the credit held for it and never sent again.
+   * Unknown ids are ignored: an ack cannot touch another event.
+   */
   async ack(id: string): Promise<void> {
     // After `stop` the held credits were given back: a late ack leaves the event pending for a resume.
     if (this.#closed || !this.#inflight.delete(id)) return;
-    await this.#o.log.ack(this.#o.streamId, [id]);
+    // Out of the in-flight set, its credit is this ack's: charged once the log has the ack, given back if it fails.
+    try {
+      await this.#o.log.ack(this.#o.streamId, [id]);
+    } catch (error) {
+      this.#o.charges.release(1);
+      throw error;
+    }
     await this.#o.charges.acked(1, true);
     this.pump();
   }
@@ -92,15 +104,28 @@ export class DeliverySession {
     if (due.length > 0) await this.#o.log.ack(this.#o.streamId, due);
   }
 
+  /**
+   * Nothing more is sent (credits ran out, or the transport failed), while the connection lives
+   * on until its close: acks of the events in flight are still taken until `stop`.
+   */
+  stopSending(): void {
+    this.#sendingStopped = true;
+  }
+
   /** Ends delivery; the credits held for events sent and not acknowledged are given back (they stay pending for a resume). */
   stop(): void {
     this.#closed = true;
-    this.#o.charges.close();
+    this.#o.charges.release(this.#inflight.size);
+    this.#inflight.clear();
+  }
+
+  get #sending(): boolean {
+    return !this.#closed && !this.#sendingStopped;
   }
 
   /** Sends what there is to send; concurrent calls fold into one more round. */
   pump(): void {
-    if (this.#closed) return;
+    if (!this.#sending) return;
     if (this.#pumping) {
       this.#again = true;
       return;
@@ -116,17 +141,17 @@ export class DeliverySession {
       do {
         this.#again = false;
         await this.#drain();
-      } while (this.#again && !this.#closed);
+      } while (this.#again && this.#sending);
     } catch {
       // The transport or the log failed: the connection ends; unacked events stay pending for a resume.
-      this.#closed = true;
+      this.stopSending();
       this.#o.sink.close(1011, 'INTERNAL_ERROR');
     }
   }
 
   async #drain(): Promise<void> {
     const { log, streamId } = this.#o;
-    while (!this.#closed) {
+    while (this.#sending) {
       const room = this.#o.acks === 'client' ? WS_WINDOW - this.#inflight.size : WS_WINDOW;
       if (room <= 0) return;
       let entries: LogEntry[];
@@ -142,11 +167,16 @@ export class DeliverySession {
         if (entries.length === 0) return;
       }
       for (const entry of entries) {
-        if (this.#closed) return;
+        if (!this.#sending) return;
         if (!(await this.#o.charges.beforeSend())) {
-          this.#closed = true;
+          this.stopSending();
           await this.#o.sink.send({ event: 'quota_exceeded', data: { code: 'CU_QUOTA_EXCEEDED', message: 'Monthly credits spent' } });
           this.#o.sink.close(1008, 'QUOTA_EXCEEDED');
+          return;
+        }
+        if (!this.#sending) {
+          // Stopped while the credit was being taken: nothing gave it back.
+          this.#o.charges.release(1);
           return;
         }
         if (this.#o.acks === 'client') this.#inflight.add(entry.id);

@@ -7,13 +7,14 @@ export const WARP_COSTS = { event: 1, connectionMinute: 1 } as const;
 
 /**
  * What a delivery session pays for its events (DeliverySession): `beforeSend` takes the credit
- * (false: spent), `acked` says events were delivered, `close` gives back what never was.
+ * (false: spent), `acked` says events were delivered, `release` gives back what never was.
  */
 export interface EventCharges {
   beforeSend(): Promise<boolean>;
   /** `count` events acknowledged; `held`: they were sent on this connection (their credit was taken by `beforeSend`). */
   acked(count: number, held: boolean): Promise<void>;
-  close(): void;
+  /** Gives back the credits `beforeSend` held for `count` events that will not be acknowledged here. */
+  release(count: number): void;
 }
 
 /**
@@ -50,8 +51,8 @@ export class WarpCharges implements EventCharges {
     await this.#pipeline.charge(this.#ticket, { credits: count * WARP_COSTS.event, route: 'WARP event', fromHold: held });
   }
 
-  close(): void {
-    if (this.#ticket) this.#pipeline.release(this.#ticket, this.#ticket.held);
+  release(count: number): void {
+    if (this.#acks === 'client' && count > 0) this.#pipeline.release(this.#ticket, count * WARP_COSTS.event);
   }
 
   async minute(): Promise<boolean> {
