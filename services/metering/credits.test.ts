@@ -3,7 +3,6 @@ import { createTestDatabase, type TestDatabase } from '../../test/support/test-d
 import { createLogger, ManualClock } from '../core/index.js';
 import { createOrganization } from '../identity/index.js';
 import { CreditLedger } from './credits.js';
-import { PLANS } from '../plans/plan-table.js';
 import { UsageRecorder } from './usage.js';
 
 /** One gateway process's credit state: its ledger and its usage recorder, flushed by hand. */
@@ -32,7 +31,7 @@ describe('credit ledger across processes', () => {
     let refusedInARow = 0;
     while (refusedInARow < processes.length) {
       for (const p of processes) {
-        const { ok } = await p.ledger.reserve(organization.id, PLANS.wallet, 1);
+        const { ok } = await p.ledger.reserve(organization.id, 1);
         if (ok) {
           refusedInARow = 0;
           p.charged += 1;
@@ -57,24 +56,24 @@ describe('credit ledger across processes', () => {
       .where('organization_id', '=', organization.id)
       .executeTakeFirstOrThrow();
     expect(Number(row.credits)).toBe(total);
-    for (const p of processes) expect((await p.ledger.balance(organization.id, PLANS.wallet)).remaining).toBe(0);
+    for (const p of processes) expect((await p.ledger.balance(organization.id)).remaining).toBe(0);
   });
 
   it('within one process, reservations never over-spend, even concurrently', async () => {
     const { organization } = await createOrganization(db.database.db, clock, { name: 'One', tier: 'wallet', projects: [] });
     await db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 500n }).where('id', '=', organization.id).execute();
     const { ledger } = gatewayProcess(db, clock);
-    const results = await Promise.all(Array.from({ length: 80 }, () => ledger.reserve(organization.id, PLANS.wallet, 1)));
+    const results = await Promise.all(Array.from({ length: 80 }, () => ledger.reserve(organization.id, 1)));
     expect(results.filter((r) => r.ok)).toHaveLength(50);
   });
 
   it('a new month starts from the plan\'s full monthly credits', async () => {
     const { organization } = await createOrganization(db.database.db, clock, { name: 'Month', tier: 'team', projects: [] });
     const p = gatewayProcess(db, clock);
-    expect((await p.ledger.reserve(organization.id, PLANS.team, 7)).balance.remaining).toBe(25_000_000 - 7);
+    expect((await p.ledger.reserve(organization.id, 7)).balance.remaining).toBe(25_000_000 - 7);
     p.usage.record({ organizationId: organization.id, keyId: 'k', network: 'mainnet', route: 'GET /v1/x', credits: 7 });
     await p.usage.flush();
     clock.set(Date.UTC(2026, 11, 1, 0, 0, 0));
-    expect(await p.ledger.balance(organization.id, PLANS.team)).toEqual({ remaining: 25_000_000, replenishAtMs: Date.UTC(2027, 0, 1) });
+    expect(await p.ledger.balance(organization.id)).toEqual({ remaining: 25_000_000, replenishAtMs: Date.UTC(2027, 0, 1) });
   });
 });

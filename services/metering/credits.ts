@@ -2,7 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import type { Clock, Logger } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { MICRO_USD_PER_CREDIT } from '../plans/index.js';
-import type { Plan } from '../plans/plan-table.js';
+import { planOfRow, type Plan } from '../plans/plan-table.js';
 import { creditPeriod } from './period.js';
 import type { FlushedUsage } from './usage.js';
 
@@ -16,9 +16,9 @@ interface Account {
   periodStartMs: number;
   replenishAtMs: number;
   /**
-   * Monthly credits of the plan, plus the prepaid balance in credits, plus the over-plan credits
-   * of the period already in PostgreSQL: flushes paid for those from the prepaid balance (or it
-   * could not pay them), so they must not be taken from the balance a second time. Thus
+   * Monthly credits of the organization's plan, plus the prepaid balance in credits, plus the
+   * over-plan credits of the period already in PostgreSQL: flushes paid for those from the prepaid
+   * balance (or it could not pay them), so they must not be taken from the balance a second time. Thus
    * remaining = max(0, monthly − spent) + prepaid balance, less what is not yet flushed beyond
    * the monthly credits. Balance and total are read by one statement (one snapshot): a flush adds
    * usage and deducts its payment in one transaction.
@@ -46,31 +46,33 @@ export interface CreditLedgerOptions {
  * Admission reserves the request's price, so concurrent requests of one process never over-spend.
  * Credits beyond the plan's monthly credits come from the prepaid balance, which the usage
  * recorder's flush deducts (`prepaid.ts`); the ledger reads the balance as the flushes left it.
+ * The plan is read from the organization's row with the balance (`planOfRow`, as the flush pays
+ * by), never taken from a caller: a connection opened before a plan change would carry the old
+ * one, and one organization has one plan for all its requests.
  */
 export class CreditLedger {
   readonly #options: CreditLedgerOptions;
   readonly #accounts = new Map<string, Account>();
   readonly #loading = new Map<string, Promise<Account>>();
-  readonly #plans = new Map<string, Plan>();
 
   constructor(options: CreditLedgerOptions) {
     this.#options = options;
   }
 
   /** Takes `credits` from the organization's balance when it has them; otherwise nothing. */
-  async reserve(organizationId: string, plan: Plan, credits: number): Promise<{ ok: boolean; balance: CreditBalance }> {
-    return take(this.#current(organizationId, plan) ?? (await this.#account(organizationId, plan)), credits);
+  async reserve(organizationId: string, credits: number): Promise<{ ok: boolean; balance: CreditBalance }> {
+    return take(this.#current(organizationId) ?? (await this.#account(organizationId)), credits);
   }
 
   /** `reserve` without waiting when the organization's account is loaded and current; undefined (nothing taken) otherwise. */
-  reserveNow(organizationId: string, plan: Plan, credits: number): { ok: boolean; balance: CreditBalance } | undefined {
-    const account = this.#current(organizationId, plan);
+  reserveNow(organizationId: string, credits: number): { ok: boolean; balance: CreditBalance } | undefined {
+    const account = this.#current(organizationId);
     return account && take(account, credits);
   }
 
   /** Whether `reserveNow` would answer. */
-  isCurrent(organizationId: string, plan: Plan): boolean {
-    return this.#current(organizationId, plan) !== undefined;
+  isCurrent(organizationId: string): boolean {
+    return this.#current(organizationId) !== undefined;
   }
 
   /** Corrects a reservation by what the request was finally charged (may be negative). */
@@ -81,13 +83,14 @@ export class CreditLedger {
     return balanceOf(account);
   }
 
-  async balance(organizationId: string, plan: Plan): Promise<CreditBalance> {
-    return balanceOf(await this.#account(organizationId, plan));
+  async balance(organizationId: string): Promise<CreditBalance> {
+    return balanceOf(await this.#account(organizationId));
   }
 
   /**
    * After the usage recorder wrote `written`: count it as flushed, then re-read the period's
-   * totals of every organization this process serves (one query).
+   * totals and the plans of every organization this process serves (one query): a plan changed
+   * since applies from here on.
    */
   async reconcile(written: readonly FlushedUsage[]): Promise<void> {
     for (const usage of written) {
@@ -102,7 +105,7 @@ export class CreditLedger {
         const account = this.#accounts.get(id);
         if (!account || account.periodStartMs !== total.periodStartMs) continue;
         account.othersSpent = Math.max(0, total.spent - account.flushed);
-        account.allowance = allowanceOf(this.#plans.get(id)!, total.prepaidMicroUsd, total.spent);
+        account.allowance = allowanceOf(total);
       }
     } catch (error) {
       this.#options.logger.warn({ err: error }, 'credit reconciliation failed; using the last totals');
@@ -110,36 +113,34 @@ export class CreditLedger {
   }
 
   /** The organization's account when it is loaded and of the current period (the hot path: no await). */
-  #current(organizationId: string, plan: Plan): Account | undefined {
+  #current(organizationId: string): Account | undefined {
     const current = this.#accounts.get(organizationId);
     if (!current) return undefined;
     const now = this.#options.clock.now();
     if (now >= current.replenishAtMs || now < current.periodStartMs) return undefined;
-    if (this.#plans.get(organizationId) !== plan) this.#plans.set(organizationId, plan);
     return current;
   }
 
-  async #account(organizationId: string, plan: Plan): Promise<Account> {
-    const current = this.#current(organizationId, plan);
+  async #account(organizationId: string): Promise<Account> {
+    const current = this.#current(organizationId);
     if (current) return current;
-    this.#plans.set(organizationId, plan);
     const now = this.#options.clock.now();
     const loading = this.#loading.get(organizationId);
     if (loading) return loading;
-    const load = this.#load(organizationId, plan, now).finally(() => this.#loading.delete(organizationId));
+    const load = this.#load(organizationId, now).finally(() => this.#loading.delete(organizationId));
     this.#loading.set(organizationId, load);
     return load;
   }
 
-  async #load(organizationId: string, plan: Plan, now: number): Promise<Account> {
+  async #load(organizationId: string, now: number): Promise<Account> {
     const period = creditPeriod(now);
-    const totals = await this.#read([organizationId], period.startMs);
-    const total = totals.get(organizationId) ?? { spent: 0, prepaidMicroUsd: 0n, periodStartMs: period.startMs };
+    const total = (await this.#read([organizationId], period.startMs)).get(organizationId);
     const account: Account = {
       periodStartMs: period.startMs,
       replenishAtMs: period.replenishAtMs,
-      allowance: allowanceOf(plan, total.prepaidMicroUsd, total.spent),
-      othersSpent: total.spent,
+      // An organization without a row (deleted) has no plan and nothing to spend.
+      allowance: total ? allowanceOf(total) : 0,
+      othersSpent: total?.spent ?? 0,
       charged: 0,
       flushed: 0,
     };
@@ -150,24 +151,38 @@ export class CreditLedger {
   async #read(
     organizationIds: readonly string[],
     periodStartMs: number,
-  ): Promise<Map<string, { spent: number; prepaidMicroUsd: bigint; periodStartMs: number }>> {
+  ): Promise<Map<string, OrganizationTotal>> {
     const rows = await this.#options.db
       .selectFrom('organizations as o')
       .leftJoin('usage_minutes as u', (join) =>
         join.onRef('u.organization_id', '=', 'o.id').on('u.minute', '>=', new Date(periodStartMs)),
       )
-      .select(['o.id', 'o.prepaid_micro_usd', sql<string>`coalesce(sum(u.credits), 0)`.as('spent')])
+      .select([
+        'o.id', 'o.tier', 'o.subscription_plan', 'o.subscription_status', 'o.prepaid_micro_usd',
+        sql<string>`coalesce(sum(u.credits), 0)`.as('spent'),
+      ])
       .where('o.id', 'in', organizationIds)
-      .groupBy(['o.id', 'o.prepaid_micro_usd'])
+      .groupBy(['o.id', 'o.tier', 'o.subscription_plan', 'o.subscription_status', 'o.prepaid_micro_usd'])
       .execute();
     return new Map(
-      rows.map((row) => [row.id, { spent: Number(row.spent), prepaidMicroUsd: BigInt(row.prepaid_micro_usd), periodStartMs }]),
+      rows.map((row) => [
+        row.id,
+        { plan: planOfRow(row), spent: Number(row.spent), prepaidMicroUsd: BigInt(row.prepaid_micro_usd), periodStartMs },
+      ]),
     );
   }
 }
 
-/** See `Account.allowance`; `spent` is the period's total in PostgreSQL read with the balance. */
-function allowanceOf(plan: Plan, prepaidMicroUsd: bigint, spent: number): number {
+/** An organization's row as the ledger reads it: its plan, its balance and the period's total, one snapshot. */
+interface OrganizationTotal {
+  plan: Plan;
+  spent: number;
+  prepaidMicroUsd: bigint;
+  periodStartMs: number;
+}
+
+/** See `Account.allowance`; `spent` is the period's total in PostgreSQL read with the balance and the plan. */
+function allowanceOf({ plan, prepaidMicroUsd, spent }: OrganizationTotal): number {
   return plan.monthlyCredits + Number(prepaidMicroUsd / MICRO_USD_PER_CREDIT) + Math.max(0, spent - plan.monthlyCredits);
 }
 

@@ -21,6 +21,11 @@ export interface MeteredRequest {
 /** What the limit stage decided, carried to the meter stage. */
 export interface MeterTicket {
   readonly request: MeteredRequest;
+  /**
+   * The plan of the principal at admission: the request's rate limits and the credits metric's
+   * label. Credits are not decided by it: the ledger reads the organization's plan from its row,
+   * so a connection opened before a plan change does not carry the old one into the balance.
+   */
   readonly plan: Plan;
   /** Credits taken from the balance at admission (the success price, or 0), plus any extra units (`charge`). */
   reserved: number;
@@ -128,7 +133,7 @@ export class Meter {
       quantity: limited ? 1 : 0,
     });
     if (decision.outcome === 'cap-exceeded') {
-      const credit = await this.#deps.ledger.balance(request.principal.organization.id, plan);
+      const credit = await this.#deps.ledger.balance(request.principal.organization.id);
       const seconds = retryAfterSeconds(decision.retryAfterMs);
       // Spec: not billed, and the answer does not say which cap.
       return {
@@ -136,7 +141,7 @@ export class Meter {
         error: new ApiError('RATE_LIMIT_EXCEEDED', { headers: { 'retry-after': String(seconds) } }),
       };
     }
-    const reservation = await this.#deps.ledger.reserve(request.principal.organization.id, plan, admissionCredits(request.cost));
+    const reservation = await this.#deps.ledger.reserve(request.principal.organization.id, admissionCredits(request.cost));
     return this.#admission(request, plan, stage, decision, reservation);
   }
 
@@ -151,12 +156,12 @@ export class Meter {
     const free = isFree(request.cost);
     const limited = !free && stage !== 'credits';
     const organizationId = request.principal.organization.id;
-    if ((limited && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId, plan)) return undefined;
+    if ((limited && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId)) return undefined;
     if (free && stage !== 'credits' && managementLimited(request)) return undefined;
     const decision = this.#deps.limiter.checkNow({ caps: [], org: orgRule(request.principal, plan), quantity: limited ? 1 : 0 });
     if (decision === undefined) return undefined;
     // The account is current (checked above) and nothing awaited since: this answers.
-    const reservation = this.#deps.ledger.reserveNow(organizationId, plan, admissionCredits(request.cost))!;
+    const reservation = this.#deps.ledger.reserveNow(organizationId, admissionCredits(request.cost))!;
     return this.#admission(request, plan, stage, decision, reservation);
   }
 
@@ -167,7 +172,7 @@ export class Meter {
     // The headers show the organization's plan rate, which management calls do not spend.
     const [state, credit] = await Promise.all([
       this.#deps.limiter.check({ caps: [], org: orgRule(request.principal, plan), quantity: 0 }),
-      this.#deps.ledger.balance(request.principal.organization.id, plan),
+      this.#deps.ledger.balance(request.principal.organization.id),
     ]);
     const seconds = retryAfterSeconds(decision.retryAfterMs);
     if (decision.outcome === 'cap-exceeded') {
@@ -237,7 +242,7 @@ export class Meter {
       const extra = (amount.units - ticket.units) * admissionCredits(ticket.request.cost);
       if (ticket.settled) throw new ApiError('INTERNAL_ERROR', { message: 'units are sized before the request settles' });
       if (extra > 0) {
-        const reservation = await this.#deps.ledger.reserve(organizationId, ticket.plan, extra);
+        const reservation = await this.#deps.ledger.reserve(organizationId, extra);
         ticket.credit = reservation.balance;
         if (!reservation.ok) return new ApiError('CU_QUOTA_EXCEEDED');
         ticket.reserved += extra;
@@ -249,7 +254,7 @@ export class Meter {
     // Held credits are already taken; anything beyond them is taken now.
     const fromHold = amount.fromHold ? Math.min(credits, ticket.held) : 0;
     if (credits > fromHold) {
-      const reservation = await this.#deps.ledger.reserve(organizationId, ticket.plan, credits - fromHold);
+      const reservation = await this.#deps.ledger.reserve(organizationId, credits - fromHold);
       ticket.credit = reservation.balance;
       if (!reservation.ok) return new ApiError('CU_QUOTA_EXCEEDED');
     }
@@ -268,7 +273,7 @@ export class Meter {
    * never is. False when the balance cannot cover it.
    */
   async hold(ticket: MeterTicket, credits: number): Promise<boolean> {
-    const reservation = await this.#deps.ledger.reserve(ticket.request.principal.organization.id, ticket.plan, credits);
+    const reservation = await this.#deps.ledger.reserve(ticket.request.principal.organization.id, credits);
     ticket.credit = reservation.balance;
     if (!reservation.ok) return false;
     ticket.held += credits;
@@ -290,7 +295,7 @@ export class Meter {
    * `charge(…, {fromHold})` and `release` for a connection's events, without a request.
    */
   async holdPush(payer: PushPayer, credits: number): Promise<boolean> {
-    return (await this.#deps.ledger.reserve(payer.organizationId, payer.plan, credits)).ok;
+    return (await this.#deps.ledger.reserve(payer.organizationId, credits)).ok;
   }
 
   chargePush(payer: PushPayer, credits: number, route: string): void {

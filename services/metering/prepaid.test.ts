@@ -5,7 +5,6 @@ import { createLogger, ManualClock } from '../core/index.js';
 import { createOrganization, grantPrepaidCredit } from '../identity/index.js';
 import { type Tier } from '../plans/index.js';
 import { CreditLedger } from './credits.js';
-import { PLANS, type Plan } from '../plans/plan-table.js';
 import { overPlanCredits } from './prepaid.js';
 import { UsageRecorder } from './usage.js';
 
@@ -53,10 +52,10 @@ describe('prepaid credit is spent: usage flushes deduct the over-plan credits', 
       .values({ organization_id: organizationId, key_id: 'key_earlier', network: 'mainnet', route: 'GET /v1/x', minute: new Date(Date.UTC(2026, 10, 2)), requests: credits, credits })
       .execute();
   /** Reserves and records `count` requests of `credits` each, as the meter does; returns how many were admitted. */
-  async function spend(p: ReturnType<typeof gatewayProcess>, organizationId: string, plan: Plan, count: number, credits = 1): Promise<number> {
+  async function spend(p: ReturnType<typeof gatewayProcess>, organizationId: string, count: number, credits = 1): Promise<number> {
     let admitted = 0;
     for (let i = 0; i < count; i += 1) {
-      if (!(await p.ledger.reserve(organizationId, plan, credits)).ok) continue;
+      if (!(await p.ledger.reserve(organizationId, credits)).ok) continue;
       admitted += 1;
       p.usage.record({ organizationId, keyId: 'key_1', network: 'mainnet', route: 'GET /v1/x', credits });
     }
@@ -66,59 +65,59 @@ describe('prepaid credit is spent: usage flushes deduct the over-plan credits', 
   it('a wallet organization granted $0.001 (100 credits) spends it: balance 0 in PostgreSQL, the next reservation refused', async () => {
     const id = await organization('wallet', 1_000n);
     const p = gatewayProcess(db, clock);
-    expect((await p.ledger.balance(id, PLANS.wallet)).remaining).toBe(100);
-    expect(await spend(p, id, PLANS.wallet, 100)).toBe(100);
+    expect((await p.ledger.balance(id)).remaining).toBe(100);
+    expect(await spend(p, id, 100)).toBe(100);
     await p.usage.flush();
     expect(await prepaid(id)).toBe(0n);
-    expect(await p.ledger.reserve(id, PLANS.wallet, 1)).toMatchObject({ ok: false, balance: { remaining: 0 } });
+    expect(await p.ledger.reserve(id, 1)).toMatchObject({ ok: false, balance: { remaining: 0 } });
     // A process that starts now reads the same: nothing left, not a fresh 100.
     const fresh = gatewayProcess(db, clock);
-    expect(await fresh.ledger.reserve(id, PLANS.wallet, 1)).toMatchObject({ ok: false, balance: { remaining: 0 } });
+    expect(await fresh.ledger.reserve(id, 1)).toMatchObject({ ok: false, balance: { remaining: 0 } });
   });
 
   it('the balance goes down flush by flush, and the ledger counts each credit once', async () => {
     const id = await organization('wallet', 1_000n);
     const p = gatewayProcess(db, clock);
-    await spend(p, id, PLANS.wallet, 30);
-    expect((await p.ledger.balance(id, PLANS.wallet)).remaining).toBe(70);
+    await spend(p, id, 30);
+    expect((await p.ledger.balance(id)).remaining).toBe(70);
     await p.usage.flush();
     expect(await prepaid(id)).toBe(700n);
-    expect((await p.ledger.balance(id, PLANS.wallet)).remaining).toBe(70);
-    await spend(p, id, PLANS.wallet, 5, 2);
-    expect((await p.ledger.balance(id, PLANS.wallet)).remaining).toBe(60);
+    expect((await p.ledger.balance(id)).remaining).toBe(70);
+    await spend(p, id, 5, 2);
+    expect((await p.ledger.balance(id)).remaining).toBe(60);
     await p.usage.flush();
     expect(await prepaid(id)).toBe(600n);
-    expect((await p.ledger.balance(id, PLANS.wallet)).remaining).toBe(60);
+    expect((await p.ledger.balance(id)).remaining).toBe(60);
   });
 
   it('a team organization spending less than its monthly credits leaves prepaid untouched', async () => {
     const id = await organization('team', 5_000_000n);
     await spentEarlier(id, 24_000_000);
     const p = gatewayProcess(db, clock);
-    expect((await p.ledger.balance(id, PLANS.team)).remaining).toBe(1_000_000 + 500_000);
-    expect(await spend(p, id, PLANS.team, 20, 5)).toBe(20);
+    expect((await p.ledger.balance(id)).remaining).toBe(1_000_000 + 500_000);
+    expect(await spend(p, id, 20, 5)).toBe(20);
     await p.usage.flush();
     expect(await prepaid(id)).toBe(5_000_000n);
-    expect((await p.ledger.balance(id, PLANS.team)).remaining).toBe(1_000_000 - 100 + 500_000);
+    expect((await p.ledger.balance(id)).remaining).toBe(1_000_000 - 100 + 500_000);
   });
 
   it('crossing the monthly credits inside one flush deducts exactly the over-plan part', async () => {
     const id = await organization('team', 5_000_000n);
     await spentEarlier(id, 25_000_000 - 30);
     const p = gatewayProcess(db, clock);
-    expect((await p.ledger.balance(id, PLANS.team)).remaining).toBe(30 + 500_000);
-    expect(await spend(p, id, PLANS.team, 10, 5)).toBe(10); // 50 credits: 30 within the plan, 20 over
+    expect((await p.ledger.balance(id)).remaining).toBe(30 + 500_000);
+    expect(await spend(p, id, 10, 5)).toBe(10); // 50 credits: 30 within the plan, 20 over
     await p.usage.flush();
     expect(await prepaid(id)).toBe(5_000_000n - 20n * 10n);
-    expect((await p.ledger.balance(id, PLANS.team)).remaining).toBe(500_000 - 20);
+    expect((await p.ledger.balance(id)).remaining).toBe(500_000 - 20);
   });
 
   it('two processes flushing the same organization deduct each credit exactly once in total', async () => {
     const id = await organization('team', 1_000_000n);
     await spentEarlier(id, 25_000_000 - 10);
     const [a, b] = [gatewayProcess(db, clock), gatewayProcess(db, clock)];
-    expect(await spend(a, id, PLANS.team, 30)).toBe(30);
-    expect(await spend(b, id, PLANS.team, 40)).toBe(40);
+    expect(await spend(a, id, 30)).toBe(30);
+    expect(await spend(b, id, 40)).toBe(40);
     // Both flushes start while the organization row is held (as by a third flush): each must
     // wait for the row before reading the period's total, so the second reads the first's.
     let release!: () => void;
@@ -144,14 +143,14 @@ describe('prepaid credit is spent: usage flushes deduct the over-plan credits', 
     // Once each process has re-read the other's flush (its next reconciliation), both agree.
     for (const p of [a, b]) {
       await p.ledger.reconcile([]);
-      expect((await p.ledger.balance(id, PLANS.team)).remaining).toBe(100_000 - 60);
+      expect((await p.ledger.balance(id)).remaining).toBe(100_000 - 60);
     }
   });
 
   it('a flush that fails deducts nothing; its retry deducts once', async () => {
     const id = await organization('wallet', 1_000n);
     const p = gatewayProcess(db, clock);
-    await spend(p, id, PLANS.wallet, 10);
+    await spend(p, id, 10);
     // The usage rows cannot be written: the deduction in the same transaction is rolled back.
     await sql`ALTER TABLE usage_minutes ADD CONSTRAINT refuse_key_1 CHECK (key_id <> 'key_1') NOT VALID`.execute(db.database.db);
     await p.usage.flush();
@@ -167,17 +166,17 @@ describe('prepaid credit is spent: usage flushes deduct the over-plan credits', 
     const id = await organization('team', 1_000n);
     await spentEarlier(id, 25_000_000 - 10);
     const p = gatewayProcess(db, clock);
-    expect(await spend(p, id, PLANS.team, 60)).toBe(60); // 10 within the plan, 50 over
+    expect(await spend(p, id, 60)).toBe(60); // 10 within the plan, 50 over
     await p.usage.flush();
     expect(await prepaid(id)).toBe(500n);
     const before = clock.now();
     clock.set(Date.UTC(2026, 11, 1, 0, 0, 0));
     try {
-      expect(await p.ledger.balance(id, PLANS.team)).toEqual({ remaining: 25_000_000 + 50, replenishAtMs: Date.UTC(2027, 0, 1) });
-      expect(await spend(p, id, PLANS.team, 20)).toBe(20);
+      expect(await p.ledger.balance(id)).toEqual({ remaining: 25_000_000 + 50, replenishAtMs: Date.UTC(2027, 0, 1) });
+      expect(await spend(p, id, 20)).toBe(20);
       await p.usage.flush();
       expect(await prepaid(id)).toBe(500n);
-      expect((await p.ledger.balance(id, PLANS.team)).remaining).toBe(25_000_000 - 20 + 50);
+      expect((await p.ledger.balance(id)).remaining).toBe(25_000_000 - 20 + 50);
     } finally {
       clock.set(before);
     }

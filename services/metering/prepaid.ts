@@ -2,7 +2,7 @@ import type { Transaction } from 'kysely';
 import type { DatabaseSchema } from '../db/index.js';
 import { MICRO_USD_PER_CREDIT } from '../plans/index.js';
 import { creditPeriod } from './period.js';
-import { planOf } from '../plans/plan-table.js';
+import { planOfRow } from '../plans/plan-table.js';
 
 /** Credits one organization spent in one minute, as a usage flush adds them. */
 export interface SpentCredits {
@@ -65,10 +65,7 @@ export async function payOverPlan(trx: Transaction<DatabaseSchema>, spent: reado
     for (const row of rows) before.set(`${row.organization_id}\u0000${startMs}`, BigInt(row.credits));
   }
   for (const organization of organizations) {
-    const plan = planOf({
-      tier: organization.tier,
-      subscription: { plan: organization.subscription_plan, status: organization.subscription_status, periodEnd: null },
-    });
+    const plan = planOfRow(organization);
     let overPlan = 0n;
     for (const [startMs, credits] of added.get(organization.id)!) {
       overPlan += overPlanCredits(BigInt(plan.monthlyCredits), before.get(`${organization.id}\u0000${startMs}`) ?? 0n, credits);

@@ -105,3 +105,14 @@ export function planOf(organization: PlanHolder): Plan {
   return inForce[parseTier(organization.tier)];
 }
 
+/** The columns of an `organizations` row that decide its plan. */
+export interface PlanColumns {
+  tier: string;
+  subscription_plan: string | null;
+  subscription_status: string | null;
+}
+
+/** `planOf` an organization's row, for code that reads the row itself (the credit ledger, the prepaid deduction). */
+export function planOfRow(row: PlanColumns): Plan {
+  return planOf({ tier: row.tier, subscription: { plan: row.subscription_plan, status: row.subscription_status } });
+}

@@ -1,6 +1,5 @@
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { PLANS } from '../../plans/index.js';
 import { reflectionTypes } from '../reflection/index.js';
 import type { ServerReflectionResponse } from '../reflection/reflection-types.js';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
@@ -40,7 +39,7 @@ describe('gRPC proxy: the official SuiGrpcClient through it', () => {
   it.each(['grpc.reflection.v1', 'grpc.reflection.v1alpha'] as const)('server reflection (%s) lists the services through the proxy, with a key, for 1 credit like every call', async (pkg) => {
     const types = reflectionTypes(pkg);
     await e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({}).response;
-    const balance = async () => (await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining;
+    const balance = async () => (await e2e.metering.ledger.balance(e2e.gateway.organizationId)).remaining;
     const before = await balance();
     const client = new grpc.Client(e2e.host, grpc.credentials.createInsecure());
     const metadata = new grpc.Metadata();

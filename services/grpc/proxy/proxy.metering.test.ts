@@ -31,7 +31,7 @@ function listServices(host: string, key: string): Promise<{ code: number; detail
 
 describe('gRPC proxy: metering per call and per streamed message', () => {
   let e2e: GrpcProxyE2E;
-  const remaining = async () => (await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining;
+  const remaining = async () => (await e2e.metering.ledger.balance(e2e.gateway.organizationId)).remaining;
   /** Leaves the organization exactly `credits` credits this period. */
   const leave = async (credits: number) => { e2e.metering.ledger.adjust(e2e.gateway.organizationId, (await remaining()) - credits); };
 
@@ -117,14 +117,14 @@ describe('gRPC proxy with SUIGW_METERING=off', () => {
   afterAll(async () => { await e2e.stop(); });
 
   it('limits and charges nothing, as every other transport: no cap, no credits, no headers', async () => {
-    const before = (await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining;
+    const before = (await e2e.metering.ledger.balance(e2e.gateway.organizationId)).remaining;
     const key = await e2e.key({ perKeyRps: 1 });
     for (let i = 0; i < 3; i += 1) {
       const call = e2e.native(key).ledgerService.getServiceInfo({});
       expect((await call.response).chainId).toBe(e2e.simnet!.chainId);
       expect(await call.trailers).not.toHaveProperty('x-svc-credit-remaining');
     }
-    expect((await e2e.metering.ledger.balance(e2e.gateway.organizationId, PLANS.team)).remaining).toBe(before);
+    expect((await e2e.metering.ledger.balance(e2e.gateway.organizationId)).remaining).toBe(before);
   });
 
   it('still authenticates', async () => {
