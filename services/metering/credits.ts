@@ -59,7 +59,7 @@ export class CreditLedger {
     this.#options = options;
   }
 
-  /** Takes `credits` from the organization's balance when it has them; otherwise nothing. */
+  /** Takes `credits` from the organization's balance when it has them (0 always); otherwise nothing. */
   async reserve(organizationId: string, credits: number): Promise<{ ok: boolean; balance: CreditBalance }> {
     return take(this.#current(organizationId) ?? (await this.#account(organizationId)), credits);
   }
@@ -194,8 +194,12 @@ function balanceOf(account: Account): CreditBalance {
   return { remaining: Math.max(0, remainingOf(account)), replenishAtMs: account.replenishAtMs };
 }
 
+/**
+ * Nothing (a free route's price) is always there to take, even below zero: processes may together
+ * over-spend between flushes, and management calls work at zero balance (spec, Limits).
+ */
 function take(account: Account, credits: number): { ok: boolean; balance: CreditBalance } {
-  const ok = remainingOf(account) >= credits;
+  const ok = credits === 0 || remainingOf(account) >= credits;
   if (ok) account.charged += credits;
   return { ok, balance: balanceOf(account) };
 }

@@ -3,9 +3,9 @@ import { credentials } from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
 import { createLogger, deriveSubkey, loadConfig, ManualClock } from '../../core/index.js';
-import { Authenticator, createKey, createOrganization, SignedIdentity, type KeyRateLimit } from '../../identity/index.js';
+import { Authenticator, createKey, createOrganization, grantPrepaidCredit, SignedIdentity, type KeyRateLimit } from '../../identity/index.js';
 import { type Tier } from '../../plans/index.js';
-import { createMetering, type Metering } from '../../metering/index.js';
+import { createMetering, CreditLedger, UsageRecorder, type Metering } from '../../metering/index.js';
 import type { RateLimitResponse } from '../envoy-types.js';
 import { rateLimitService } from '../../../test/support/envoy-protos.js';
 import { startEnvoyServices, type EnvoyServiceServer } from '../server.js';
@@ -113,5 +113,30 @@ describe('the ratelimit service (RLS) on Redis', () => {
     const broke = await rls([descriptor(await tokenFor({}, 'req-broke', 'wallet'))]);
     expect(broke.overall_code).toBe(2);
     expect(JSON.parse(Buffer.from(broke.raw_body!).toString())).toEqual({ error: 'Monthly credits spent', code: 'CU_QUOTA_EXCEEDED', requestId: 'req-broke' });
+  });
+
+  it('a balance below zero (processes over-spent between flushes): management calls pass (spec: they work at zero balance), paid calls are refused', async () => {
+    const rls = await startRls('redis://127.0.0.1:6379');
+    const { ledger } = started.at(-1)!.metering;
+    const { organization, projects } = await createOrganization(db.database.db, clock, { name: 'Rls', tier: 'wallet', projects: [{ name: 'Default', network: 'mainnet' }] });
+    await grantPrepaidCredit(db.database.db, clock, organization.id, 1_000n, 'test'); // 100 credits
+    const key = await createKey(db.database, clock, { kind: 'operator' }, { organizationId: organization.id, projectId: projects[0]!.id, name: 'k', scopes: ['data', 'manage'] });
+    const principal = await authenticator.verify(key.apiKey, '203.0.113.7');
+    // The service behind Envoy admitted all 100 credits (this ledger's view); another process charged 50 and flushed them.
+    expect((await ledger.reserve(organization.id, 100)).ok).toBe(true);
+    const other = new CreditLedger({ db: db.database.db, clock, logger });
+    const otherUsage = new UsageRecorder({ db: db.database.db, clock, logger, flushIntervalMs: 0, onFlushed: (w) => other.reconcile(w) });
+    expect((await other.reserve(organization.id, 50)).ok).toBe(true);
+    otherUsage.record({ organizationId: organization.id, keyId: 'key_other', network: 'mainnet', route: ROUTE.route, credits: 50 });
+    await otherUsage.flush();
+    await ledger.reconcile([]);
+
+    for (const [method, route] of [['GET', 'GET /v1/keys'], ['DELETE', 'DELETE /v1/keys/:id']] as const) {
+      const management = identity.sign({ method, path: `/mainnet${route.slice(method.length + 1)}`, network: 'mainnet', route, cost: 'free', requestId: 'req-free', principal });
+      expect((await rls([descriptor(management)])).overall_code).toBe(1);
+    }
+    const paid = await rls([descriptor(identity.sign({ ...ROUTE, requestId: 'req-paid', principal }))]);
+    expect(paid.overall_code).toBe(2);
+    expect(JSON.parse(Buffer.from(paid.raw_body!).toString())).toEqual({ error: 'Monthly credits spent', code: 'CU_QUOTA_EXCEEDED', requestId: 'req-paid' });
   });
 });
