@@ -30,7 +30,7 @@ export interface SessionOptions {
   send(text: string): void;
   /** Meters one call or one notification; a refusal answers the call with an error, or (closing) ends the socket. */
   charge: Charge;
-  /** Ends the socket (quota spent while notifying). */
+  /** Ends the socket (quota spent while notifying, the key refused). */
   close(code: string, message: string): void;
   maxSubscriptions?: number;
   /** Bytes of one call's answer frame, as over HTTP (response-size.ts); a batch's answers are one frame each. */
@@ -230,6 +230,14 @@ export class SubscriptionSession {
   #stop(): void {
     this.#stopFeed?.();
     this.#stopFeed = undefined;
+  }
+
+  /** Ends the socket for a refusal that came with no call (its key checked again): an error with id null, then the close. */
+  end(code: string, message: string): void {
+    if (this.#closed) return;
+    this.#options.send(errorFrame(null, JSONRPC_ERROR.serverError, message, { code }));
+    this.#options.close(code, message);
+    this.dispose();
   }
 
   /** The socket is gone: drop every subscription (and the feed, if it was the last listener). */

@@ -1,7 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ERRORS, errorResponses, everyHeartbeat, isApiError, webSocketHeartbeat, type ApiError, type Clock } from '../../core/index.js';
-import type { RequestPipeline } from '../../pipeline/index.js';
+import { readApiKey } from '../../identity/index.js';
+import { KeyRecheck, type RequestPipeline } from '../../pipeline/index.js';
 import type { App, Capability } from '../../route-contract/index.js';
 import type { UpstreamSet } from '../../upstream/index.js';
 import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../openapi-schemas.js';
@@ -12,7 +13,7 @@ import { SubscriptionSession, type Charge } from './session.js';
 export interface JsonRpcWebSocketOptions {
   upstreams: UpstreamSet;
   pipeline: RequestPipeline;
-  /** The heartbeats' clock (HEARTBEAT_MS). */
+  /** The clock of the heartbeats (HEARTBEAT_MS) and of the key's checks (KEY_RECHECK_MS). */
   clock: Clock;
   /** Shared by every network scope of the process (one upstream stream per network); closed with the app. */
   feeds?: CheckpointFeeds;
@@ -37,6 +38,12 @@ function closeReason(code: string, message: string): string {
   return code === 'CU_QUOTA_EXCEEDED' ? 'QUOTA_EXCEEDED' : `${code}: ${message}`.slice(0, 120);
 }
 
+/** A refusal of the key as the session answers it: the socket ends; anything else is a failure to log. */
+function keyRefusal(error: unknown): { code: string; message: string; closing: true } {
+  if (!isApiError(error)) throw error;
+  return { code: error.code, message: error.message, closing: true };
+}
+
 /**
  * The WebSocket of `/v1/jsonrpc` (GET with `Upgrade: websocket`, as a node's WS port): JSON-RPC
  * subscriptions. The upgrade passes the data routes' pipeline (authentication with scope `data`,
@@ -44,8 +51,11 @@ function closeReason(code: string, message: string): string {
  * pipeline every call (its errors included) is admitted and charged as a request (limits
  * included), and every notification is charged before it is sent, one credit each (as gRPC
  * streamed messages: not rate limited); spent credits close the socket with 1008 and the reason
- * QUOTA_EXCEEDED, and a notification they cannot pay for is not sent. Every HEARTBEAT_MS the
- * socket is pinged; one that answered no ping since the last is ended.
+ * QUOTA_EXCEEDED, and a notification they cannot pay for is not sent. The upgrade's key is
+ * checked again before each call and every KEY_RECHECK_MS (services/pipeline/key-recheck.ts):
+ * disabled, expired, scope or origin refused, the socket gets the error (the call's answer, or
+ * one with id null) and closes with the error table's code (4001, 4003), its subscriptions
+ * dropped. Every HEARTBEAT_MS the socket is pinged; one that answered no ping since the last is ended.
  */
 export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSocketOptions): Promise<void> {
   const feeds = options.feeds ?? new CheckpointFeeds();
@@ -83,13 +93,24 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
         socket.close(closeCode('UPSTREAM_UNAVAILABLE'), 'no upstream for this network');
         return;
       }
-      const principal = request.principal!;
+      let principal = request.principal!;
+      const recheck = new KeyRecheck(pipeline, readApiKey({
+        xApiKey: request.headers['x-api-key'],
+        authorization: request.headers.authorization,
+        queryApiKey: (request.query as { api_key?: unknown }).api_key,
+      }), { network: request.network, scope: 'data', origin: request.headers.origin, clientIp: request.ip });
       const route = 'WS /v1/jsonrpc';
       const charge: Charge = async (kind) => {
         let error: ApiError | undefined;
         if (kind === 'notification') {
           error = await pipeline.charge(ticket, { credits: WEBSOCKET_MESSAGE_COST, route: `${route} notification` });
         } else {
+          // Each call is authenticated again as a request over HTTP would be (the key cache: at once).
+          try {
+            principal = (await recheck.check()) ?? principal;
+          } catch (refusal) {
+            return keyRefusal(refusal);
+          }
           const admission = await pipeline.admit({ principal, clientIp: request.ip, network: request.network, route, cost: WEBSOCKET_MESSAGE_COST });
           pipeline.settle(admission.ticket, { kind: 'answered', status: 200 });
           error = admission.error;
@@ -113,7 +134,11 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
           }
           socket.send(text);
         },
-        close: (code, message) => socket.close(closeCode(code), closeReason(code, message)),
+        // Nothing more is delivered or charged once the socket is closing.
+        close: (code, message) => {
+          socket.close(closeCode(code), closeReason(code, message));
+          session.dispose();
+        },
       });
       socket.on('message', (data, isBinary) => {
         if (isBinary) {
@@ -128,8 +153,14 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
       // A peer gone without closing (asleep, network lost) answers no ping: the socket is ended, so
       // its subscriptions stop charging notifications and give back their filter budget.
       const stopHeartbeat = everyHeartbeat(options.clock, webSocketHeartbeat(socket));
+      const unwatchKey = recheck.watch(options.clock, (error) => {
+        const refusal = isApiError(error) ? error : { code: 'INTERNAL_ERROR', message: 'Internal error' };
+        if (!isApiError(error)) request.log.error({ err: error }, 'JSON-RPC WebSocket key check failed');
+        session.end(refusal.code, refusal.message);
+      });
       const ended = () => {
         stopHeartbeat();
+        unwatchKey();
         session.dispose();
       };
       socket.on('close', ended);

@@ -4,7 +4,7 @@ import type { Database } from '../../db/index.js';
 import type { Principal } from '../../identity/index.js';
 import { type MeterTicket } from '../../metering/index.js';
 import { planOf } from '../../plans/index.js';
-import type { RequestPipeline } from '../../pipeline/index.js';
+import type { KeyRecheck, RequestPipeline } from '../../pipeline/index.js';
 import { isStreamPaused } from '../definitions/pause.js';
 import { findStream } from '../definitions/store.js';
 import type { StreamLog } from '../log/stream-log.js';
@@ -43,13 +43,8 @@ export interface ConnectRequest {
   protocol: 'websocket' | 'sse';
   mode: 'live' | 'resume';
   lastEventId: string | undefined;
-  /**
-   * Checks again that the connection's key may still use the stream (disabled, expired,
-   * scope or network changed): the pipeline's authenticate stage, through the key cache, so a
-   * change reaches open connections as fast as new requests (SUIGW_KEY_CACHE_TTL_MS, and at
-   * once with LISTEN/NOTIFY). Throws the refusal.
-   */
-  recheck: () => Promise<unknown> | unknown;
+  /** The connect request's key, checked again while the connection lives (services/pipeline/key-recheck.ts). */
+  recheck: KeyRecheck;
 }
 
 /** A running connection: the transport feeds it acks and tells it when it closed. */
@@ -64,7 +59,7 @@ export interface OpenConnection {
  * close 4003), the stream's lease must be free (else `error`
  * STREAM_ALREADY_CONNECTED), then `connected`, then the session; the lease is renewed while
  * the connection lives, each started minute is charged and the key is checked again every
- * second (a refusal: an `error` message with its code, then the close code of the error table).
+ * KEY_RECHECK_MS (a refusal: an `error` message with its code, then the close code of the error table).
  */
 export async function openConnection(deps: DeliveryDeps, request: ConnectRequest, sink: MessageSink): Promise<OpenConnection | undefined> {
   const stream = await findStream(deps.database, request.streamId);
@@ -125,7 +120,6 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
   const heartbeatDue = heartbeatSchedule(deps.clock);
   const tick: NodeJS.Timeout = setInterval(() => {
     if (heartbeatDue()) sink.heartbeat();
-    Promise.resolve().then(request.recheck).catch(refused).catch(() => undefined);
     minutes.charge().then((ok) => {
       if (ok) return;
       clearInterval(tick);
@@ -137,8 +131,10 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
   }, TICK_MS);
   // Deleted while connected: the connection ends as a connect to it would (4004), and its minutes stop.
   const unwatch = deps.presence.watch(stream.id, () => void refused(new ApiError('STREAM_NOT_FOUND')).catch(() => undefined));
+  const unwatchKey = request.recheck.watch(deps.clock, (error) => void refused(error).catch(() => undefined));
   const stopAll = async () => {
     unwatch();
+    unwatchKey();
     session.stop();
     stopListening();
     clearInterval(renew);

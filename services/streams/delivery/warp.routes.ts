@@ -3,6 +3,7 @@ import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
 import { errorResponses, isApiError, webSocketHeartbeat, WsClose } from '../../core/index.js';
 import { readApiKey } from '../../identity/index.js';
+import { KeyRecheck } from '../../pipeline/index.js';
 import { caller, type App } from '../../route-contract/index.js';
 import { isLogId } from '../log/stream-log.js';
 import { openConnection, type DeliveryDeps, type OpenConnection, type WarpDeliveryDeps } from './connection.js';
@@ -36,16 +37,13 @@ function closeUpgrade(app: App, request: FastifyRequest, reply: FastifyReply, co
 }
 
 /** The connect request's own credentials, checked again by the pipeline while the connection lives. */
-function recheckOf(deps: WarpDeliveryDeps, request: FastifyRequest): () => Promise<unknown> | unknown {
+function recheckOf(deps: WarpDeliveryDeps, request: FastifyRequest): KeyRecheck {
   const apiKey = readApiKey({
     xApiKey: request.headers['x-api-key'],
     authorization: request.headers.authorization,
     queryApiKey: (request.query as { api_key?: unknown }).api_key,
   });
-  const access = { network: request.network, scope: 'streams' as const, origin: request.headers.origin, clientIp: request.ip };
-  // A connection Envoy admitted (a trusted identity token) carries no key: authz decided.
-  if (apiKey === undefined) return () => undefined;
-  return () => deps.pipeline.authenticateKey(apiKey, access);
+  return new KeyRecheck(deps.pipeline, apiKey, { network: request.network, scope: 'streams', origin: request.headers.origin, clientIp: request.ip });
 }
 
 /**
