@@ -134,7 +134,7 @@ export async function runDev(argv: string[]): Promise<void> {
   const billingScheduler = startBillingScheduler({ pass: billing.pass, lock: billing.lock, intervalMs: 60_000, logger: runtime.logger });
   const app = await buildGatewayApp({ ...runtime, upstreams, metrics, pipeline, warp, billing });
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
-  const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams, metrics });
+  const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams, metrics, clock: runtime.clock });
   onShutdown(async () => {
     for (const { proxy } of grpcProxies.values()) await proxy.close();
     await billingScheduler.stop();

@@ -52,7 +52,7 @@ export async function startGrpcProxyE2E(
   const opened = shared ?? await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
   const metering = opened.metering!;
   const proxy = createGrpcProxy({
-    pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', ...(options.metrics ? { metrics: options.metrics } : {}),
+    pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', clock: gateway.clock, ...(options.metrics ? { metrics: options.metrics } : {}),
   });
   const address = await proxy.listen(0, '127.0.0.1');
   const host = `127.0.0.1:${address.port}`;

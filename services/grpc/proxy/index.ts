@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { clientOf } from '../../identity/index.js';
-import { systemClock, type Clock, type Network } from '../../core/index.js';
+import { systemClock, type Network } from '../../core/index.js';
 import { createGrpcWebMux, type GrpcWebMux } from '../web-mux/index.js';
 import { RATE_LIMIT_HEADERS } from '../../metering/index.js';
 import { proxyCall, type ProxyCallDeps } from './proxy-call.js';
@@ -42,8 +42,6 @@ export interface GrpcProxyOptions extends ProxyCallDeps {
    * at once (default 100, SUIGW_GRPC_MAX_CONNECTIONS_PER_IP in the roles).
    */
   maxConnectionsPerClient?: number;
-  /** Times each stream's life, for the premature-reset rule (premature-resets.ts); default the system clock. */
-  clock?: Clock;
 }
 
 export interface GrpcProxy {

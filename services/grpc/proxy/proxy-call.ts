@@ -1,9 +1,9 @@
 import http2 from 'node:http2';
 import { performance } from 'node:perf_hooks';
-import { ApiError, GrpcStatus, MAX_TIMER_MS, parseGrpcTimeout, type Network } from '../../core/index.js';
+import { ApiError, GrpcStatus, MAX_TIMER_MS, parseGrpcTimeout, systemClock, type Clock, type Network } from '../../core/index.js';
 import { readApiKey, type Principal } from '../../identity/index.js';
 import type { MeterTicket } from '../../metering/index.js';
-import type { RequestPipeline } from '../../pipeline/index.js';
+import { KeyRecheck, type RequestPipeline } from '../../pipeline/index.js';
 import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
 import { chargeStatusOf, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
@@ -24,6 +24,8 @@ export interface ProxyCallDeps {
   upstreams: UpstreamSet;
   /** Each finished call is counted with the HTTP requests (protocol `grpc`). */
   metrics?: CallInstruments;
+  /** Times each stream's life (the premature-reset rule, premature-resets.ts) and the key's checks (KEY_RECHECK_MS); default the system clock. */
+  clock?: Clock;
 }
 
 /**
@@ -46,7 +48,10 @@ const NOT_RETURNED = new Set(['connection', 'keep-alive', 'transfer-encoding', '
  * authenticate (key from `x-api-key` or `authorization: Bearer`; network, `data` scope, origin) →
  * limit (the Meter's admission: caps, plan rate, credits) → handle (frames forwarded as bytes to
  * the network's upstream; deadline and cancellation both ways) → meter (settle by the final
- * status; 1 more credit per streamed message past the first). Refusals are trailers-only
+ * status; 1 more credit per streamed message past the first). While the call lives its key is
+ * checked again every KEY_RECHECK_MS (services/pipeline/key-recheck.ts): disabled, expired, scope
+ * or origin refused, the call ends with the table's status (UNAUTHENTICATED, PERMISSION_DENIED),
+ * what was delivered settled as at any end. Refusals at the start are trailers-only
  * answers with the table's gRPC status and the spec's code in the message; the rate-limit and
  * credit headers go out as trailing metadata.
  */
@@ -67,9 +72,9 @@ export async function proxyCall(
   let principal: Principal;
   let ticket: MeterTicket | undefined;
   try {
-    principal = await pipeline.authenticateKey(readApiKey({ xApiKey: headers['x-api-key'], authorization: headers.authorization }), {
-      network, scope: 'data', origin: from.origin, clientIp: from.clientIp,
-    });
+    const apiKey = readApiKey({ xApiKey: headers['x-api-key'], authorization: headers.authorization });
+    const access = { network, scope: 'data' as const, origin: from.origin, clientIp: from.clientIp };
+    principal = await pipeline.authenticateKey(apiKey, access);
     const upstream = deps.upstreams.get(network);
     if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
     const admission = await pipeline.admit({ principal, clientIp: from.clientIp, network, route: `gRPC ${path}`, cost: CALL_CREDITS });
@@ -80,7 +85,8 @@ export async function proxyCall(
       finished(refused.code);
       return;
     }
-    await new ForwardedCall(stream, headers, path, upstream, principal, ticket, pipeline, finished).run();
+    const recheck = new KeyRecheck(pipeline, apiKey, access);
+    await new ForwardedCall(stream, headers, path, upstream, principal, ticket, pipeline, finished).run(recheck, deps.clock ?? systemClock);
   } catch (error) {
     const status = statusOf(error);
     answerTrailersOnly(stream, status, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(status.code) }));
@@ -112,6 +118,9 @@ class ForwardedCall implements CallerLink {
   #messages = 0;
   #finished = false;
   #deadline: NodeJS.Timeout | undefined;
+  #unwatchKey: (() => void) | undefined;
+  /** Set while streamed messages wait for the ledger; an end decided meanwhile comes after them. */
+  #paying: Promise<void> | undefined;
   cancelAttempt: (() => void) | undefined;
 
   constructor(
@@ -132,7 +141,7 @@ class ForwardedCall implements CallerLink {
     return this.#finished;
   }
 
-  async run(): Promise<void> {
+  async run(recheck: KeyRecheck, clock: Clock): Promise<void> {
     const client = this.#client;
     // The caller went away while it was authenticated and admitted: the same end as below.
     if (client.closed || client.destroyed) {
@@ -142,6 +151,11 @@ class ForwardedCall implements CallerLink {
     // The caller went away (RST_STREAM, connection lost): cancel upstream, charge what was delivered.
     client.once('close', () => {
       if (!this.#finished) this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
+    });
+    // A key disabled, expired or re-scoped ends a stream already open, as it refuses a new call.
+    // Messages already paid for are sent first: what was charged is what was delivered.
+    this.#unwatchKey = recheck.watch(clock, (error) => {
+      void (this.#paying ?? Promise.resolve()).then(() => this.#end(statusOf(error), true));
     });
     const deadlineMs = parseGrpcTimeout(this.#headers['grpc-timeout']);
     // Node fires a timer longer than 2^31 - 1 ms (24.8 days) at once: a deadline that far away
@@ -191,9 +205,9 @@ class ForwardedCall implements CallerLink {
     this.#client.respond({ ...returnedMetadata(headers), ':status': 200 }, { waitForTrailers: true });
     const splitter = new FrameSplitter();
     let trailers: http2.IncomingHttpHeaders | undefined;
-    // Set while streamed messages wait for the ledger; the call ends after them.
-    let paying: Promise<void> | undefined;
     up.on('data', (chunk: Buffer) => {
+      // Ended (a refusal, the deadline): what the upstream still sends is neither sent nor charged.
+      if (this.#finished) return;
       const frames = splitter.push(chunk);
       if (frames.length === 0) return;
       const first = this.#messages;
@@ -205,7 +219,7 @@ class ForwardedCall implements CallerLink {
       }
       // Streamed messages past the first are paid for before they are sent: the stream waits for the ledger.
       up.pause();
-      paying = (paying ?? Promise.resolve()).then(async () => {
+      this.#paying = (this.#paying ?? Promise.resolve()).then(async () => {
         const refusal = await this.#pay(extra);
         if (refusal) {
           this.#write(frames.slice(0, frames.length - extra));
@@ -226,7 +240,7 @@ class ForwardedCall implements CallerLink {
       this.#end({ code: GrpcStatus.UNAVAILABLE, message: `UPSTREAM_UNAVAILABLE: the upstream ended the call without a status (code ${up.rstCode})` }, false);
     };
     up.once('close', () => {
-      if (paying) void paying.then(ended);
+      if (this.#paying) void this.#paying.then(ended);
       else ended();
     });
   }
@@ -253,6 +267,7 @@ class ForwardedCall implements CallerLink {
     if (this.#finished) return;
     this.#finished = true;
     clearTimeout(this.#deadline);
+    this.#unwatchKey?.();
     // Only a call still waiting for the upstream's answer has an attempt to cancel.
     this.cancelAttempt?.();
     const up = this.#call?.stream;
