@@ -7,6 +7,20 @@ import { call } from '../../../test/support/management-calls.js';
 import { MemoryStreamLog } from '../log/stream-log.memory.js';
 import { MemoryStreamLease } from './stream-lease.js';
 
+/** A wallet organization with 5 prepaid credits, listening, with one coin stream and its resume URL. */
+async function walletWithFiveCredits(): Promise<{ t: TestApp; log: MemoryStreamLog; url: string; streamId: string }> {
+  const clock = new ManualClock();
+  const log = new MemoryStreamLog(clock);
+  const t = await createTestApp({ tier: 'wallet', extra: { clock, warp: { log, lease: new MemoryStreamLease(clock) } } });
+  // 10 micro-USD per credit (docs/metering.md): 50 micro-USD = 5 credits, before the ledger first reads the organization.
+  await t.db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 50n }).where('id', '=', t.organizationId).execute();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
+  const streamId = (created.body.data as { id: string }).id;
+  const url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/mainnet/v1/warp/${streamId}/ws?mode=resume`;
+  return { t, log, url, streamId };
+}
+
 /**
  * Credits end mid-stream: a wallet organization (no monthly credits) with 5 prepaid credits pays
  * 1 for the connection, 1 for its first minute and 1 per event: the 4th event is quota_exceeded,
@@ -18,15 +32,7 @@ describe('Warp WebSocket when credits run out', () => {
   let url: string;
   let streamId: string;
   beforeAll(async () => {
-    const clock = new ManualClock();
-    log = new MemoryStreamLog(clock);
-    t = await createTestApp({ tier: 'wallet', extra: { clock, warp: { log, lease: new MemoryStreamLease(clock) } } });
-    // 10 micro-USD per credit (docs/metering.md): 50 micro-USD = 5 credits, before the ledger first reads the organization.
-    await t.db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 50n }).where('id', '=', t.organizationId).execute();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
-    streamId = (created.body.data as { id: string }).id;
-    url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/mainnet/v1/warp/${streamId}/ws?mode=resume`;
+    ({ t, log, url, streamId } = await walletWithFiveCredits());
   });
   afterAll(async () => t.close());
 
@@ -56,14 +62,7 @@ describe('Warp WebSocket acks after quota_exceeded', () => {
   let url: string;
   let streamId: string;
   beforeAll(async () => {
-    const clock = new ManualClock();
-    log = new MemoryStreamLog(clock);
-    t = await createTestApp({ tier: 'wallet', extra: { clock, warp: { log, lease: new MemoryStreamLease(clock) } } });
-    await t.db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 50n }).where('id', '=', t.organizationId).execute();
-    await t.app.listen({ port: 0, host: '127.0.0.1' });
-    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { name: 's', type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
-    streamId = (created.body.data as { id: string }).id;
-    url = `ws://127.0.0.1:${(t.app.server.address() as AddressInfo).port}/mainnet/v1/warp/${streamId}/ws?mode=resume`;
+    ({ t, log, url, streamId } = await walletWithFiveCredits());
   });
   afterAll(async () => t.close());
 
