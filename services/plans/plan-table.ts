@@ -112,7 +112,7 @@ export interface PlanColumns {
   subscription_status: string | null;
 }
 
-/** `planOf` an organization's row, for code that reads the row itself (the credit ledger, the prepaid deduction). */
+/** `planOf` an organization's row, for code that reads the row itself (the credit ledger, the prepaid deduction, webhooks). */
 export function planOfRow(row: PlanColumns): Plan {
   return planOf({ tier: row.tier, subscription: { plan: row.subscription_plan, status: row.subscription_status } });
 }

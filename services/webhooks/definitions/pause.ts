@@ -1,5 +1,5 @@
 import type { Database } from '../../db/index.js';
-import { pausedBeyondPlan, planOf } from '../../plans/index.js';
+import { pausedBeyondPlan, planOfRow } from '../../plans/index.js';
 import { webhooksDb } from './store.js';
 
 /**
@@ -16,7 +16,7 @@ export async function pausedWebhookIds(database: Database): Promise<Set<string>>
   for (const row of rows) {
     let entry = byOrganization.get(row.organization_id);
     if (!entry) {
-      const plan = planOf({ tier: row.tier, subscription: { plan: row.subscription_plan, status: row.subscription_status, periodEnd: null } });
+      const plan = planOfRow(row);
       entry = { limit: plan.webhooks, ids: [] };
       byOrganization.set(row.organization_id, entry);
     }

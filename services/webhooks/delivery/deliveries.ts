@@ -5,7 +5,7 @@ import { ApiError } from '../../core/index.js';
 import { announceDefinitionChange, type StreamType } from '../../streams/index.js';
 import type { Network } from '../../core/index.js';
 import { insertBatches, type Database } from '../../db/index.js';
-import { planOf, type Plan } from '../../plans/index.js';
+import { planOfRow, type Plan } from '../../plans/index.js';
 import { webhooksDb } from '../definitions/store.js';
 import { nextAttemptDelay } from './retry-schedule.js';
 
@@ -162,7 +162,7 @@ export async function claimDueDeliveries(database: Database, options: ClaimOptio
     id: row.id,
     webhookId: row.webhook_id,
     organizationId: row.organization_id,
-    plan: planOf({ tier: row.tier, subscription: { plan: row.subscription_plan, status: row.subscription_status, periodEnd: null } }),
+    plan: planOfRow(row),
     network: row.network as Network,
     url: row.url,
     body: row.body,
