@@ -152,10 +152,45 @@ describe('operator reconcile loop', () => {
       return k?.status?.keyId ? k : undefined;
     }, 'orphan has a key');
     api.store.delete(api.type('projects'), 'team-c', 'only');
-    await eventually(() => get('projects', 'only', 'team-c') === undefined, 'project deleted');
+    // A rebuild with the Project gone: the status keeps the key it records, which the deletion revokes.
+    const notReady = await eventually(() => {
+      const k = get('apikeys', 'orphan', 'team-c');
+      return k?.status?.conditions?.find((c: KubeObject) => c.type === 'Ready')?.reason === 'ProjectNotReady' ? k : undefined;
+    }, 'orphan ProjectNotReady');
+    expect(notReady.status).toMatchObject({ keyId: key.status.keyId, secretName: 'orphan-apikey' });
     api.store.delete(api.type('apikeys'), 'team-c', 'orphan');
     await eventually(() => get('apikeys', 'orphan', 'team-c') === undefined, 'orphan deleted');
     expect((await keyRow(key.status.keyId))?.enabled).toBe(false);
+  });
+
+  it('an ApiKey whose Project and Secret are both gone still revokes the key its status records when deleted', async () => {
+    const lone = await createOrganization(db.database.db, systemClock, { name: 'Alone', tier: 'growth', projects: [] });
+    api.store.create(api.type('projects'), 'team-d', { metadata: { name: 'only' }, spec: { organizationId: lone.organization.id, network: 'mainnet' } });
+    await eventually(() => get('projects', 'only', 'team-d')?.status?.projectId, 'project only');
+    api.store.create(api.type('apikeys'), 'team-d', { metadata: { name: 'stray' }, spec: { project: 'only' } });
+    const key = await eventually(() => {
+      const k = get('apikeys', 'stray', 'team-d');
+      return k?.status?.keyId ? k : undefined;
+    }, 'stray has a key');
+    api.store.delete(api.type('projects'), 'team-d', 'only');
+    await eventually(() => get('apikeys', 'stray', 'team-d')?.status?.conditions?.find((c: KubeObject) => c.type === 'Ready')?.reason === 'ProjectNotReady', 'stray ProjectNotReady');
+    api.store.delete(api.type('secrets'), 'team-d', 'stray-apikey');
+    await operator.rebuild();
+    expect(get('apikeys', 'stray', 'team-d')!.status).toMatchObject({ keyId: key.status.keyId, secretName: 'stray-apikey' });
+    api.store.delete(api.type('apikeys'), 'team-d', 'stray');
+    await eventually(() => get('apikeys', 'stray', 'team-d') === undefined, 'stray deleted');
+    expect((await keyRow(key.status.keyId))?.enabled).toBe(false);
+  });
+
+  it("a row change the identity module refuses keeps the key and Secret in the status", async () => {
+    api.store.create(api.type('apikeys'), ns, { metadata: { name: 'refused-edit' }, spec: { project: 'shop' } });
+    const before = await ready('apikeys', 'refused-edit');
+    api.store.patch(api.type('apikeys'), ns, 'refused-edit', { spec: { allowedOrigins: ['not an origin'] } }, { manager: 'kubectl' });
+    const refused = await ready('apikeys', 'refused-edit', 'VALIDATION_FAILED');
+    expect(refused.status).toMatchObject({ keyId: before.status.keyId, secretName: 'refused-edit-apikey' });
+    api.store.delete(api.type('apikeys'), ns, 'refused-edit');
+    await eventually(() => get('apikeys', 'refused-edit') === undefined, 'refused-edit deleted');
+    expect((await keyRow(before.status.keyId))?.enabled).toBe(false);
   });
 
   it("two ApiKeys naming the same secretName: the second is refused (SecretNameTaken), and deleting it leaves the first's key alone", async () => {

@@ -4,7 +4,7 @@ import type { Database } from '../../services/db/index.js';
 import { organizationsOfKeys } from '../../services/identity/index.js';
 import { type Kind } from '../crds/schemas.js';
 import type { GatewayIR } from '../ir.js';
-import { statusFor, withEnvoyCondition, type EnvoyReport, type Outcome } from '../translate/conditions.js';
+import { refusedStatus, withEnvoyCondition, type EnvoyReport, type Outcome } from '../translate/conditions.js';
 import { translate } from '../translate/translate.js';
 import { type ClusterState, type CustomResource, type OwnedSecret, type StatusUpdate, type TranslationSettings } from '../translate/types.js';
 import { Debouncer } from './debouncer.js';
@@ -201,7 +201,7 @@ export class Operator {
       const resource = cluster.resources.find((r) => r.metadata.uid === update.ref.uid);
       if (!resource) continue;
       const failure = failures.get(refKey(update.ref));
-      if (failure) update = statusFor(resource, failure, false, now);
+      if (failure) update = refusedStatus(resource, update, failure, now);
       update = withEnvoyCondition(resource, update, this.#envoy, now);
       if (sameJson(resource.status ?? {}, update.status)) continue;
       await this.#writer.writeStatus(update.ref, update.status);

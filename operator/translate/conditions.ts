@@ -57,6 +57,16 @@ export function statusFor(
   };
 }
 
+/**
+ * The status of a resource whose row change was refused: the refusal is its Ready condition, and
+ * the fields the translation gave it stay (an ApiKey's recorded key and Secret, which its
+ * deletion revokes).
+ */
+export function refusedStatus(resource: CustomResource, update: StatusUpdate, refusal: Outcome, now: string): StatusUpdate {
+  const fields = Object.fromEntries(Object.entries(update.status).filter(([field]) => field !== 'conditions' && field !== 'observedGeneration'));
+  return statusFor(resource, refusal, false, now, fields);
+}
+
 /** What the xDS clients last said about the configuration built from the resources. */
 export type EnvoyReport =
   | { accepted: true; version: string; nodeId: string; kind: string }

@@ -158,6 +158,9 @@ function translateKey(
   // The key this ApiKey was given, as the operator recorded it in its status (tenants write specs
   // and Secrets, not statuses).
   const recordedKeyId = typeof resource.status?.['keyId'] === 'string' ? resource.status['keyId'] : undefined;
+  // Every status keeps that record until the key is replaced: a status without it (the Project
+  // gone, the spec invalid, a refused row change) forgot the key, and its deletion revoked nothing.
+  const recorded = keyRecord(resource);
   const project = spec.ok ? projects.get(`${resource.metadata.namespace}/${spec.value.project}`) : undefined;
   // A Secret is anyone's to write, labels and annotations included: the key it names is this
   // ApiKey's only if the operator recorded it so, or, before any record, if it is a key of this
@@ -175,22 +178,24 @@ function translateKey(
     if (row?.enabled) actions.push({ action: 'disableKey', ref, organizationId: row.organizationId, keyId: row.id });
     if (lost?.enabled) actions.push({ action: 'disableKey', ref, organizationId: lost.organizationId, keyId: lost.id });
     if (hasFinalizer) actions.push({ action: 'removeFinalizer', ref });
-    return { status: statusFor(resource, notReady('Deleting', 'The key is being revoked.'), true, settings.now), actions };
+    return { status: statusFor(resource, notReady('Deleting', 'The key is being revoked.'), true, settings.now, recorded), actions };
   }
-  if (!spec.ok) return { status: statusFor(resource, spec.outcome, false, settings.now), actions: [] };
+  if (!spec.ok) return { status: statusFor(resource, spec.outcome, false, settings.now, recorded), actions: [] };
   // Writing a new key into another ApiKey's Secret would take it from its owner.
   if (foreignSecret) {
-    return { status: statusFor(resource, secretNameTaken(secretName), false, settings.now), actions: [] };
+    return { status: statusFor(resource, secretNameTaken(secretName), false, settings.now, recorded), actions: [] };
   }
   if (!project) {
-    return { status: statusFor(resource, notReady('ProjectNotReady', `Project ${spec.value.project} is not ready.`), false, settings.now), actions: [] };
+    return { status: statusFor(resource, notReady('ProjectNotReady', `Project ${spec.value.project} is not ready.`), false, settings.now, recorded), actions: [] };
   }
   const name = spec.value.displayName ?? resource.metadata.name;
   if (!hasFinalizer) {
-    return { status: statusFor(resource, notReady('Creating', 'Adding the revocation finalizer.'), true, settings.now), actions: [{ action: 'addFinalizer', ref }] };
+    return { status: statusFor(resource, notReady('Creating', 'Adding the revocation finalizer.'), true, settings.now, recorded), actions: [{ action: 'addFinalizer', ref }] };
   }
   const rateLimit = { perKeyRps: spec.value.rateLimit?.perKeyRps ?? null, perIpRps: spec.value.rateLimit?.perIpRps ?? null };
   if (!row) {
+    // The recorded key is revoked here and replaced: the record moves to the new key (kept, it
+    // would refuse the new key the Secret names and make another at every rebuild).
     return {
       status: statusFor(resource, notReady('Creating', 'The key is being created.'), true, settings.now),
       actions: [
@@ -231,6 +236,15 @@ function translateKey(
   const expired = Date.parse(row.expiresAt) <= Date.parse(settings.now);
   const outcome = expired ? notReady('Expired', `The key expired at ${row.expiresAt}.`) : READY;
   return { status: statusFor(resource, outcome, pending, settings.now, fields), actions, key };
+}
+
+/** The key and Secret an ApiKey's status records, as status fields. */
+function keyRecord(resource: CustomResource): Record<string, unknown> {
+  const { keyId, secretName } = resource.status ?? {};
+  return {
+    ...(typeof keyId === 'string' ? { keyId } : {}),
+    ...(typeof secretName === 'string' ? { secretName } : {}),
+  };
 }
 
 function keyIR(row: KeyRow, network: Network): ApiKeyIR {
