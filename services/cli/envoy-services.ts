@@ -1,8 +1,8 @@
 import { parseArgs } from 'node:util';
-import { bindPort, deriveSubkey, Metrics, networkRewriter, type Config, type Clock } from '../core/index.js';
+import { bindPort, Metrics, networkRewriter } from '../core/index.js';
 import { AuthzCheck, GatewayRoutes, RateLimitCheck, startEnvoyServices } from '../envoy/index.js';
-import { SignedIdentity } from '../identity/index.js';
 import { openPipeline } from '../pipeline/index.js';
+import { signedIdentityOf } from './identity-tokens.js';
 import { routeTableFromWorker } from './route-table.js';
 import { onShutdown, openRuntime, readConfig, requireSecret } from './runtime.js';
 import { serveRoleMetrics } from './workers.js';
@@ -20,11 +20,6 @@ function portOption(argv: string[], fallback: number): number {
     process.exit(2);
   }
   return port;
-}
-
-/** The identity tokens authz signs and the services verify: one subkey of SUIGW_SECRET. */
-export function signedIdentityOf(config: Readonly<Config>, secret: string, clock: Clock): SignedIdentity {
-  return new SignedIdentity({ key: deriveSubkey(secret, 'identity-headers'), clock, maxAgeMs: config.identityHeaders.maxAgeMs });
 }
 
 /** `suigw authz`: Envoy's ext_authz (`envoy.service.auth.v3.Authorization/Check`). */

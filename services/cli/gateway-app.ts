@@ -5,7 +5,6 @@ import { CursorCodec, deriveSubkey, type Clock, type Config, type Logger } from 
 import type { Database } from '../db/index.js';
 import { graphqlCapability, type PersistedQueries } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
-import { SignedIdentity } from '../identity/index.js';
 import { managementCapability, usageCapability } from '../management/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
 import type { OpenedPipeline } from '../pipeline/index.js';
@@ -67,9 +66,6 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
   const monitor = new UpstreamMonitor(upstreams, { intervalMs: config.upstream.probeIntervalMs, now: () => Date.now() });
   const app = await buildHttpApp({
     ...parts.httpPipeline,
-    ...(config.identityHeaders.trusted
-      ? { trustedIdentity: new SignedIdentity({ key: deriveSubkey(secret, 'identity-headers'), clock, maxAgeMs: config.identityHeaders.maxAgeMs }) }
-      : {}),
     onRouteCost: options.onRouteCost,
     healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],
     capabilities: [

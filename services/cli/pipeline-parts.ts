@@ -5,6 +5,7 @@ import type { Metering } from '../metering/index.js';
 import { openPipeline, type OpenedPipeline, type RequestPipeline } from '../pipeline/index.js';
 import type { HttpAppOptions } from '../http/index.js';
 import type { App } from '../route-contract/index.js';
+import { trustedIdentityOf } from './identity-tokens.js';
 
 export interface PipelinePartsOptions {
   config: Config;
@@ -22,8 +23,8 @@ export interface PipelineParts {
   authenticator: Authenticator;
   /** The limiter, ledger and usage recorder (built whether or not metering is on: `/v1/usage` reads what was recorded). */
   metering: Metering;
-  /** What every HTTP role passes to `buildHttpApp` for its pipeline. */
-  httpPipeline: Pick<HttpAppOptions, 'config' | 'database' | 'clock' | 'logger' | 'pipeline' | 'metrics'>;
+  /** What every HTTP role passes to `buildHttpApp` for its pipeline, the identity it trusts behind Envoy included. */
+  httpPipeline: Pick<HttpAppOptions, 'config' | 'database' | 'clock' | 'logger' | 'pipeline' | 'metrics' | 'trustedIdentity'>;
   /** Closes, with the app, what was opened here (not what the caller passed in). */
   closeWith(app: App): void;
 }
@@ -36,7 +37,7 @@ export async function pipelineParts(options: PipelinePartsOptions): Promise<Pipe
   if (!opened.metering) throw new Error('an HTTP role needs the pipeline\'s metering stages');
   return {
     metrics, pipeline: opened.pipeline, authenticator: opened.authenticator, metering: opened.metering,
-    httpPipeline: { config, database, clock, logger, pipeline: opened.pipeline, metrics },
+    httpPipeline: { config, database, clock, logger, pipeline: opened.pipeline, metrics, ...trustedIdentityOf(config, clock) },
     closeWith: (app) => {
       // onClose runs once the server has answered every request in flight: the flush sees them all.
       if (options.pipeline === undefined) app.addHook('onClose', async () => opened.close());

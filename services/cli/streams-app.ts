@@ -25,7 +25,8 @@ export interface StreamsAppOptions {
 
 /**
  * The HTTP side of `suigw streams`: Warp delivery (`/v1/warp/{id}/ws|stream`) and `/health`,
- * through the same authentication, limit and meter stages as the gateway, and nothing else:
+ * through the same authentication, limit and meter stages as the gateway (behind Envoy trusting
+ * authz's identity tokens as it does, `pipelineParts`), and nothing else:
  * stream definitions, data and management routes are the gateway's (Envoy sends only
  * `/v1/warp/` here). `/metrics` is on its own listener (`startMetricsServer`), as for every role.
  */

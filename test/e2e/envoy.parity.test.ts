@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startEnvoyStack, type Caller, type ClientAnswer, type ClientRequest, type EnvoyStack } from '../support/envoy-stack.js';
 
 const OBJECT = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
+const WARP = '/mainnet/v1/warp/str_nothere/stream';
 const REPLENISH = '2026-12-01T00:00:00.000Z';
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
 
@@ -200,6 +201,18 @@ describe('Envoy parity: authz + ratelimit + trusting gateway answer and charge a
     expect(capped.body).toEqual({ error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED', requestId: capped.headers['x-request-id'] });
     expect(capped.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '10', 'x-svc-credit-remaining': '1000000' });
     await sameCharge(callers, { requests: 0, credits: 0 });
+  });
+
+  it('Warp delivery, served by the streams role behind Envoy: the same answers, the key limited once', async () => {
+    const callers = await pair({ rateLimit: { perKeyRps: 1 } });
+    // An SSE stream: the refusal comes as its first event (spec: Warp delivery).
+    const missing = await both({ url: WARP }, callers);
+    expect(missing.status).toBe(200);
+    expect(missing.body).toBe('event: error\ndata: {"code":"STREAM_NOT_FOUND","message":"Stream not found"}\n\n');
+    const capped = await both({ url: WARP }, callers);
+    expect(capped.status).toBe(429);
+    expect(capped.body).toEqual({ error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED', requestId: capped.headers['x-request-id'] });
+    await sameCharge(callers, { requests: 2, credits: 1 });
   });
 
   it('public and unknown routes: the same answers without identity', async () => {

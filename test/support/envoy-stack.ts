@@ -1,8 +1,9 @@
 import { credentials, type Client } from '@grpc/grpc-js';
 import { createLogger, loadConfig, ManualClock, networkRewriter, type Config } from '../../services/core/index.js';
 import { buildGatewayApp } from '../../services/cli/gateway-app.js';
+import { buildStreamsApp } from '../../services/cli/streams-app.js';
 import { gatewayRouteDeclarations } from '../../services/cli/gateway-routes.js';
-import { signedIdentityOf } from '../../services/cli/envoy-services.js';
+import { signedIdentityOf } from '../../services/cli/identity-tokens.js';
 import {
   AuthzCheck,
   DESCRIPTOR_KEYS,
@@ -22,6 +23,7 @@ import type { App } from '../../services/route-contract/index.js';
 import { defaultUpstreamPolicy, SuiUpstream } from '../../services/upstream/index.js';
 import { startFakeUpstream } from './fake-upstream.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
+import { WARP_ENGINES } from './warp-engines.js';
 import type { Database } from '../../services/db/index.js';
 import { assemblePipeline, openPipeline } from '../../services/pipeline/index.js';
 
@@ -46,6 +48,8 @@ export interface Caller {
 }
 
 const SECRET = 'envoy-stack-test-secret-0123456789abcdef';
+/** Envoy's route to the streams role (operator/xds/listeners.ts), on the network's path. */
+const WARP_PATH = /^\/[^/]+\/v1\/warp\//;
 // No retries, so an upstream error answers at once; budgets well above the shipped ones, because no
 // test here is about time and a busy machine must not turn a read of the fake upstream into a 504.
 const policy = {
@@ -57,12 +61,14 @@ const policy = {
  * Both ways of running the pipeline, on one database, one clock and one fake upstream:
  * - in-process: the gateway alone (SUIGW_TRUST_IDENTITY_HEADERS off), as without Envoy;
  * - behind Envoy: `suigw authz` and `suigw ratelimit` as real grpc-js servers called with
- *   Envoy's request shapes, and a gateway trusting their identity headers. Envoy itself cannot run
+ *   Envoy's request shapes, and a gateway and a streams role (Warp, routed by Envoy's `/v1/warp/`
+ *   prefix) trusting their identity headers. Envoy itself cannot run
  *   here: `viaEnvoy` does what its ext_authz and ratelimit filters do with the answers (deny with
  *   the denied response; add/remove the allowed headers; describe the request to the RLS with
  *   the descriptor table's actions; answer OVER_LIMIT with the RLS's body and headers; else route).
- * The ratelimit service and the trusting gateway share one limiter (Redis in production) and
- * keep their own credit ledgers and usage recorders, as separate processes do.
+ * The ratelimit service and the trusting gateway and streams role share one limiter (Redis in
+ * production) and keep their own credit ledgers and usage recorders, as separate processes do.
+ * The in-process gateway serves Warp too, as `suigw dev` does.
  */
 export async function startEnvoyStack(options: {
   env?: Record<string, string>;
@@ -81,18 +87,23 @@ export async function startEnvoyStack(options: {
   const upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: fake.grpcUrl, graphqlUrl: fake.graphqlUrl }, policy });
   const upstreams = new Map([['mainnet' as const, upstream]]);
 
+  const warp = await WARP_ENGINES.find(([name]) => name === 'memory')![1](clock);
   const inProcessPipeline = await openPipeline({ config, database, clock, logger });
-  const inProcess = await buildGatewayApp({ config, database, clock, logger, upstreams, pipeline: inProcessPipeline });
+  const inProcess = await buildGatewayApp({ config, database, clock, logger, upstreams, pipeline: inProcessPipeline, warp });
 
   const limiter = new MemoryRateLimiter(clock);
   const gatewayMetering = meteringOf(limiter, database, clock, logger);
   const rlsMetering = meteringOf(limiter, database, clock, logger);
+  const streamsMetering = meteringOf(limiter, database, clock, logger);
   const authenticator = new Authenticator({ database, clock, ttlMs: config.keyCacheTtlMs, unknownKeyLookupsPerMinute: config.unknownKeyLookupsPerMinute, logger });
   await authenticator.start();
   const gateway = await buildGatewayApp({
     config: trustingConfig, database, clock, logger, upstreams, pipeline: assemblePipeline({ authenticator, metering: gatewayMetering, metered: config.metering.enabled }),
   });
-  await Promise.all([inProcess.ready(), gateway.ready()]);
+  const streams = await buildStreamsApp({
+    config: trustingConfig, database, clock, logger, warp, pipeline: assemblePipeline({ authenticator, metering: streamsMetering, metered: config.metering.enabled }),
+  });
+  await Promise.all([inProcess.ready(), gateway.ready(), streams.ready()]);
 
   const identity = signedIdentityOf(config, SECRET, clock);
   const routes = new GatewayRoutes(await gatewayRouteDeclarations({ config, database, clock, logger }), config.networks);
@@ -155,7 +166,9 @@ export async function startEnvoyStack(options: {
       const added = Object.fromEntries(limit.response_headers_to_add.map((h) => [h.key, h.value]));
       return { status: 429, headers: pick(added), body: JSON.parse(Buffer.from(limit.raw_body ?? []).toString('utf8')) };
     }
-    return answerOf(await gateway.inject({ method: (request.method ?? 'GET') as 'GET', url: request.url, headers, remoteAddress }));
+    // Envoy's route table: the `/v1/warp/` prefix goes to the streams role, the rest to the gateway.
+    const upstreamRole = WARP_PATH.test(request.url) ? streams : gateway;
+    return answerOf(await upstreamRole.inject({ method: (request.method ?? 'GET') as 'GET', url: request.url, headers, remoteAddress }));
   }
 
   async function direct(app: App, request: ClientRequest): Promise<ClientAnswer> {
@@ -188,7 +201,7 @@ export async function startEnvoyStack(options: {
    * its flush), and the ratelimit service's periodic re-read of the credit totals.
    */
   async function sync(): Promise<void> {
-    await Promise.all([inProcessPipeline.metering!.usage.flush(), gatewayMetering.usage.flush(), rlsMetering.usage.flush()]);
+    await Promise.all([inProcessPipeline.metering!.usage.flush(), gatewayMetering.usage.flush(), streamsMetering.usage.flush(), rlsMetering.usage.flush()]);
     await rlsMetering.ledger.reconcile([]);
   }
 
@@ -229,7 +242,10 @@ export async function startEnvoyStack(options: {
       await inProcess.close();
       await inProcessPipeline.close();
       await gateway.close();
+      await streams.close();
       await gatewayMetering.close();
+      await streamsMetering.close();
+      await warp.close();
       await rlsMetering.close();
       await upstream.close();
       await fake.stop();
