@@ -12,6 +12,7 @@ const MALFORMED = '/test.Echo/Malformed';
 const BROKEN = '/test.Echo/Broken';
 const HELD = '/test.Echo/Held';
 const LENGTH = '/test.Echo/Length';
+const DEFERRED = '/test.Echo/Deferred';
 
 /** The unary gRPC transport, called by grpc-js (a real gRPC client) and by raw HTTP/2 for what grpc-js never sends. */
 describe('unary gRPC over node:http2', () => {
@@ -21,6 +22,8 @@ describe('unary gRPC over node:http2', () => {
   /** Calls of HELD wait here until the test lets them answer. */
   const held: (() => void)[] = [];
   let heldCalls = 0;
+  /** What became of DEFERRED's answers: sent or dropped. */
+  const deferred: string[] = [];
 
   beforeAll(async () => {
     const sink = new Writable({
@@ -32,6 +35,12 @@ describe('unary gRPC over node:http2', () => {
     server = await startUnaryGrpcServer([
       { path: ECHO, name: 'echo', call: async (message) => frameMessage(Buffer.concat([Buffer.from('echo:'), message])) },
       { path: LENGTH, name: 'length', call: async (message) => frameMessage(Buffer.from(String(message.length))) },
+      {
+        path: DEFERRED, name: 'deferred', call: async (message) => ({
+          send: () => { deferred.push('sent'); return frameMessage(message); },
+          drop: () => deferred.push('dropped'),
+        }),
+      },
       { path: REFUSE, name: 'refuse', call: () => Promise.reject(new ApiError('API_KEY_MISSING')) },
       { path: MALFORMED, name: 'malformed', call: () => { throw new MalformedMessage('field 1 has the wrong wire type'); } },
       { path: BROKEN, name: 'broken', call: () => Promise.reject(new Error('database down')) },
@@ -112,6 +121,15 @@ describe('unary gRPC over node:http2', () => {
     held.shift()!();
     const answered = await inTime;
     expect([answered.trailers['grpc-status'], answered.body.subarray(5).toString()]).toEqual(['0', 'on time']);
+  });
+
+  it('a deferred answer is made only when it is sent; past the deadline it is dropped instead', async () => {
+    const late = await raw({ ':path': DEFERRED, 'grpc-timeout': '1n' }, frameMessage(Buffer.from('late')));
+    expect([late.headers['grpc-status'], late.body.length]).toEqual(['4', 0]);
+    expect(deferred).toEqual(['dropped']);
+    const inTime = await raw({ ':path': DEFERRED, 'grpc-timeout': '99999999S' }, frameMessage(Buffer.from('on time')));
+    expect([inTime.trailers['grpc-status'], inTime.body.subarray(5).toString()]).toEqual(['0', 'on time']);
+    expect(deferred).toEqual(['dropped', 'sent']);
   });
 
   it('a caller that goes away before the answer: nothing is written, the server goes on', async () => {

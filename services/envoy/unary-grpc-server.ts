@@ -19,11 +19,23 @@ export interface UnaryMethod {
   /** Names the method in logs and in the UNAVAILABLE message ("ext_authz could not decide"). */
   name: string;
   /**
-   * The answer to one request message as one gRPC frame (prefix included). Throws (or rejects
-   * with) a MalformedMessage for a message that does not decode, an ApiError to answer with its
-   * gRPC status; anything else is a failure to decide.
+   * The answer to one request message as one gRPC frame (prefix included), or a DeferredAnswer.
+   * Throws (or rejects with) a MalformedMessage for a message that does not decode, an ApiError to
+   * answer with its gRPC status; anything else is a failure to decide.
    */
-  call(message: Buffer): Promise<Buffer>;
+  call(message: Buffer): Promise<Buffer | DeferredAnswer>;
+}
+
+/**
+ * An answer with a consequence only a sent answer may have (a ratelimit refusal's charge: one
+ * past the deadline never reaches Envoy, which lets the request through, and the service behind
+ * it charges that request). Exactly one of the two is called.
+ */
+export interface DeferredAnswer {
+  /** The answer is about to be sent: its frame. */
+  send(): Buffer;
+  /** The answer will not be sent (the caller gone, or its deadline passed). */
+  drop(): void;
 }
 
 export interface UnaryGrpcServer {
@@ -165,7 +177,7 @@ class UnaryCall {
       answerStatus(this.#stream, GrpcStatus.UNIMPLEMENTED, this.#messages === 0 ? `Received no request message for ${path}` : `Received more than one request message for ${path}`);
       return;
     }
-    let answer: Promise<Buffer>;
+    let answer: Promise<Buffer | DeferredAnswer>;
     try {
       answer = this.#method.call(this.#request!);
     } catch (error) {
@@ -177,11 +189,23 @@ class UnaryCall {
     );
   }
 
-  #answer(frame: Buffer): void {
+  #answer(answer: Buffer | DeferredAnswer): void {
     const stream = this.#stream;
-    if (stream.destroyed || stream.closed) return;
+    const deferred = Buffer.isBuffer(answer) ? undefined : answer;
+    if (stream.destroyed || stream.closed) {
+      deferred?.drop();
+      return;
+    }
     if (this.#deadline !== undefined && performance.now() > this.#deadline) {
+      deferred?.drop();
       answerStatus(stream, GrpcStatus.DEADLINE_EXCEEDED, 'Deadline exceeded');
+      return;
+    }
+    let frame: Buffer;
+    try {
+      frame = deferred ? deferred.send() : (answer as Buffer);
+    } catch (error) {
+      this.#fail(error);
       return;
     }
     stream.on('wantTrailers', sendOkTrailers);

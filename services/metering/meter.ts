@@ -325,6 +325,18 @@ export class Meter {
   }
 
   /**
+   * Settles a refusal whose answer was never delivered (behind Envoy: the ratelimit service's
+   * answer past Envoy's deadline, so Envoy let the request through and the service behind it
+   * charges it): nothing charged, no usage row, the credits reserved for it given back.
+   * Idempotent with `settle`: a settled ticket stays as it is.
+   */
+  abandon(ticket: MeterTicket): void {
+    if (ticket.settled) return;
+    ticket.settled = true;
+    ticket.credit = this.#deps.ledger.adjust(ticket.request.principal.organization.id, -ticket.reserved - ticket.extended) ?? ticket.credit;
+  }
+
+  /**
    * The organization's `X-RateLimit-*` headers, read without consuming: for a request refused
    * before the limit stage (an identified key's 403 from authentication), which is not charged.
    * At once when the limiter can read without waiting (`checkNow`), a promise otherwise.

@@ -138,6 +138,14 @@ export class RequestPipeline {
   }
 
   /**
+   * Settles a refusal that never reached its caller: nothing charged or recorded, its reserved
+   * credits given back (Meter.abandon). Without metering there is nothing to give back.
+   */
+  abandon(ticket: MeterTicket | undefined): void {
+    if (ticket && this.#meter) this.#meter.abandon(ticket);
+  }
+
+  /**
    * The meter stage: charges the call by the spec's rules from its outcome, records its usage and
    * returns the rate-limit and credit headers (none without metering). Idempotent per ticket.
    */

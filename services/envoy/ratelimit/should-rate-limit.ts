@@ -3,6 +3,7 @@ import type { SignedIdentity } from '../../identity/index.js';
 import type { RouteCost } from '../../metering/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
 import { encodeRateLimitResponse } from '../codecs/rate-limit-response.js';
+import type { DeferredAnswer } from '../unary-grpc-server.js';
 import { RLS_OK, RLS_OVER_LIMIT, UNIT_SECOND, type HeaderValue, type RateLimitRequest, type RateLimitResponse } from '../envoy-types.js';
 import { readDescriptors } from './descriptors.js';
 
@@ -16,7 +17,10 @@ export interface ShouldRateLimitOptions {
  * Envoy's global rate limit as the pipeline's limit stage (`admit(…, 'limits')`): per-key
  * and per-IP caps and the organization's plan rate consumed in the shared limiter, credits
  * checked against the ledger. A refusal is answered and settled here (its charge and usage, as the
- * gateway would): OVER_LIMIT with the spec's 429 body in `raw_body` and its headers. An admitted
+ * gateway would): OVER_LIMIT with the spec's 429 body in `raw_body` and its headers; settled only
+ * as it is sent, for one past Envoy's deadline never reaches it: Envoy fails open, the service
+ * behind it answers and charges that request, and billing the refusal too would charge it twice
+ * (its reserved credits are given back instead). An admitted
  * request is reserved and charged by the service behind Envoy, which sets the rate-limit and
  * credit headers on its answer. Requests without a valid identity token (public routes) are
  * not limited here: the service checks such a request's key itself and runs the whole stage.
@@ -28,8 +32,8 @@ export class RateLimitCheck {
     this.#options = options;
   }
 
-  /** The answer, encoded (one gRPC frame). */
-  async shouldRateLimit(request: RateLimitRequest): Promise<Buffer> {
+  /** The answer, encoded (one gRPC frame); a refusal's, made as it is sent. */
+  async shouldRateLimit(request: RateLimitRequest): Promise<Buffer | DeferredAnswer> {
     const descriptors = request.descriptors ?? [];
     const values = readDescriptors(descriptors);
     const claims = this.#options.identity.verify(values.identity);
@@ -55,18 +59,23 @@ export class RateLimitCheck {
     };
     const statuses = descriptors.map(() => status);
     if (!error) return encodeRateLimitResponse({ overall_code: RLS_OK, statuses, response_headers_to_add: NO_HEADERS });
-    const headers = { ...pipeline.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
-    const response: HeaderValue[] = [
-      { key: 'content-type', value: 'application/json; charset=utf-8' },
-      { key: 'x-request-id', value: claims.requestId },
-      ...Object.entries(headers).map(([key, value]) => ({ key, value })),
-    ];
-    return encodeRateLimitResponse({
-      overall_code: RLS_OVER_LIMIT,
-      statuses,
-      response_headers_to_add: response,
-      raw_body: Buffer.from(JSON.stringify(errorBody(error, claims.requestId))),
-    });
+    return {
+      send: () => {
+        const headers = { ...pipeline.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
+        const response: HeaderValue[] = [
+          { key: 'content-type', value: 'application/json; charset=utf-8' },
+          { key: 'x-request-id', value: claims.requestId },
+          ...Object.entries(headers).map(([key, value]) => ({ key, value })),
+        ];
+        return encodeRateLimitResponse({
+          overall_code: RLS_OVER_LIMIT,
+          statuses,
+          response_headers_to_add: response,
+          raw_body: Buffer.from(JSON.stringify(errorBody(error, claims.requestId))),
+        });
+      },
+      drop: () => pipeline.abandon(ticket),
+    };
   }
 }
 
