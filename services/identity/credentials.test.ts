@@ -16,6 +16,13 @@ describe('readApiKey (spec: Authentication 1-2)', () => {
     expect(readApiKey({ authorization: 'BEARER b' })).toBe('b');
   });
 
+  it("repeated Authorization headers: the first, whether kept alone (Node) or joined with a comma (Envoy's ext_authz)", () => {
+    expect(readApiKey({ authorization: 'Bearer a' })).toBe('a');
+    expect(readApiKey({ authorization: 'Bearer a,Bearer b' })).toBe('a');
+    expect(readApiKey({ authorization: 'Bearer a, Basic Zm9vOmJhcg==' })).toBe('a');
+    expect(readApiKey({ authorization: 'Basic Zm9vOmJhcg==,Bearer b' })).toBeUndefined();
+  });
+
   it('takes whatever follows Bearer as the key sent, so a malformed one is refused as invalid, not as missing', () => {
     expect(readApiKey({ authorization: 'Bearer a b' })).toBe('a b');
   });

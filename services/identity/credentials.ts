@@ -16,7 +16,9 @@ function first(value: string | string[] | undefined): string | undefined {
 export function readApiKey(sources: CredentialSources): string | undefined {
   const header = first(sources.xApiKey)?.trim();
   if (header) return header;
-  const authorization = first(sources.authorization)?.trim();
+  // Repeated Authorization headers: Node keeps the first, Envoy (ext_authz's check request) joins
+  // them with a comma; both paths read the first. A key never holds a comma.
+  const authorization = first(sources.authorization)?.split(',', 1)[0]!.trim();
   if (authorization) {
     // Whatever follows the Bearer scheme is the key as sent: `Bearer a b` is an invalid key, not a missing one.
     const match = /^Bearer\s+(.+)$/i.exec(authorization);

@@ -1,10 +1,26 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startEnvoyStack, type Caller, type ClientAnswer, type ClientRequest, type EnvoyStack } from '../support/envoy-stack.js';
+import type { App } from '../../services/route-contract/index.js';
+import { pick, startEnvoyStack, type Caller, type ClientAnswer, type ClientRequest, type EnvoyStack } from '../support/envoy-stack.js';
 
 const OBJECT = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
 const WARP = '/mainnet/v1/warp/str_nothere/stream';
 const REPLENISH = '2026-12-01T00:00:00.000Z';
 const RATE_LIMIT_HEADERS = ['x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset'] as const;
+
+/** A GET over a real socket, so Node's HTTP parser handles repeated headers (inject does not parse). */
+async function overSocket(app: App, url: string, headers: Record<string, string | string[]>): Promise<ClientAnswer> {
+  if (!app.server.listening) await app.listen({ host: '127.0.0.1', port: 0 });
+  const { port } = app.server.address() as AddressInfo;
+  return new Promise((resolve, reject) => {
+    http.get({ host: '127.0.0.1', port, path: url, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => resolve({ status: response.statusCode!, headers: pick(response.headers), body: JSON.parse(Buffer.concat(chunks).toString('utf8')) }));
+    }).on('error', reject);
+  });
+}
 
 function withoutRateLimitHeaders(answer: ClientAnswer): ClientAnswer {
   const headers = { ...answer.headers };
@@ -201,6 +217,17 @@ describe('Envoy parity: authz + ratelimit + trusting gateway answer and charge a
     expect(capped.body).toEqual({ error: 'Rate limit exceeded', code: 'RATE_LIMIT_EXCEEDED', requestId: capped.headers['x-request-id'] });
     expect(capped.headers).toMatchObject({ 'retry-after': '1', 'x-ratelimit-limit': '10', 'x-ratelimit-remaining': '10', 'x-svc-credit-remaining': '1000000' });
     await sameCharge(callers, { requests: 0, credits: 0 });
+  });
+
+  it('repeated Authorization headers: the same answer from the first (Node keeps the first; Envoy joins them with a comma)', async () => {
+    const callers = await pair();
+    const other = `svc_pat_${'x'.repeat(40)}`;
+    const alone = await overSocket(s.inProcess, OBJECT, { 'x-request-id': 'repeated-authorization', authorization: [`Bearer ${callers[0].key}`, `Bearer ${other}`] });
+    await s.sync();
+    const envoy = await s.viaEnvoy({ url: OBJECT, headers: { 'x-request-id': 'repeated-authorization', authorization: `Bearer ${callers[1].key},Bearer ${other}` } });
+    expect(alone.status).toBe(200);
+    expect(envoy).toEqual(alone);
+    await sameCharge(callers, { requests: 1, credits: 1 });
   });
 
   it('Warp delivery, served by the streams role behind Envoy: the same answers, the key limited once', async () => {
