@@ -1,5 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { CORS_ALLOWED_HEADERS, CORS_EXPOSED_HEADERS, CORS_MAX_AGE_SECONDS } from '../route-contract/index.js';
+import { corsAnswerHeaders, CORS_ALLOWED_HEADERS, CORS_MAX_AGE_SECONDS } from '../route-contract/index.js';
 import type { RouteFacts } from './route-facts.js';
 import type { RouteTable } from './route-table.js';
 
@@ -24,13 +24,7 @@ export function corsStage(routes: RouteTable): CorsStage {
   return (request, reply, route) => {
     const origin = request.headers.origin;
     if (request.method === 'OPTIONS') return answerOptions(request, reply, routes, origin);
-    if (origin !== undefined && route.cors) {
-      void reply.headers({
-        'access-control-allow-origin': origin,
-        'access-control-expose-headers': CORS_EXPOSED_HEADERS,
-        vary: 'Origin',
-      });
-    }
+    if (origin !== undefined && route.cors) void reply.headers(corsAnswerHeaders(origin));
     return false;
   };
 }

@@ -1,9 +1,8 @@
 import type { FastifyContextConfig, FastifyRequest } from 'fastify';
 import type { Network } from '../core/index.js';
 import { networkOfRoute } from '../identity/index.js';
-import type { RouteProtocol } from '../route-contract/index.js';
+import { servesCors, type RouteProtocol } from '../route-contract/index.js';
 import { LIVENESS_PATH } from './health.js';
-import { servesCors } from './route-table.js';
 
 /** The `route` label of a request no route matched (404, CORS preflights): never the raw URL. */
 export const UNMATCHED_ROUTE = 'unmatched';

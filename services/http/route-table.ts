@@ -1,5 +1,5 @@
 import type { RouteOptions } from 'fastify';
-import type { RouteAuth } from '../route-contract/index.js';
+import { servesCors } from '../route-contract/index.js';
 
 /** One route as registered: what the start-up checks and the route-table tests walk. */
 export interface RegisteredRoute {
@@ -15,16 +15,6 @@ interface KnownRoute {
   method: string;
   /** Whether browsers may call it from another origin (see `servesCors`). */
   cors: boolean;
-}
-
-/**
- * Browsers may call the routes a web app needs (data, streams, zkLogin scopes) from any origin;
- * the per-key allowed-origins check still decides who gets an answer. Management routes (scope
- * `manage`, `auth/me`, the wallet flow) never answer cross-origin: a key that manages an
- * organization is an administrator credential and must not live in a browser (spec: Authentication 5).
- */
-export function servesCors(auth: RouteAuth | undefined): boolean {
-  return typeof auth === 'object' && auth.scope !== 'manage';
 }
 
 /** `/mainnet/v1/accounts/:address` → a RegExp over the request path (params are one segment). */

@@ -82,6 +82,28 @@ describe('authz: ext_authz Check answers', () => {
     expect(headerMap(denied.headers)).toEqual({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'auth-2' });
   });
 
+  it('denied with an Origin on a route browsers may call: the CORS headers the gateway alone puts on its error; none on a management route', async () => {
+    const origin = 'https://app.example';
+    const denied = (await s.check({ url: `/mainnet${PATH}`, headers: { 'x-request-id': 'auth-cors', origin } })).denied_response!;
+    expect(denied.status.code).toBe(401);
+    const alone = await s.inProcess.inject({ url: `/mainnet${PATH}`, headers: { 'x-request-id': 'auth-cors', origin } });
+    expect(alone.statusCode).toBe(401);
+    const cors = ['access-control-allow-origin', 'access-control-expose-headers', 'vary'];
+    expect(Object.fromEntries(cors.map((name) => [name, alone.headers[name]]))).toEqual({
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Svc-Credit-Remaining, X-Svc-Credit-Replenish-Date, X-Request-Id, Retry-After',
+      vary: 'Origin',
+    });
+    expect(headerMap(denied.headers)).toEqual({
+      'content-type': 'application/json; charset=utf-8',
+      'x-request-id': 'auth-cors',
+      ...Object.fromEntries(cors.map((name) => [name, alone.headers[name]])),
+    });
+    const management = (await s.check({ url: '/mainnet/v1/keys', headers: { 'x-request-id': 'auth-cors-keys', origin } })).denied_response!;
+    expect(management.status.code).toBe(401);
+    expect(headerMap(management.headers)).toEqual({ 'content-type': 'application/json; charset=utf-8', 'x-request-id': 'auth-cors-keys' });
+  });
+
   it('denied gRPC requests also carry grpc-status and grpc-message', async () => {
     const caller = await s.newCaller({ scopes: ['manage'] });
     const grpc = { 'content-type': 'application/grpc-web+proto' };

@@ -2,6 +2,7 @@ import { ApiError, errorBody, hasQueryKey, isApiError, requestIdFrom, type Logge
 import { databaseUnavailableError } from '../../db/index.js';
 import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Principal, type SignedIdentity } from '../../identity/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
+import { corsAnswerHeaders, servesCors } from '../../route-contract/index.js';
 import { planOf } from '../../plans/index.js';
 import { encodeCheckResponse } from '../codecs/check-response.js';
 import type { GatewayRoutes, MatchedRoute } from '../gateway-routes.js';
@@ -66,7 +67,9 @@ export class AuthzCheck {
       });
       return encodeCheckResponse(allow(identityHeaders(token, principal, route.network), NOTHING_REMOVED));
     } catch (error) {
-      return encodeCheckResponse(deny(this.#asApiError(error, requestId), requestId, isGrpc(headers)));
+      // Envoy sends a denial before its cors filter runs: the CORS headers the gateway puts on its errors come from here.
+      const cors = headers.origin !== undefined && servesCors(route?.declaration.auth) ? corsAnswerHeaders(headers.origin) : NO_CORS;
+      return encodeCheckResponse(deny(this.#asApiError(error, requestId), requestId, isGrpc(headers), cors));
     }
   }
 
@@ -129,11 +132,15 @@ const NOTHING_REMOVED: string[] = [];
 /** No route, or a public one: nothing to protect, every identity header removed (encoded once). */
 const ALLOWED_WITHOUT_IDENTITY = encodeCheckResponse(allow([], [...IDENTITY_HEADER_NAMES]));
 
-function deny(error: ApiError, requestId: string, grpc: boolean): CheckResponse {
+/** No CORS headers to add (read only). */
+const NO_CORS: Record<string, string> = {};
+
+function deny(error: ApiError, requestId: string, grpc: boolean, cors: Record<string, string>): CheckResponse {
   const headers: HeaderValueOption[] = [
     header('content-type', 'application/json; charset=utf-8'),
     header('x-request-id', requestId),
     ...Object.entries(error.headers ?? {}).map(([key, value]) => header(key, value)),
+    ...Object.entries(cors).map(([key, value]) => header(key, value)),
   ];
   if (grpc) {
     headers.push(header('grpc-status', String(error.definition.grpc)), header('grpc-message', encodeURIComponent(error.message)));
