@@ -2,7 +2,8 @@ import { ApiError, errorBody, hasQueryKey, isApiError, requestIdFrom, type Logge
 import { databaseUnavailableError } from '../../db/index.js';
 import { IDENTITY_HEADER_NAMES, IDENTITY_HEADERS, pathOf, type Principal, type SignedIdentity } from '../../identity/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
-import { corsAnswerHeaders, servesCors } from '../../route-contract/index.js';
+// The module itself, not route-contract's index: that also binds requests to the upstream, which authz never loads.
+import { corsAnswerHeaders, servesCors } from '../../route-contract/cors-headers.js';
 import { planOf } from '../../plans/index.js';
 import { encodeCheckResponse } from '../codecs/check-response.js';
 import type { GatewayRoutes, MatchedRoute } from '../gateway-routes.js';
