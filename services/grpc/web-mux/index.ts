@@ -88,6 +88,8 @@ const NOT_METADATA = new Set([
 ]);
 const GRPC_WEB_TYPES = new Set(['application/grpc-web', 'application/grpc-web+proto', 'application/grpc-web-text', 'application/grpc-web-text+proto']);
 const EXPOSED_HEADERS = 'grpc-status,grpc-message,grpc-status-details-bin,grpc-encoding,grpc-accept-encoding';
+/** The request body goes into the internal session this many bytes at a time, at the pace it takes them. */
+const BODY_PIECE_BYTES = 16 * 1024;
 
 export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
   const target = options.target ?? options.grpcServer?.createConnectionInjector(options.credentials ?? ServerCredentials.createInsecure());
@@ -112,6 +114,18 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     });
     session = created;
     return created;
+  }
+
+  /**
+   * Takes a failing internal session out of use: later calls open a new one while this one's
+   * open calls finish (a GOAWAY closes the session, and so replaces it, by itself). Every gRPC-Web
+   * call shares the session, so one that refuses streams (Node
+   * resets each new stream ENHANCE_YOUR_CALM once the session's memory is over
+   * `maxSessionMemory`) would otherwise fail every browser's calls until a restart.
+   */
+  function retire(failing: http2.ClientHttp2Session): void {
+    if (session === failing) session = undefined;
+    if (!failing.closed && !failing.destroyed) failing.close();
   }
 
   function corsHeaders(req: http.IncomingMessage): Record<string, string> {
@@ -185,8 +199,9 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     }
     Object.assign(headers, options.translatedHeaders?.(req));
     let stream: http2.ClientHttp2Stream;
+    const internal = internalSession();
     try {
-      stream = internalSession().request(headers);
+      stream = internal.request(headers);
     } catch (error) {
       respondError(res, cors, responseType, 14, error instanceof Error ? error.message : 'unavailable');
       return;
@@ -217,6 +232,8 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       finished = true;
       const frame = encodeTrailerFrame(trailers);
       res.end(text ? frame.toString('base64') : frame);
+      // Answered before its whole body was sent (a refusal): the rest is not wanted.
+      if (!stream.closed && !stream.writableEnded) stream.close(http2.constants.NGHTTP2_CANCEL);
     };
 
     stream.on('response', (responseHeaders) => {
@@ -231,6 +248,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     });
     stream.on('trailers', (trailers) => finish(headerValues(trailers)));
     stream.on('close', () => {
+      if (stream.rstCode === http2.constants.NGHTTP2_ENHANCE_YOUR_CALM) retire(internal);
       if (finished) return;
       if (!res.headersSent && early.length === 0) {
         respondError(res, cors, responseType, 14, 'upstream closed the stream');
@@ -243,7 +261,29 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     res.on('close', () => {
       if (!finished && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
     });
-    stream.end(body);
+    sendBody(stream, body);
+  }
+
+  /**
+   * Writes the body in pieces as the stream takes them, and stops once the call is closed (a
+   * refusal answers before the body is read, and closes it). One `end(body)` queued all of it at once, and the
+   * bytes a closed stream never sent stayed counted against the shared session's memory.
+   */
+  function sendBody(stream: http2.ClientHttp2Stream, body: Buffer): void {
+    let offset = 0;
+    const next = () => {
+      while (!stream.closed && offset + BODY_PIECE_BYTES < body.length) {
+        const piece = body.subarray(offset, offset + BODY_PIECE_BYTES);
+        offset += piece.length;
+        if (!stream.write(piece)) {
+          stream.once('drain', next);
+          return;
+        }
+      }
+      // The last piece carries END_STREAM: a unary request stays one DATA frame.
+      if (!stream.closed) stream.end(body.subarray(offset));
+    };
+    next();
   }
 
   const handleRequest: http.RequestListener = (req, res) => {
