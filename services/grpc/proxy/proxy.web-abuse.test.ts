@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { connect, constants, type ClientHttp2Session } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
 
@@ -14,6 +15,17 @@ function frame(size: number): Buffer {
 interface WebAnswer {
   status: string | undefined;
   message: string | undefined;
+}
+
+/** A GetServiceInfoRequest frame whose message is `size` bytes: an unknown bytes field (number 15), which the node skips. */
+function requestOfSize(size: number): Buffer {
+  const length = size - 5; // tag byte and a 4-byte varint length, for sizes of 2 MiB to 256 MiB
+  const message = Buffer.alloc(size);
+  message[0] = (15 << 3) | 2;
+  for (let i = 0, rest = length; i < 4; i++, rest >>>= 7) message[1 + i] = (rest & 0x7f) | (i < 3 ? 0x80 : 0);
+  const header = Buffer.alloc(5);
+  header.writeUInt32BE(size, 1);
+  return Buffer.concat([header, message]);
 }
 
 /** One gRPC-Web POST over HTTP/1.1 on its own connection; the status from the headers (trailers-only) or the trailer frame. */
@@ -39,6 +51,51 @@ function webCall(host: string, body: Buffer, key?: string): Promise<WebAnswer> {
   });
 }
 
+/** The status of a gRPC-Web answer (trailers-only: in its headers) to a POST whose body is never ended. */
+function answerToUnfinishedBody(host: string, first: Buffer): Promise<{ answer: WebAnswer; request: http.ClientRequest }> {
+  const [hostname, port] = host.split(':');
+  return new Promise((resolve, reject) => {
+    const request = http.request({
+      host: hostname, port: Number(port), method: 'POST', path: GET_SERVICE_INFO, agent: false, headers: { 'content-type': 'application/grpc-web+proto' },
+    }, (res) => {
+      res.resume();
+      resolve({ answer: { status: String(res.headers['grpc-status']), message: decodeURIComponent(String(res.headers['grpc-message'])) }, request });
+    });
+    request.on('error', reject);
+    request.write(first);
+  });
+}
+
+/** The same over HTTP/2 (h2c), on `session`. */
+function answerToUnfinishedBodyH2(session: ClientHttp2Session, first: Buffer): Promise<WebAnswer> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: GET_SERVICE_INFO, 'content-type': 'application/grpc-web+proto' });
+    stream.on('response', (headers) => {
+      resolve({ status: String(headers['grpc-status']), message: decodeURIComponent(String(headers['grpc-message'])) });
+      stream.close();
+    });
+    stream.on('error', reject);
+    stream.write(first);
+  });
+}
+
+/** A native gRPC call's status, over `session`. */
+function nativeCall(session: ClientHttp2Session, body: Buffer, key: string): Promise<WebAnswer> {
+  return new Promise((resolve, reject) => {
+    const stream = session.request({ [constants.HTTP2_HEADER_METHOD]: 'POST', [constants.HTTP2_HEADER_PATH]: GET_SERVICE_INFO, 'content-type': 'application/grpc', te: 'trailers', 'x-api-key': key });
+    let status: WebAnswer = { status: undefined, message: undefined };
+    const read = (headers: Record<string, unknown>) => {
+      if (headers['grpc-status'] !== undefined) status = { status: String(headers['grpc-status']), message: decodeURIComponent(String(headers['grpc-message'] ?? '')) };
+    };
+    stream.on('response', read);
+    stream.on('trailers', read);
+    stream.on('end', () => resolve(status));
+    stream.on('error', reject);
+    stream.resume();
+    stream.end(body);
+  });
+}
+
 /**
  * gRPC-Web calls from one client cannot take gRPC-Web away from the others: all of them share
  * one in-memory HTTP/2 session into the proxy.
@@ -60,5 +117,34 @@ describe('gRPC proxy: gRPC-Web abuse without a key', () => {
     // Before: the refused bodies' unsent bytes stayed counted against the shared session's
     // memory (10 MB), and every later gRPC-Web call was reset: UNAVAILABLE until a restart.
     expect(await webCall(e2e.host, frame(0), key)).toEqual({ status: '0', message: 'OK' });
+  });
+
+  it('a call without a key is refused on its headers, before its body is read: the answer comes while the body is still being sent', async () => {
+    // Before: the whole body (up to 16 MiB, for each of up to 1,000 streams of a connection) was
+    // held in memory, and only then was the key looked at.
+    const { answer, request } = await answerToUnfinishedBody(e2e.host, frame(1024 * 1024).subarray(0, 1024 * 1024));
+    expect(request.writableEnded).toBe(false);
+    request.destroy();
+    expect(answer).toEqual({ status: '16', message: 'Missing API key' });
+
+    const session = connect(`http://${e2e.host}`);
+    try {
+      expect(await answerToUnfinishedBodyH2(session, frame(1024 * 1024).subarray(0, 1024 * 1024))).toEqual({ status: '16', message: 'Missing API key' });
+    } finally {
+      session.destroy();
+    }
+  });
+
+  it('a message over the old 16 MiB gRPC-Web cap is served as over native gRPC', async () => {
+    const key = await e2e.key();
+    const message = requestOfSize(16 * 1024 * 1024 + 1);
+    const session = connect(`http://${e2e.host}`);
+    try {
+      // The proxy sets no message size of its own on either transport: the node's limit answers.
+      expect(await nativeCall(session, message, key)).toEqual({ status: '0', message: 'OK' });
+      expect(await webCall(e2e.host, message, key)).toEqual({ status: '0', message: 'OK' });
+    } finally {
+      session.destroy();
+    }
   });
 });

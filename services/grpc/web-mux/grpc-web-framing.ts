@@ -23,6 +23,37 @@ export function decodeTextBody(body: Buffer): Buffer {
   return Buffer.concat(chunks.map((chunk) => Buffer.from(chunk, 'base64')));
 }
 
+/** A request body's bytes as the gRPC server reads them, from its bytes as they arrive. */
+export interface BodyDecoder {
+  push(chunk: Buffer): Buffer;
+  end(): Buffer;
+}
+
+/** The binary framings' body: as sent. */
+export const BINARY_BODY: BodyDecoder = { push: (chunk) => chunk, end: () => Buffer.alloc(0) };
+
+/**
+ * Decodes a `-text` body as it arrives: whole base64 quanta (4 characters) at a time, the rest
+ * kept for the next chunk. A padded quantum ends a chunk of the client's, so quanta decode alone.
+ */
+export class TextBodyDecoder implements BodyDecoder {
+  #pending = '';
+
+  push(chunk: Buffer): Buffer {
+    const text = this.#pending + chunk.toString('ascii').replace(/\s+/g, '');
+    const whole = text.length - (text.length % 4);
+    this.#pending = text.slice(whole);
+    return whole === 0 ? Buffer.alloc(0) : decodeTextBody(Buffer.from(text.slice(0, whole), 'ascii'));
+  }
+
+  /** An unpadded last quantum, decoded as far as it goes (as the whole body was before it was streamed). */
+  end(): Buffer {
+    const rest = Buffer.from(this.#pending, 'base64');
+    this.#pending = '';
+    return rest;
+  }
+}
+
 /** Splits a byte stream into complete frames (for `-text` responses, encoded frame by frame). */
 export class FrameSplitter {
   #pending: Buffer = Buffer.alloc(0);

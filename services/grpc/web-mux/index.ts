@@ -17,7 +17,8 @@ import type { Duplex } from 'node:stream';
 import { ServerCredentials } from '@grpc/grpc-js';
 import type { Server as GrpcServer, ServerCredentials as GrpcServerCredentials } from '@grpc/grpc-js';
 import { duplexPair } from './duplex-pair.js';
-import { FrameSplitter, decodeTextBody, encodeTrailerFrame } from './grpc-web-framing.js';
+import { BINARY_BODY, FrameSplitter, TextBodyDecoder, encodeTrailerFrame } from './grpc-web-framing.js';
+import { relayRequestBody } from './request-body-relay.js';
 
 /** Whatever serves the HTTP/2 connections (a grpc-js server's injector, or a node:http2 server). */
 export { FrameSplitter } from './grpc-web-framing.js';
@@ -45,8 +46,6 @@ export interface GrpcWebMuxOptions {
   readonly fallback?: http.RequestListener;
   /** Allowed browser origins: `*` (default) or a predicate; allowed origins are echoed. */
   readonly allowOrigin?: '*' | ((origin: string) => boolean);
-  /** Largest accepted request body in bytes (default 16 MiB). */
-  readonly maxRequestBytes?: number;
   /**
    * A path prefix gRPC-Web clients put before `/package.Service/Method` (the SDK's `baseUrl`
    * may carry one, e.g. `/mainnet`); it is removed before the call reaches the gRPC server.
@@ -88,8 +87,6 @@ const NOT_METADATA = new Set([
 ]);
 const GRPC_WEB_TYPES = new Set(['application/grpc-web', 'application/grpc-web+proto', 'application/grpc-web-text', 'application/grpc-web-text+proto']);
 const EXPOSED_HEADERS = 'grpc-status,grpc-message,grpc-status-details-bin,grpc-encoding,grpc-accept-encoding';
-/** The request body goes into the internal session this many bytes at a time, at the pace it takes them. */
-const BODY_PIECE_BYTES = 16 * 1024;
 
 export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
   const target = options.target ?? options.grpcServer?.createConnectionInjector(options.credentials ?? ServerCredentials.createInsecure());
@@ -97,7 +94,6 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
   const injector: Http2ConnectionTarget = target;
   const exposed = [EXPOSED_HEADERS, ...(options.exposeHeaders ?? [])].join(',');
   const sockets = new Set<Duplex>();
-  const maxRequestBytes = options.maxRequestBytes ?? 16 * 1024 * 1024;
   let session: http2.ClientHttp2Session | undefined;
   let closed = false;
 
@@ -163,26 +159,11 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     const text = requestType.startsWith('application/grpc-web-text');
     const responseType = text ? 'application/grpc-web-text+proto' : 'application/grpc-web+proto';
     const cors = corsHeaders(req);
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > maxRequestBytes) {
-        respondError(res, cors, responseType, 8, 'request too large');
-        req.destroy();
-        return;
-      }
-      chunks.push(chunk);
-    });
     req.on('error', () => res.destroy());
-    req.on('end', () => {
-      if (res.writableEnded) return;
-      const body = text ? decodeTextBody(Buffer.concat(chunks)) : Buffer.concat(chunks);
-      forward(req, res, body, cors, text, responseType);
-    });
+    forward(req, res, cors, text, responseType);
   }
 
-  function forward(req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, cors: Record<string, string>, text: boolean, responseType: string): void {
+  function forward(req: http.IncomingMessage, res: http.ServerResponse, cors: Record<string, string>, text: boolean, responseType: string): void {
     const prefix = options.pathPrefix?.replace(/\/+$/, '') ?? '';
     const url = req.url ?? '/';
     const headers: http2.OutgoingHttpHeaders = {
@@ -261,29 +242,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     res.on('close', () => {
       if (!finished && !stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
     });
-    sendBody(stream, body);
-  }
-
-  /**
-   * Writes the body in pieces as the stream takes them, and stops once the call is closed (a
-   * refusal answers before the body is read, and closes it). One `end(body)` queued all of it at once, and the
-   * bytes a closed stream never sent stayed counted against the shared session's memory.
-   */
-  function sendBody(stream: http2.ClientHttp2Stream, body: Buffer): void {
-    let offset = 0;
-    const next = () => {
-      while (!stream.closed && offset + BODY_PIECE_BYTES < body.length) {
-        const piece = body.subarray(offset, offset + BODY_PIECE_BYTES);
-        offset += piece.length;
-        if (!stream.write(piece)) {
-          stream.once('drain', next);
-          return;
-        }
-      }
-      // The last piece carries END_STREAM: a unary request stays one DATA frame.
-      if (!stream.closed) stream.end(body.subarray(offset));
-    };
-    next();
+    relayRequestBody(req, stream, text ? new TextBodyDecoder() : BINARY_BODY);
   }
 
   const handleRequest: http.RequestListener = (req, res) => {
