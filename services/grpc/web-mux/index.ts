@@ -196,11 +196,15 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
         early.push(chunk);
         return;
       }
-      if (!text) {
-        res.write(chunk);
-        return;
+      let flowing = true;
+      if (!text) flowing = res.write(chunk);
+      else for (const frame of splitter.push(chunk)) flowing = res.write(frame.toString('base64'));
+      // A client that reads slower than the stream comes (or not at all) holds the call back, as
+      // HTTP/2 flow control does a native caller's, instead of the response piling up here.
+      if (!flowing && !stream.isPaused()) {
+        stream.pause();
+        res.once('drain', () => stream.resume());
       }
-      for (const frame of splitter.push(chunk)) res.write(frame.toString('base64'));
     };
     const sendHeaders = (metadata: Record<string, string>) => {
       if (res.headersSent) return;

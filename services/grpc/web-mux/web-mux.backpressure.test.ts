@@ -1,0 +1,79 @@
+import { once } from 'node:events';
+import http from 'node:http';
+import http2 from 'node:http2';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createGrpcWebMux, type GrpcWebMux } from './index.js';
+
+const FRAME_BYTES = 64 * 1024;
+/** What the server streams in all. */
+const STREAMED_BYTES = 64 * 1024 * 1024;
+/**
+ * How far the server may get ahead of a client that reads nothing: the mux's buffers, both
+ * flow-control windows and the loopback socket's kernel buffers (a few MiB), never the stream.
+ */
+const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
+
+/** The one streamed call: what the server has written and the client read, and whether the server waits for 'drain' or is done. */
+const call = { written: 0, read: 0, serverWaits: false, serverDone: false, signal: (): void => undefined };
+
+/** A gRPC-Web response stream whose client reads only while the server cannot write. */
+describe('gRPC-Web mux: response backpressure', () => {
+  const target = http2.createServer();
+  let mux: GrpcWebMux;
+  let port: number;
+  beforeAll(async () => {
+    const frame = Buffer.alloc(5 + FRAME_BYTES);
+    frame.writeUInt32BE(FRAME_BYTES, 1);
+    target.on('stream', (stream) => {
+      stream.on('error', () => undefined);
+      stream.resume();
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+      void (async () => {
+        while (call.written < STREAMED_BYTES) {
+          call.written += frame.length;
+          if (stream.write(frame)) continue;
+          call.serverWaits = true;
+          call.signal();
+          await once(stream, 'drain');
+          call.serverWaits = false;
+        }
+        call.serverDone = true;
+        call.signal();
+        stream.end();
+      })();
+    });
+    mux = createGrpcWebMux({ target: { injectConnection: (connection) => target.emit('connection', connection), destroy: () => target.close() } });
+    port = (await mux.listen(0, '127.0.0.1')).port;
+  });
+  afterAll(async () => {
+    await mux.close();
+  });
+
+  it('a client that stops reading stops the server: the mux does not hold the stream for it', async () => {
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: '/pkg.Service/Stream', agent: false, headers: { 'content-type': 'application/grpc-web+proto' } }, resolve);
+      req.on('error', reject);
+      req.end(Buffer.alloc(5));
+    });
+    res.pause();
+    // The client reads nothing until the server is stuck: waiting for 'drain' and still waiting
+    // after many turns of the event loop. All in this process (the internal session is in
+    // memory), so a mux that reads on frees the server within a few turns.
+    let stuckAt: number | undefined;
+    while (stuckAt === undefined && !call.serverDone) {
+      if (!call.serverWaits) await new Promise<void>((resolve) => (call.signal = resolve));
+      for (let turn = 0; turn < 1000 && call.serverWaits; turn++) await new Promise((resolve) => setImmediate(resolve));
+      if (call.serverWaits) stuckAt = call.written;
+    }
+    // Before: the mux read on and wrote into the client's response whatever it was sent: the
+    // server streamed all 64 MiB to a client that read none of it.
+    expect(call.serverDone).toBe(false);
+    expect(stuckAt).toBeLessThan(MAX_AHEAD_BYTES);
+    // Once the client reads, the stream goes on to its end.
+    res.on('data', (chunk: Buffer) => (call.read += chunk.length));
+    res.resume();
+    await once(res, 'end');
+    expect(call.read).toBeGreaterThanOrEqual(STREAMED_BYTES);
+  }, 60_000);
+});
