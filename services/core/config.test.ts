@@ -106,6 +106,14 @@ describe('loadConfig', () => {
     expect(loadConfig({ DATABASE_URL: 'postgres://postgres@127.0.0.1:5432/test', REDIS_URL: '' }).redisUrl).toBeUndefined();
   });
 
+  it('reads a setting set to nothing as unset, numbers too: their defaults, not 0', () => {
+    const empty = loadConfig({ PORT: '', SUIGW_METRICS_PORT: ' ', SUIGW_KEY_CACHE_TTL_MS: '', SUIGW_SHED_MAX_HEAP_PERCENT: '', SUIGW_UPSTREAM_RETRIES: '', SUIGW_NETWORKS: '' });
+    const unset = loadConfig({});
+    expect(empty.port).toBe(8080);
+    expect(empty.metrics).toEqual(unset.metrics);
+    expect(empty).toEqual(unset);
+  });
+
   it('refuses a network with one upstream endpoint of the two, naming the missing one', () => {
     expect(() => loadConfig({ SUI_MAINNET_GRPC_URL: 'https://fullnode.mainnet.sui.io:443' })).toThrow(
       "invalid configuration:\n  SUI_MAINNET_GRAPHQL_URL: required with SUI_MAINNET_GRPC_URL (a network's upstream is its gRPC and its GraphQL endpoint; with one alone it has none)",

@@ -375,8 +375,18 @@ export function upstreamVariables(network: Network) {
   return { grpc: `${prefix}_GRPC_URL`, graphql: `${prefix}_GRAPHQL_URL` } as const;
 }
 
+/**
+ * The environment with settings set to nothing (`PORT=`, an empty value in a chart's `config.env`)
+ * left out: an empty setting is an unset one, whatever its type. Before, a number read `''` as 0:
+ * `SUIGW_METRICS_PORT=` served metrics on a random port, `SUIGW_KEY_CACHE_TTL_MS=` turned the key
+ * cache off.
+ */
+function withoutEmptySettings(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return Object.fromEntries(Object.entries(env).filter(([, value]) => value === undefined || value.trim() !== ''));
+}
+
 export function loadConfig(env: Record<string, string | undefined> = process.env): Readonly<Config> {
-  const parsed = ENV_SCHEMA.safeParse(env);
+  const parsed = ENV_SCHEMA.safeParse(withoutEmptySettings(env));
   if (!parsed.success) {
     throw new ConfigError(parsed.error.issues.map((issue) => `${issue.path.join('.')}: ${issue.message}`));
   }
