@@ -124,6 +124,12 @@ describe('CheckpointIngest (simnet)', () => {
     expect(got.map((d) => `${d.digest}/${d.address}`)).toEqual(expected);
   });
 
+  it('exports its network\'s count at 0 before any checkpoint, so a stall from the start is a flat series, not none', async () => {
+    const metrics = new Metrics({ defaultMetrics: false });
+    new CheckpointIngest({ network: 'testnet', upstream, database: db.database, log, clock, logger: createLogger('silent'), instruments: metrics });
+    expect((await metrics.registry.metrics()).split('\n')).toContain('suigw_warp_checkpoints_ingested_total{network="testnet"} 0');
+  });
+
   it('counts each ingested checkpoint and reports how long after its seal it was appended', async () => {
     const metrics = new Metrics({ defaultMetrics: false });
     const seen: bigint[] = [];

@@ -61,6 +61,10 @@ export class CheckpointIngest {
 
   constructor(options: CheckpointIngestOptions) {
     this.#options = options;
+    // The network's series exists at 0 from the start: an ingest that never appends (a broken
+    // upstream from the first minute) is then a flat rate that SuigwWarpIngestStalled sees, not
+    // an absent series it cannot.
+    options.instruments?.warpCheckpointsIngested.inc({ network: options.network }, 0);
   }
 
   get cursor(): bigint | undefined {
