@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ChainedPriceSource, HttpPriceFeed, StaticPriceSource } from './price-source.js';
 
 const SUI = '0x2::sui::SUI';
@@ -10,9 +10,14 @@ describe('price sources', () => {
   let server: http.Server;
   let url: string;
   let hits = 0;
-  let answer: () => string = () => JSON.stringify({ prices: { [SUI]: 2.5 } });
+  let status = 200;
+  let answer: () => string;
+  beforeEach(() => {
+    status = 200;
+    answer = () => JSON.stringify({ prices: { [SUI]: 2.5 } });
+  });
   beforeAll(async () => {
-    server = http.createServer((_req, res) => { hits += 1; res.end(answer()); });
+    server = http.createServer((_req, res) => { hits += 1; res.statusCode = status; res.end(answer()); });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/prices`;
   });
@@ -35,6 +40,22 @@ describe('price sources', () => {
     now += 61_000;
     expect(await feed.usdPrice('mainnet', SUI)).toBe(2.5);
     expect(hits).toBe(2);
+  });
+
+  it.each([
+    ['a non-2xx answer with a JSON body', 503, '{"error":"maintenance"}'],
+    ['a 2xx answer without a prices object', 200, '{"error":"maintenance"}'],
+    ['a 2xx answer whose prices are a list', 200, '{"prices":[]}'],
+  ])('%s is a failing feed: the last prices stay', async (_case, failingStatus, failingBody) => {
+    let now = 0;
+    const feed = new HttpPriceFeed({ url, ttlMs: 60_000, timeoutMs: 1_000, now: () => now });
+    expect(await feed.usdPrice('mainnet', SUI)).toBe(2.5);
+    status = failingStatus;
+    answer = () => failingBody;
+    now += 61_000;
+    const before = hits;
+    expect(await feed.usdPrice('mainnet', SUI)).toBe(2.5);
+    expect(hits).toBe(before + 1);
   });
 
   it('chained: the first source with a price wins', async () => {

@@ -32,7 +32,9 @@ export interface HttpPriceFeedOptions {
 
 /**
  * A configured price feed over HTTP, fetched at most once per TTL and shared by all requests.
- * A failing feed means "no price" (the optional fields are left out), never a failed request.
+ * A failing feed (unreachable, unreadable, a non-2xx answer, a body without `prices`) keeps the
+ * last prices it gave, none before its first answer: the optional fields are left out, the
+ * request never fails.
  */
 export class HttpPriceFeed implements PriceSource {
   readonly #options: HttpPriceFeedOptions;
@@ -54,9 +56,14 @@ export class HttpPriceFeed implements PriceSource {
   async #refresh(): Promise<void> {
     try {
       const response = await fetch(this.#options.url, { signal: AbortSignal.timeout(this.#options.timeoutMs) });
-      const body = (await response.json()) as { prices?: Record<string, unknown> };
+      if (!response.ok) {
+        await response.body?.cancel();
+        throw new Error(`the price feed answered HTTP ${response.status}`);
+      }
+      const listed = pricesOf(await response.json());
+      if (!listed) throw new Error('the price feed answered without a prices object');
       const prices = new Map<string, number>();
-      for (const [type, usd] of Object.entries(body.prices ?? {})) {
+      for (const [type, usd] of Object.entries(listed)) {
         if (typeof usd === 'number' && Number.isFinite(usd)) prices.set(fullType(type), usd);
       }
       this.#prices = prices;
@@ -65,6 +72,16 @@ export class HttpPriceFeed implements PriceSource {
     }
     this.#fetchedAt = this.#options.now();
   }
+}
+
+/**
+ * The feed's price object, or undefined when the body has none: an error body (even JSON, e.g.
+ * `{"error": "maintenance"}`) is a failing feed, not a feed without prices.
+ */
+function pricesOf(body: unknown): Record<string, unknown> | undefined {
+  if (typeof body !== 'object' || body === null || !('prices' in body)) return undefined;
+  const { prices } = body;
+  return typeof prices === 'object' && prices !== null && !Array.isArray(prices) ? prices as Record<string, unknown> : undefined;
 }
 
 /** First source with an answer wins (e.g. configured fixed prices, then a feed). */
