@@ -556,7 +556,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_UPSTREAM_PROBE_INTERVAL_MS: 'How often each upstream is probed in the background for /health (default 10000 ms); /health itself never calls an upstream.',
   SUIGW_CURSOR_MAX_AGE_SECONDS: 'Lifetime of REST pagination cursors (default 3600 s); older ones are 400 INVALID_CURSOR.',
   SUIGW_VERIFIED_COIN_TYPES: 'Coin types reported `verified` by /coins/{type}/metadata besides SUI, comma separated.',
-  SUIGW_PRICES: 'Fixed USD prices per coin type, JSON {"<coinType>": usd} (e.g. stablecoins at 1).',
+  SUIGW_PRICES: 'Fixed USD prices per coin type on mainnet, JSON {"<coinType>": usd} (e.g. stablecoins at 1); other networks get none.',
   SUIGW_PRICE_FEED_URL: 'A JSON price feed {"prices": {"<coinType>": usd}} for mainnet, read at most once a minute.',
   SUIGW_REST_STATS_CHECKPOINTS: 'Latest checkpoints counted by /transactions/stats (default 20).',
   SUIGW_JSONRPC_CACHE_MAX_ENTRIES: 'JSON-RPC read cache: entries kept per network (default 10000; docs/jsonrpc.md, Caches).',

@@ -45,7 +45,7 @@ export interface RestConfig {
   cursorMaxAgeSeconds: number;
   /** Coin types reported `verified` besides SUI (SUIGW_VERIFIED_COIN_TYPES). */
   verifiedCoinTypes: string[];
-  /** Fixed USD prices per coin type (SUIGW_PRICES). */
+  /** Fixed USD prices per coin type on mainnet (SUIGW_PRICES). */
   prices: Record<string, number>;
   /** URL of a JSON price feed `{prices: {coinType: usd}}` (SUIGW_PRICE_FEED_URL). */
   priceFeedUrl?: string | undefined;

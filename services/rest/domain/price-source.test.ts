@@ -29,6 +29,13 @@ describe('price sources', () => {
     expect(await prices.usdPrice('mainnet', '0x2::coin::COIN')).toBeUndefined();
   });
 
+  it('fixed prices apply to mainnet only, as the feed\'s do: testnet and devnet SUI has no USD value', async () => {
+    const prices = new StaticPriceSource({ [SUI]: 1.9 });
+    expect(await prices.usdPrice('testnet', SUI)).toBeUndefined();
+    expect(await prices.usdPrice('devnet', FULL_SUI)).toBeUndefined();
+    expect(await new ChainedPriceSource([prices]).usdPrice('testnet', SUI)).toBeUndefined();
+  });
+
   it('the feed is read once per TTL, for mainnet only, and a failing feed keeps the last prices', async () => {
     let now = 0;
     const feed = new HttpPriceFeed({ url, ttlMs: 60_000, timeoutMs: 1_000, now: () => now });

@@ -10,14 +10,17 @@ export const noPrices: PriceSource = { usdPrice: async () => undefined };
 
 /**
  * Fixed prices from configuration (`SUIGW_PRICES`, JSON `{"<coinType>": usd}`), e.g. stablecoins
- * pinned at 1. Keys are normalized to full 64-hex type strings.
+ * pinned at 1, for mainnet only: a test network's coins (SUI from a faucet, a test USDC) are worth
+ * nothing, and the same type string there is not the mainnet coin. Keys are normalized to full
+ * 64-hex type strings.
  */
 export class StaticPriceSource implements PriceSource {
   readonly #prices: Map<string, number>;
   constructor(prices: Record<string, number>) {
     this.#prices = new Map(Object.entries(prices).map(([type, usd]) => [fullType(type), usd]));
   }
-  async usdPrice(_network: Network, coinType: string): Promise<number | undefined> {
+  async usdPrice(network: Network, coinType: string): Promise<number | undefined> {
+    if (network !== 'mainnet') return undefined;
     return this.#prices.get(fullType(coinType));
   }
 }
