@@ -18,3 +18,4 @@ export { validatorApys, exchangeRateFromBcs, exchangeRateFromField } from './val
 export type { GraphQLPassThroughResponse } from './graphql-pass-through.js';
 export { RawGrpcChannel } from './grpc-raw-channel.js';
 export { RequestCancellation, type CallCancel } from './request-cancellation.js';
+export { sharedUpstream } from './shared-work.js';

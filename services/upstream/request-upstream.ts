@@ -7,6 +7,7 @@ import type { CallCancel } from './request-cancellation.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth,
 } from './types.js';
+import { waitWithin } from './shared-work.js';
 import { MAX_TIMER_MS } from '../core/index.js';
 
 /**
@@ -54,6 +55,9 @@ export class RequestUpstream implements Upstream {
   breakers(): Record<string, BreakerState> { return this.#inner.breakers(); }
   budget(startedAt: number, signal: CallCancel, tenant?: string): RequestBudget { return this.#inner.budget(startedAt, signal, tenant); }
   forRequest(budget: RequestBudget): Upstream { return this.#inner.forRequest(budget); }
+  awaitShared<T>(operation: string, work: Promise<T>): Promise<T> {
+    return waitWithin(work, this.#budget.deadlineAt, this.#budget.signal, this.network, operation);
+  }
   async close(): Promise<void> { /* the shared upstream outlives the request */ }
 
   #within<O extends CallOptions>(options: O): O {

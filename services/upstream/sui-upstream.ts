@@ -13,6 +13,7 @@ import { Http2GrpcTransport } from './http2-grpc-transport.js';
 import { isCancelled, REQUEST_CANCELLATION, RequestCancellation, signalOf, type CallCancel } from './request-cancellation.js';
 import { RequestUpstream } from './request-upstream.js';
 import { realRetryEnv, withRetries, type RetryEnv, type RetryPolicy } from './retry.js';
+import { waitWithin } from './shared-work.js';
 import { BREAKER_STATE_VALUE, MAX_TIMER_MS, redactUrlCredentials, type CounterSeries, type HistogramSeries, type Logger } from '../core/index.js';
 import type {
   CallOptions, GraphQLVariables, Network, RawGrpcAttempt, ProbeResult, RequestBudget, Upstream, UpstreamEndpoints, UpstreamHealth, UpstreamInstruments, UpstreamPolicy,
@@ -132,6 +133,10 @@ export class SuiUpstream implements Upstream {
 
   forRequest(budget: RequestBudget): Upstream {
     return new RequestUpstream(this, budget, this.#policy.requestFanOut);
+  }
+
+  awaitShared<T>(operation: string, work: Promise<T>): Promise<T> {
+    return waitWithin(work, Date.now() + this.#policy.deadlineMs, undefined, this.network, operation);
   }
 
   breakers(): Record<string, BreakerState> {

@@ -144,6 +144,12 @@ export interface Upstream {
   budget(startedAt: number, signal: CallCancel, tenant?: string): RequestBudget;
   /** This upstream as one request sees it: every call within its budget and fan-out bound. */
   forRequest(budget: RequestBudget): Upstream;
+  /**
+   * Awaits `work` begun on another handle and shared with other callers (see `sharedUpstream`)
+   * within this caller's budget: past its deadline it fails with `timeout`, on its cancel with
+   * `cancelled`, and `work` goes on for the others. A lone caller's budget is the policy's.
+   */
+  awaitShared<T>(operation: string, work: Promise<T>): Promise<T>;
   /** Records every attempt and breaker transition on these instruments from now on. */
   instrument?(instruments: UpstreamInstruments): void;
   close(): Promise<void>;

@@ -1,6 +1,7 @@
 import type { GrpcTypes } from '@mysten/sui/grpc';
 import { normalizeSuiAddress } from '@mysten/sui/utils';
 import { ApiError } from '../../core/errors.js';
+import { sharedUpstream, type Upstream } from '../../upstream/index.js';
 import type { ActivityItem, RawTransaction, TransactionBlock, TransactionStats } from '../schemas.js';
 import type { NetworkContext } from './context.js';
 import type { CursorCodec } from '../../core/cursor.js';
@@ -9,7 +10,7 @@ import {
 } from './map-transaction.js';
 import { base64, timestampMs } from './proto-values.js';
 import type { TransactionCache } from './transaction-cache.js';
-import { ask, askGraphQL, askOptional, fieldMask } from './upstream-calls.js';
+import { ask, askGraphQL, askOptional, awaitShared, fieldMask } from './upstream-calls.js';
 
 type Executed = GrpcTypes.ExecutedTransaction;
 
@@ -44,6 +45,8 @@ const MAX_SCAN_PAGES = 5;
 /** Sui GraphQL's default maximum page size. */
 const GRAPHQL_PAGE = 50;
 const STATS_TTL_MS = 1_000;
+/** Whose turn the shared stats read takes in the upstream's queue: its own, no organization's. */
+const STATS_TENANT = 'shared:transaction-stats';
 /** gRPC BatchGetTransactions takes at most this many digests per call. */
 const BATCH_SIZE = 50;
 
@@ -160,24 +163,31 @@ export class TransactionService {
 
   /**
    * Success/error counts over the transactions of the latest `statsCheckpoints` checkpoints
-   * (a recent window: the chain keeps no global per-status counters).
+   * (a recent window: the chain keeps no global per-status counters). The requests of one second
+   * on a network share one read, which runs on the network's own upstream handle (its own budget,
+   * its own turn in the upstream's queue): a request leaving or running out of time ends only its
+   * own wait, never the read the others wait for.
    */
   stats(ctx: NetworkContext): Promise<TransactionStats> {
+    return awaitShared(ctx.upstream, 'transaction stats', this.#sharedStats(ctx));
+  }
+
+  #sharedStats(ctx: NetworkContext): Promise<TransactionStats> {
     const hit = this.#stats.get(ctx.network);
     if (hit && this.#now() - hit.at < STATS_TTL_MS) return hit.value;
-    const value = this.#readStats(ctx);
+    const value = this.#readStats(sharedUpstream(ctx.upstream, STATS_TENANT));
     this.#stats.set(ctx.network, { at: this.#now(), value });
     value.catch(() => this.#stats.delete(ctx.network));
     return value;
   }
 
-  async #readStats(ctx: NetworkContext): Promise<TransactionStats> {
-    const info = await ask(ctx.upstream, 'GetServiceInfo', (o) => ctx.upstream.grpc.ledgerService.getServiceInfo({}, o));
+  async #readStats(upstream: Upstream): Promise<TransactionStats> {
+    const info = await ask(upstream, 'GetServiceInfo', (o) => upstream.grpc.ledgerService.getServiceInfo({}, o));
     const height = info.checkpointHeight ?? 0n;
     const sequence: bigint[] = [];
     for (let s = height; s >= 0n && sequence.length < this.#statsCheckpoints; s -= 1n) sequence.push(s);
-    const checkpoints = await Promise.all(sequence.map((s) => askOptional(ctx.upstream, 'GetCheckpoint', (o) =>
-      ctx.upstream.grpc.ledgerService.getCheckpoint({ checkpointId: { oneofKind: 'sequenceNumber', sequenceNumber: s }, readMask: fieldMask(['sequence_number', 'transactions.effects.status']) }, o))));
+    const checkpoints = await Promise.all(sequence.map((s) => askOptional(upstream, 'GetCheckpoint', (o) =>
+      upstream.grpc.ledgerService.getCheckpoint({ checkpointId: { oneofKind: 'sequenceNumber', sequenceNumber: s }, readMask: fieldMask(['sequence_number', 'transactions.effects.status']) }, o))));
     let success = 0;
     let error = 0;
     for (const checkpoint of checkpoints) {

@@ -24,6 +24,15 @@ export async function askOptional<T>(upstream: Upstream, operation: string, invo
   }
 }
 
+/** Work shared with other requests (begun on a `sharedUpstream`), awaited within this request's budget. */
+export async function awaitShared<T>(upstream: Upstream, operation: string, work: Promise<T>): Promise<T> {
+  try {
+    return await upstream.awaitShared(operation, work);
+  } catch (error) {
+    throw upstreamApiError(error);
+  }
+}
+
 export async function askGraphQL<T>(upstream: Upstream, operation: string, query: string, variables?: GraphQLVariables): Promise<T> {
   try {
     return await upstream.graphql<T>(query, variables, { operation, idempotent: true });
