@@ -24,6 +24,7 @@ const DOCUMENTED: Record<string, string[]> = {
   'charts/suigw/README.md: ServiceMonitor and PrometheusRule forced on': ['--set', 'metrics.serviceMonitor.enabled=true', '--set', 'metrics.prometheusRule.enabled=true'],
   'charts/suigw/README.md: monitoring and dashboard off': ['--set', 'metrics.serviceMonitor.enabled=false', '--set', 'metrics.prometheusRule.enabled=false', '--set', 'metrics.dashboard.enabled=false'],
   'test/helm/testdata/production.values.yaml': ['-f', 'test/helm/testdata/production.values.yaml'],
+  'docs/kubernetes.md: the billing sponsor key and SMTP URL in secret.extra': ['--set', 'secret.extra.SUIGW_BILLING_SPONSOR_KEY=suiprivkey1qzdlfxn2qa2lj5uprl8pyhexs02sg2wrhdy7qaq50cqgnffw4c2477kg9h3', '--set', 'secret.extra.SUIGW_SMTP_URL=smtps://billing:pw@smtp.example.com:465'],
 };
 
 /** Values at each bound of a range: they render. */

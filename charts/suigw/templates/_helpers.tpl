@@ -43,13 +43,37 @@ app.kubernetes.io/component: {{ .component }}
 - name: {{ $name }}
   value: {{ $value | quote }}
 {{- end }}
-{{- range $key := list "SUIGW_SECRET" "DATABASE_URL" "REDIS_URL" }}
+{{- range $key := include "suigw.requiredSecretKeys" . | splitList " " }}
 - name: {{ $key }}
   valueFrom:
     secretKeyRef:
       name: {{ include "suigw.secretName" $ }}
       key: {{ $key }}
 {{- end }}
+{{- end -}}
+
+{{- /*
+The keys every role needs from the Secret, each named in `env` (above) so a Secret without one
+stops the pod from starting (CreateContainerConfigError) instead of the role falling back to a
+default database.
+*/}}
+{{- define "suigw.requiredSecretKeys" -}}SUIGW_SECRET DATABASE_URL REDIS_URL{{- end -}}
+
+{{- /*
+The environment a role reads that must never sit in a ConfigMap or a pod spec
+(services/core/config.ts): `config.env` refuses them, `secret.extra` (or secret.existingSecret) carries them.
+*/}}
+{{- define "suigw.secretEnvKeys" -}}SUIGW_SECRET DATABASE_URL REDIS_URL SUIGW_BILLING_SPONSOR_KEY SUIGW_SMTP_URL SUIGW_ZKLOGIN_SALT_SECRET{{- end -}}
+
+{{- /*
+Every key of the Secret as environment (`envFrom`), as the operator's stream workers and billing
+Jobs get it: so the Secret carries any other secret a role reads (`secret.extra`: the billing
+sponsor key, an SMTP URL with its password) without it being written into a pod spec. `env`
+wins over it.
+*/}}
+{{- define "suigw.envFrom" -}}
+- secretRef:
+    name: {{ include "suigw.secretName" . }}
 {{- end -}}
 
 {{- define "suigw.podSpecCommon" -}}
@@ -113,6 +137,19 @@ its stats Service and the port check below cannot disagree.
 {{- end }}
 {{- $_ := set $pods "the operator pod" (list (list "operator.xdsPort" .Values.operator.xdsPort) (list "metrics.port" .Values.metrics.port)) }}
 {{- $_ := set $pods "the envoy pod" (list (list "envoy.port" .Values.envoy.port) (list "Envoy's readiness and stats listener" (include "suigw.envoyReadyPort" .)) (list "Envoy's admin interface" (include "suigw.envoyAdminPort" .))) }}
+{{- range $key := include "suigw.secretEnvKeys" . | splitList " " }}
+{{- if hasKey $.Values.config.env $key }}
+{{- fail (printf "config.env.%s: a secret, which config.env would write into every pod spec in clear; put it in secret.extra (or in the Secret secret.existingSecret names)" $key) }}
+{{- end }}
+{{- end }}
+{{- if and .Values.secret.existingSecret .Values.secret.extra }}
+{{- fail (printf "secret.extra (%s): the chart makes no Secret when secret.existingSecret is set; put these keys in the Secret %q" (keys .Values.secret.extra | sortAlpha | join ", ") .Values.secret.existingSecret) }}
+{{- end }}
+{{- range $key := list "SUIGW_SECRET" "DATABASE_URL" "REDIS_URL" "POSTGRES_PASSWORD" }}
+{{- if hasKey $.Values.secret.extra $key }}
+{{- fail (printf "secret.extra.%s: the chart sets this key of its Secret itself (secret.databaseUrl, secret.redisUrl, or secret.existingSecret to manage them all)" $key) }}
+{{- end }}
+{{- end }}
 {{- range $pod, $ports := $pods }}
 {{- $seen := dict }}
 {{- range $ports }}
