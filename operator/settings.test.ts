@@ -70,4 +70,10 @@ describe('operator settings from the one config', () => {
     expect(() => loadConfig({ SUIGW_OPERATOR_NAMESPACE: 'Not_OK' })).toThrow(/SUIGW_OPERATOR_NAMESPACE/);
     expect(() => loadConfig({ SUIGW_OPERATOR_EVENTS_PER_WORKER: '0' })).toThrow(/SUIGW_OPERATOR_EVENTS_PER_WORKER/);
   });
+
+  it("names the ConfigMap of its workloads' environment when SUIGW_OPERATOR_ENV_CONFIGMAP does, none when unset, and refuses a name Kubernetes would", () => {
+    expect(operatorSettings(loadConfig({ SUIGW_OPERATOR_ENV_CONFIGMAP: 'suigw-environment' })).envConfigMap).toBe('suigw-environment');
+    expect('envConfigMap' in operatorSettings(loadConfig({}))).toBe(false);
+    expect(() => loadConfig({ SUIGW_OPERATOR_ENV_CONFIGMAP: 'Not_OK' })).toThrow(/SUIGW_OPERATOR_ENV_CONFIGMAP/);
+  });
 });

@@ -42,6 +42,7 @@ export function operatorSettings(config: Readonly<Config>, options: OperatorSett
     namespace,
     image: config.operator.image,
     envSecret: config.operator.envSecret,
+    ...(config.operator.envConfigMap ? { envConfigMap: config.operator.envConfigMap } : {}),
     eventsPerWorker: config.operator.eventsPerWorker,
     maxStreamWorkers: config.operator.maxStreamWorkers,
     streamsResources: config.operator.streamsResources,

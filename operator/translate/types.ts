@@ -77,8 +77,10 @@ export interface TranslationSettings {
   hosts: { network: Network; http: string[]; grpc: string[] }[];
   backends: Record<BackendRole, BackendCluster>;
   image: string;
-  /** The Secret whose keys (SUIGW_SECRET, DATABASE_URL, REDIS_URL) are the environment of the stream workers and billing CronJobs. */
+  /** The Secret whose keys (SUIGW_SECRET, DATABASE_URL, REDIS_URL, any other secret) are the environment of the stream workers and billing CronJobs. */
   envSecret: string;
+  /** The ConfigMap whose keys are the rest of their environment (the chart's `config.env`); absent: none. */
+  envConfigMap?: string;
   /** Events per second one stream worker carries (the replica formula's divisor). */
   eventsPerWorker: number;
   maxStreamWorkers: number;

@@ -40,6 +40,17 @@ export const STREAM_WORKER_PORT = 8090;
 export const STREAM_WORKER_METRICS_PORT = 9464;
 
 /**
+ * The environment the chart's roles read, for the operator's pods too: the ConfigMap of the
+ * chart's `config.env` (upstream URLs, plans, webhook and billing settings; without them a stream
+ * worker ingests nothing and a billing pass knows no network), then the Secret, whose keys win.
+ * Each container's own `env` wins over both.
+ */
+function environmentFrom(settings: TranslationSettings): Record<string, unknown>[] {
+  const secret = { secretRef: { name: settings.envSecret } };
+  return settings.envConfigMap ? [{ configMapRef: { name: settings.envConfigMap } }, secret] : [secret];
+}
+
+/**
  * The stream workers' replica count (docs/kubernetes.md): none without an enabled stream,
  * otherwise ceil(expected events per second / events per worker), at least 1, at most the cap.
  */
@@ -77,7 +88,7 @@ export function streamWorkerDeployment(settings: TranslationSettings, network: N
             { name: 'PORT', value: String(STREAM_WORKER_PORT) },
             { name: 'SUIGW_METRICS_PORT', value: String(STREAM_WORKER_METRICS_PORT) },
           ],
-          envFrom: [{ secretRef: { name: settings.envSecret } }],
+          envFrom: environmentFrom(settings),
           ports: [
             { name: 'http', containerPort: STREAM_WORKER_PORT },
             { name: 'metrics', containerPort: STREAM_WORKER_METRICS_PORT },
@@ -198,13 +209,10 @@ export function billingCronJob(settings: TranslationSettings, resource: CustomRe
                 name: 'billing',
                 image: settings.image,
                 args: ['billing'],
-                env: [
-                  { name: 'SUIGW_BILLING_ORGANIZATION', value: spec.organizationId },
-                  { name: 'SUIGW_BILLING_NETWORK', value: spec.network },
-                  { name: 'SUIGW_BILLING_TIER', value: spec.tier },
-                  { name: 'SUIGW_BILLING_DAY', value: String(spec.billingDay) },
-                ],
-                envFrom: [{ secretRef: { name: settings.envSecret } }],
+                // A pass reads the organization's plans (network, tier, renewal day) from the
+                // database (services/billing/billing-pass.ts): the organization is all it is told.
+                env: [{ name: 'SUIGW_BILLING_ORGANIZATION', value: spec.organizationId }],
+                envFrom: environmentFrom(settings),
                 resources: settings.billingResources,
               }),
             },

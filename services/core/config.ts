@@ -171,6 +171,7 @@ export const ENV_SCHEMA = z.object({
   KUBECONFIG: optionalString,
   SUIGW_OPERATOR_IMAGE: z.string().min(1).default('ghcr.io/suigw/suigw:0.1.0'),
   SUIGW_OPERATOR_ENV_SECRET: z.string().regex(/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/).max(253).default('suigw-env'),
+  SUIGW_OPERATOR_ENV_CONFIGMAP: optionalString.pipe(z.string().regex(/^[a-z0-9]([-.a-z0-9]*[a-z0-9])?$/).max(253).optional()),
   SUIGW_OPERATOR_EVENTS_PER_WORKER: z.coerce.number().int().min(1).max(1_000_000).default(500),
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: z.coerce.number().int().min(1).max(1_000).default(10),
   // The chart's `roles.streams.resources`, which runs the same `suigw streams`.
@@ -338,6 +339,8 @@ export interface Config {
     image: string;
     /** The Secret the stream workers and billing CronJobs it creates take their environment from. */
     envSecret: string;
+    /** The ConfigMap of their other environment (the chart's `config.env`); unset: none. */
+    envConfigMap: string | undefined;
     eventsPerWorker: number;
     maxStreamWorkers: number;
     /** The `resources` of a stream worker's container and of a billing Job's. */
@@ -505,6 +508,7 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
       kubeconfig: v.KUBECONFIG,
       image: v.SUIGW_OPERATOR_IMAGE,
       envSecret: v.SUIGW_OPERATOR_ENV_SECRET,
+      envConfigMap: v.SUIGW_OPERATOR_ENV_CONFIGMAP,
       eventsPerWorker: v.SUIGW_OPERATOR_EVENTS_PER_WORKER,
       maxStreamWorkers: v.SUIGW_OPERATOR_MAX_STREAM_WORKERS,
       streamsResources: v.SUIGW_OPERATOR_STREAMS_RESOURCES,
@@ -597,7 +601,8 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_OPERATOR_IDENTITY: "`suigw operator`: this replica's name in the leader Lease (default: the host name, i.e. the pod name).",
   KUBECONFIG: "`suigw operator` outside a cluster: its kubeconfig file(s), separated as PATH is (unset: ~/.kube/config; neither, and not in a pod with a service account: it stops at start-up, exit 2).",
   SUIGW_OPERATOR_IMAGE: '`suigw operator`: the image of the stream workers and billing CronJobs it creates.',
-  SUIGW_OPERATOR_ENV_SECRET: "`suigw operator`: the Secret (SUIGW_SECRET, DATABASE_URL, REDIS_URL) the stream workers and billing CronJobs it creates take their environment from, in SUIGW_OPERATOR_NAMESPACE where it creates them (default suigw-env; the Helm chart sets its own).",
+  SUIGW_OPERATOR_ENV_SECRET: "`suigw operator`: the Secret (SUIGW_SECRET, DATABASE_URL, REDIS_URL and any other secret, e.g. SUIGW_BILLING_SPONSOR_KEY) the stream workers and billing CronJobs it creates take their environment from (every key), in SUIGW_OPERATOR_NAMESPACE where it creates them (default suigw-env; the Helm chart sets its own).",
+  SUIGW_OPERATOR_ENV_CONFIGMAP: "`suigw operator`: a ConfigMap whose every key is environment of the stream workers and billing CronJobs it creates (upstream URLs, plans, webhook and billing settings: what the other roles read), in SUIGW_OPERATOR_NAMESPACE; the Secret wins over it. Unset: none (the Helm chart sets its `config.env`).",
   SUIGW_OPERATOR_EVENTS_PER_WORKER: '`suigw operator`: expected events per second one stream worker carries (default 500; replicas = ceil(load / this)).',
   SUIGW_OPERATOR_MAX_STREAM_WORKERS: '`suigw operator`: most stream-worker replicas per network (default 10).',
   SUIGW_OPERATOR_STREAMS_RESOURCES: '`suigw operator`: the `resources` of each stream worker\'s container, as JSON (default `{"requests": {"cpu": "250m", "memory": "256Mi"}, "limits": {"memory": "1Gi"}}`, the chart\'s streams role); a request above its limit is refused.',

@@ -29,20 +29,38 @@ app.kubernetes.io/component: {{ .component }}
 {{- .Values.secret.existingSecret | default (printf "%s-config" (include "suigw.fullname" .)) -}}
 {{- end -}}
 
-{{/* The environment every suigw role reads (services/core/config.ts): secrets from the Secret, the rest inline. */}}
+{{- /*
+The settings every suigw pod reads (services/core/config.ts), the chart's own and the operator's
+stream workers and billing Jobs alike, as `name: "value"` lines: LOG_LEVEL from `config.logLevel`,
+then `config.env` (its own LOG_LEVEL gives way). The ConfigMap `<release>-environment` holds them
+(templates/environment.yaml).
+*/}}
+{{- define "suigw.settings" -}}
+LOG_LEVEL: {{ .Values.config.logLevel | quote }}
+{{- range $name, $value := .Values.config.env }}
+{{- if ne $name "LOG_LEVEL" }}
+{{ $name }}: {{ $value | quote }}
+{{- end }}
+{{- end }}
+{{- end -}}
+
+{{- define "suigw.environmentName" -}}
+{{- printf "%s-environment" (include "suigw.fullname" .) -}}
+{{- end -}}
+
+{{/* What a pod template carries so that a change of the settings rolls its pods, as a change of its own spec would. */}}
+{{- define "suigw.settingsChecksum" -}}
+checksum/environment: {{ include "suigw.settings" . | sha256sum | trunc 16 | quote }}
+{{- end -}}
+
+{{/* The environment every suigw role reads (services/core/config.ts) beside the ConfigMap's and the Secret's (envFrom): what the chart fixes, and the Secret's required keys. */}}
 {{- define "suigw.env" -}}
 - name: HOST
   value: 0.0.0.0
-- name: LOG_LEVEL
-  value: {{ .Values.config.logLevel | quote }}
 - name: SUIGW_METRICS_PORT
   value: {{ .Values.metrics.port | quote }}
 - name: SUIGW_NETWORKS
   value: {{ keys .Values.networks | sortAlpha | join "," | quote }}
-{{- range $name, $value := .Values.config.env }}
-- name: {{ $name }}
-  value: {{ $value | quote }}
-{{- end }}
 {{- range $key := include "suigw.requiredSecretKeys" . | splitList " " }}
 - name: {{ $key }}
   valueFrom:
@@ -66,12 +84,18 @@ The environment a role reads that must never sit in a ConfigMap or a pod spec
 {{- define "suigw.secretEnvKeys" -}}SUIGW_SECRET DATABASE_URL REDIS_URL SUIGW_BILLING_SPONSOR_KEY SUIGW_SMTP_URL SUIGW_ZKLOGIN_SALT_SECRET{{- end -}}
 
 {{- /*
-Every key of the Secret as environment (`envFrom`), as the operator's stream workers and billing
-Jobs get it: so the Secret carries any other secret a role reads (`secret.extra`: the billing
-sponsor key, an SMTP URL with its password) without it being written into a pod spec. `env`
-wins over it.
+Every key of the settings' ConfigMap, then of the Secret, as environment (`envFrom`), as the
+operator's stream workers and billing Jobs get them: so the Secret carries any other secret a
+role reads (`secret.extra`: the billing sponsor key, an SMTP URL with its password) without it
+being written into a pod spec. The Secret's keys win over the ConfigMap's, `env` over both.
 */}}
 {{- define "suigw.envFrom" -}}
+- configMapRef:
+    name: {{ include "suigw.environmentName" . }}
+{{- include "suigw.secretEnvFrom" . | nindent 0 }}
+{{- end -}}
+
+{{- define "suigw.secretEnvFrom" -}}
 - secretRef:
     name: {{ include "suigw.secretName" . }}
 {{- end -}}
