@@ -22,7 +22,7 @@ const TESTDATA = new URL('./testdata/', import.meta.url);
 const UPDATE = process.env.UPDATE_GOLDEN === '1';
 const CASES: Record<string, string[]> = {
   default: [],
-  production: ['-f', 'test/helm/testdata/production.values.yaml', '--api-versions', 'monitoring.coreos.com/v1/ServiceMonitor', '--api-versions', 'monitoring.coreos.com/v1/PrometheusRule'],
+  production: ['-f', 'test/helm/testdata/production.values.yaml', '--api-versions', 'monitoring.coreos.com/v1/ServiceMonitor', '--api-versions', 'monitoring.coreos.com/v1/PodMonitor', '--api-versions', 'monitoring.coreos.com/v1/PrometheusRule'],
 };
 const ROLES = ['authz', 'gateway', 'grpc', 'ratelimit', 'streams'];
 
