@@ -121,6 +121,10 @@ class ForwardedCall implements CallerLink {
   #unwatchKey: (() => void) | undefined;
   /** Set while streamed messages wait for the ledger; an end decided meanwhile comes after them. */
   #paying: Promise<void> | undefined;
+  /** Batches of streamed messages waiting for the ledger: each holds the upstream until it is paid for and written. */
+  #unpaid = 0;
+  /** The client's stream took no more: the upstream is held until it drains. */
+  #awaitingDrain = false;
   cancelAttempt: (() => void) | undefined;
 
   constructor(
@@ -218,16 +222,18 @@ class ForwardedCall implements CallerLink {
         return;
       }
       // Streamed messages past the first are paid for before they are sent: the stream waits for the ledger.
+      this.#unpaid += 1;
       up.pause();
       this.#paying = (this.#paying ?? Promise.resolve()).then(async () => {
         const refusal = await this.#pay(extra);
+        this.#unpaid -= 1;
         if (refusal) {
           this.#write(frames.slice(0, frames.length - extra));
           this.#end(refusal, true);
           return;
         }
         this.#write(frames);
-        if (!this.#finished) up.resume();
+        this.#resumeUpstream();
       });
     });
     up.on('trailers', (received) => { trailers = received; });
@@ -257,9 +263,30 @@ class ForwardedCall implements CallerLink {
     }
   }
 
+  /**
+   * Writes to the client at its pace: when its stream takes no more, the upstream is held until
+   * it drains, so HTTP/2 flow control holds the node back. Of a stream its client does not read,
+   * the proxy then holds (and has charged) about one message past the client's window, not the
+   * rest of the stream, which before piled up here, each message charged though never delivered.
+   */
   #write(frames: Buffer[]): void {
-    if (this.#finished || this.#client.destroyed) return;
-    for (const frame of frames) this.#client.write(frame);
+    const client = this.#client;
+    if (this.#finished || client.destroyed) return;
+    let flowing = true;
+    for (const frame of frames) flowing = client.write(frame);
+    if (flowing || this.#awaitingDrain) return;
+    this.#awaitingDrain = true;
+    this.#call?.stream.pause();
+    client.once('drain', () => {
+      this.#awaitingDrain = false;
+      this.#resumeUpstream();
+    });
+  }
+
+  /** Resumes the upstream once nothing holds it: neither messages waiting for the ledger nor a client stream waiting to drain. */
+  #resumeUpstream(): void {
+    if (this.#finished || this.#unpaid > 0 || this.#awaitingDrain) return;
+    this.#call?.stream.resume();
   }
 
   /** Ends the call once: settles the meter, sends the status (and metadata) to the client, and cancels upstream when asked. */
