@@ -15,7 +15,9 @@
  * - `overloaded`: our own bulkhead is full for this upstream → 503 with Retry-After; only the
  *   caller that found it full fails.
  * - `circuit_open`: the group's breaker is open → 503 at once, no attempt, no retry.
- * - `cancelled`: the caller went away (or the node reported CANCELLED); never counted.
+ * - `cancelled`: the caller went away (or the node reported CANCELLED), or the attempt was given up
+ *   for the caller's own failure, its API error the cause (a gRPC caller that had not sent its
+ *   whole request in time: REQUEST_TIMEOUT); never counted.
  */
 export type UpstreamErrorKind =
   | 'unavailable' | 'timeout' | 'bad_response' | 'not_found' | 'invalid_argument' | 'rejected'

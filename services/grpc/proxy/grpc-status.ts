@@ -1,11 +1,16 @@
 import { encodeGrpcMessage, GrpcStatus, isApiError, type ApiError } from '../../core/index.js';
 import { databaseUnavailableError } from '../../db/index.js';
-import { upstreamApiError } from '../../upstream/index.js';
+import { upstreamApiError, UpstreamError } from '../../upstream/index.js';
 
 /** A call's end as gRPC sees it: status and message (percent-encoded on the wire). */
 export interface CallStatus {
   code: number;
   message: string;
+  /**
+   * The HTTP status the call is charged and counted as, where its code alone says otherwise: the
+   * caller's REQUEST_TIMEOUT is DEADLINE_EXCEEDED on the wire, but a 408, not a 504.
+   */
+  chargedAs?: number;
 }
 
 /**
@@ -18,8 +23,13 @@ export function statusOfApiError(error: ApiError): CallStatus {
   return { code: error.definition.grpc, message: error.definition.wire === false ? detail : `${error.code}: ${detail}` };
 }
 
-/** Whatever a stage threw, as a status: API errors by the table, upstream failures by their code, the database unreachable UNAVAILABLE, the rest INTERNAL. */
+/** Whatever a stage threw, as a status: API errors by the table, upstream failures by their code (the caller's own by its error), the database unreachable UNAVAILABLE, the rest INTERNAL. */
 export function statusOf(error: unknown): CallStatus {
+  // An attempt given up for the caller's own failure (its request incomplete when the time was
+  // up) ends with the caller's error, charged and counted by its HTTP status.
+  if (error instanceof UpstreamError && error.kind === 'cancelled' && isApiError(error.cause)) {
+    return { ...statusOfApiError(error.cause), chargedAs: error.cause.status };
+  }
   const mapped = upstreamApiError(error);
   if (isApiError(mapped)) return statusOfApiError(mapped);
   const unavailable = databaseUnavailableError(error);
@@ -40,8 +50,10 @@ const CLIENT_ERRORS = new Set<number>([
  * The HTTP status a call's gRPC status stands for, for the charging rules of the spec (written
  * for HTTP): OK and the caller's mistakes are charged like a 200 or a 4xx; RESOURCE_EXHAUSTED like
  * a 429 and server-side failures like a 5xx are not; a call the client cancelled is charged (499).
+ * A status that names its HTTP status (`chargedAs`, the caller's REQUEST_TIMEOUT) is that one.
  */
-export function chargeStatusOf(code: number): number {
+export function chargeStatusOf({ code, chargedAs }: CallStatus): number {
+  if (chargedAs !== undefined) return chargedAs;
   if (code === GrpcStatus.OK) return 200;
   if (code === GrpcStatus.CANCELLED) return 499;
   if (code === GrpcStatus.RESOURCE_EXHAUSTED) return 429;

@@ -66,8 +66,8 @@ export async function proxyCall(
   }
   const { pipeline } = deps;
   const startedAt = performance.now();
-  const finished = (code: number) => {
-    if (deps.metrics) recordCall(deps.metrics, path, code, startedAt);
+  const finished = (status: CallStatus) => {
+    if (deps.metrics) recordCall(deps.metrics, path, status, startedAt);
   };
   let principal: Principal;
   let ticket: MeterTicket | undefined;
@@ -81,16 +81,16 @@ export async function proxyCall(
     ticket = admission.ticket;
     if (admission.error) {
       const refused = statusOfApiError(admission.error);
-      answerTrailersOnly(stream, refused, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(refused.code) }));
-      finished(refused.code);
+      answerTrailersOnly(stream, refused, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(refused) }));
+      finished(refused);
       return;
     }
     const recheck = new KeyRecheck(pipeline, apiKey, access);
     await new ForwardedCall(stream, headers, path, upstream, principal, ticket, pipeline, finished).run(recheck, deps.clock ?? systemClock);
   } catch (error) {
     const status = statusOf(error);
-    answerTrailersOnly(stream, status, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(status.code) }));
-    finished(status.code);
+    answerTrailersOnly(stream, status, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(status) }));
+    finished(status);
   }
 }
 
@@ -113,7 +113,7 @@ class ForwardedCall implements CallerLink {
   readonly #ticket: MeterTicket | undefined;
   readonly #pipeline: RequestPipeline;
   /** Counts the call in the request metrics (proxyCall's). */
-  readonly #onEnd: (grpcCode: number) => void;
+  readonly #onEnd: (status: CallStatus) => void;
   #call: OpenedCall | undefined;
   #messages = 0;
   #finished = false;
@@ -129,7 +129,7 @@ class ForwardedCall implements CallerLink {
 
   constructor(
     client: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders, path: string, upstream: Upstream, principal: Principal,
-    ticket: MeterTicket | undefined, pipeline: RequestPipeline, finished: (grpcCode: number) => void,
+    ticket: MeterTicket | undefined, pipeline: RequestPipeline, finished: (status: CallStatus) => void,
   ) {
     this.#client = client;
     this.#headers = headers;
@@ -300,9 +300,9 @@ class ForwardedCall implements CallerLink {
     const up = this.#call?.stream;
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
     // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
-    const charged = this.#messages > 0 ? 200 : chargeStatusOf(status.code);
+    const charged = this.#messages > 0 ? 200 : chargeStatusOf(status);
     const metering = this.#pipeline.settle(this.#ticket, { kind: 'answered', status: charged });
-    this.#onEnd(status.code);
+    this.#onEnd(status);
     const client = this.#client;
     if (client.destroyed || client.closed) return;
     const trailers = { ...upstreamTrailers, ...metering, ...trailerFields(status) };

@@ -1,7 +1,8 @@
 import http2 from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { defaultUpstreamPolicy } from '../../upstream/index.js';
+import { Metrics } from '../../core/index.js';
+import { defaultUpstreamPolicy, type SuiUpstream } from '../../upstream/index.js';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
 
 const bytes = (value: Buffer) => value;
@@ -178,6 +179,53 @@ describe('gRPC proxy: a caller that opens calls and stays silent', () => {
       });
       client.close();
       expect(echoed).toEqual(Buffer.from([...Buffer.from('echo:'), 1]));
+    } finally {
+      session.destroy();
+      await e2e.stop();
+      odd.stop();
+    }
+  });
+});
+
+describe('gRPC proxy: a caller that has not sent its whole request when the time is up', () => {
+  /**
+   * The caller's failure, as a REST request whose body stalls: before, it went through the
+   * upstream's error mapping as DEADLINE_EXCEEDED `UPSTREAM_TIMEOUT`, settled as a 504 (not
+   * charged) and counted as one and as an upstream timeout.
+   */
+  it("is the caller's REQUEST_TIMEOUT (DEADLINE_EXCEEDED): charged 1 credit, counted as a 408, never as an upstream timeout", async () => {
+    const odd = await startOddUpstream();
+    const metrics = new Metrics({ defaultMetrics: false });
+    const e2e = await startGrpcProxyE2E({ upstreamUrl: odd.url, policy: { attemptTimeoutMs: 400, deadlineMs: 800 }, metrics });
+    (e2e.upstream as SuiUpstream).instrument(metrics);
+    const session = http2.connect(`http://${e2e.host}`);
+    session.on('error', () => undefined);
+    try {
+      const remaining = async () => (await e2e.metering.ledger.balance(e2e.gateway.organizationId)).remaining;
+      const before = await remaining();
+      const answer = await new Promise<http2.IncomingHttpHeaders>((resolve) => {
+        const stream = session.request({
+          ':method': 'POST', ':path': '/sui.rpc.v2.FutureService/Echo', 'content-type': 'application/grpc', te: 'trailers', 'x-api-key': e2e.gateway.adminKey,
+        });
+        stream.on('response', (headers) => { if (headers['grpc-status'] !== undefined) resolve(headers); });
+        stream.on('trailers', resolve);
+        stream.on('error', () => undefined);
+        // Half a message, and no end.
+        stream.write(Buffer.from([0, 0, 0, 0, 8, 1, 2]));
+        stream.resume();
+      });
+      expect(answer['grpc-status']).toBe(String(grpc.status.DEADLINE_EXCEEDED));
+      expect(decodeURIComponent(String(answer['grpc-message']))).toBe('REQUEST_TIMEOUT: The request was not received in full within 400 ms.');
+      expect(answer['x-svc-credit-remaining']).toBe(String(before - 1));
+      expect(await remaining()).toBe(before - 1);
+      const exposition = (await metrics.registry.metrics()).split('\n');
+      expect(exposition.filter((line) => line.startsWith('suigw_requests_total{'))).toEqual([
+        'suigw_requests_total{protocol="grpc",route="other",method="POST",status="408"} 1',
+      ]);
+      expect(exposition.filter((line) => line.startsWith('suigw_upstream_calls_total{') && line.includes('method="other"'))).toEqual([
+        'suigw_upstream_calls_total{network="mainnet",api="grpc",method="other",outcome="cancelled"} 1',
+      ]);
+      expect(e2e.upstream.breakers()['grpc']).toBe('closed');
     } finally {
       session.destroy();
       await e2e.stop();

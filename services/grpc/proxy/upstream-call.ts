@@ -1,5 +1,6 @@
 import http2 from 'node:http2';
 import type { Readable } from 'node:stream';
+import { ApiError } from '../../core/index.js';
 import { UpstreamError, type RawGrpcChannel } from '../../upstream/index.js';
 import { forwardRequestBody } from './request-body.js';
 
@@ -27,9 +28,10 @@ export interface OpenedCall {
  * node's answer, whatever its gRPC status. Before that, a refused stream, a session error, a
  * reset, or silence past `timeoutMs` is a transport failure (the breaker counts it); the caller
  * going away (`caller.cancelAttempt`) is `cancelled` (never counted). A caller still sending its
- * request when the time is up is the caller's failure, never the node's: a local timeout (the
- * call ends DEADLINE_EXCEEDED, the breaker does not count it), so no tenant can open a network's
- * breaker for everyone by opening calls and staying silent.
+ * request when the time is up is the caller's failure, never the node's: the attempt is
+ * `cancelled` with the caller's REQUEST_TIMEOUT as its cause (the call ends DEADLINE_EXCEEDED,
+ * charged and counted as a 408; the breaker does not count it), so no tenant can open a
+ * network's breaker for everyone by opening calls and staying silent.
  */
 export function openUpstreamCall(
   channel: RawGrpcChannel, upstream: string, operation: string, headers: http2.OutgoingHttpHeaders,
@@ -51,18 +53,26 @@ export function openUpstreamCall(
     let settled = false;
     let stopBody: () => void = () => undefined;
     // Errors are built only for a call that fails: 'close' and 'error' also come after every answer.
-    const fail = (kind: 'unavailable' | 'timeout' | 'cancelled', detail: string, cause?: unknown, local = kind === 'cancelled') => {
+    const fail = (kind: 'unavailable' | 'timeout' | 'cancelled', detail: string, cause?: unknown) => {
       if (settled) return;
       settled = true;
       clearTimeout(timer);
       caller.cancelAttempt = undefined;
       stopBody();
       if (!stream.closed) stream.close(http2.constants.NGHTTP2_CANCEL);
-      reject(new UpstreamError(kind, upstream, operation, `${operation}: ${detail}`, local ? { local: true } : cause === undefined ? {} : { cause }));
+      const local = kind === 'cancelled';
+      reject(new UpstreamError(kind, upstream, operation, `${operation}: ${detail}`, { ...(local ? { local } : {}), ...(cause === undefined ? {} : { cause }) }));
     };
     const timer = setTimeout(() => {
-      if (body.readableEnded) fail('timeout', `no answer within ${Math.round(timeoutMs)} ms`);
-      else fail('timeout', `the caller had not sent its whole request within ${Math.round(timeoutMs)} ms`, undefined, true);
+      if (body.readableEnded) {
+        fail('timeout', `no answer within ${Math.round(timeoutMs)} ms`);
+        return;
+      }
+      // The caller's own failure, as a REST request whose body stalls: the attempt is given up
+      // for the caller (never breaker-counted), and the call ends with the caller's error.
+      const ms = Math.round(timeoutMs);
+      fail('cancelled', `the caller had not sent its whole request within ${ms} ms`,
+        new ApiError('REQUEST_TIMEOUT', { message: `The request was not received in full within ${ms} ms.` }));
     }, timeoutMs);
     caller.cancelAttempt = () => fail('cancelled', 'cancelled by the caller');
     // Errors after the answer are handled by the forwarder, through 'close' and its rstCode.
