@@ -1,6 +1,7 @@
 import { once } from 'node:events';
 import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FlowControlledWriter } from '../../../test/support/flow-controlled-writer.js';
 import { GrpcStatus } from '../../core/index.js';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
 
@@ -20,7 +21,7 @@ const STREAMED_BYTES = MESSAGES * FRAME_BYTES;
 const MAX_AHEAD_BYTES = 4 * 1024 * 1024;
 
 /** The one streamed call: what the upstream has written, and whether it waits for 'drain' or is done. */
-const call = { written: 0, upstreamWaits: false, upstreamDone: false, signal: (): void => undefined };
+const call = new FlowControlledWriter();
 
 /** A native gRPC server stream (as SubscribeCheckpoints) whose client stops reading, and reads on only once the upstream cannot write. */
 describe('gRPC proxy: response backpressure', () => {
@@ -39,19 +40,7 @@ describe('gRPC proxy: response backpressure', () => {
       }
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
-      void (async () => {
-        while (call.written < STREAMED_BYTES) {
-          call.written += frame.length;
-          if (stream.write(frame)) continue;
-          call.upstreamWaits = true;
-          call.signal();
-          await once(stream, 'drain');
-          call.upstreamWaits = false;
-        }
-        call.upstreamDone = true;
-        call.signal();
-        stream.end();
-      })();
+      call.stream(stream, frame, STREAMED_BYTES);
     });
     await new Promise<void>((resolve) => upstream.listen(0, '127.0.0.1', () => resolve()));
     e2e = await startGrpcProxyE2E({ upstreamUrl: `http://127.0.0.1:${(upstream.address() as { port: number }).port}` });
@@ -86,16 +75,11 @@ describe('gRPC proxy: response backpressure', () => {
       // It reads nothing more until the upstream is stuck: waiting for 'drain' and still
       // waiting after many turns of the event loop (each one polls the sockets), where a proxy
       // that reads on frees it within a few.
-      let stuckAt: number | undefined;
-      while (stuckAt === undefined && !call.upstreamDone) {
-        if (!call.upstreamWaits) await new Promise<void>((resolve) => (call.signal = resolve));
-        for (let turn = 0; turn < 1000 && call.upstreamWaits; turn++) await new Promise((resolve) => setImmediate(resolve));
-        if (call.upstreamWaits) stuckAt = call.written;
-      }
+      const stuckAt = await call.stuckAt();
       // Before: the proxy read on and wrote into the client's stream whatever came, charging each
       // message as it was buffered: the upstream streamed all 32 MiB, paid for, to a client that
       // read almost none of it.
-      expect(call.upstreamDone).toBe(false);
+      expect(call.done).toBe(false);
       expect(stuckAt).toBeLessThan(MAX_AHEAD_BYTES);
       expect(before - (await remaining())).toBeLessThan(MAX_AHEAD_BYTES / FRAME_BYTES);
       // Once the client reads again, the stream goes on to its end, each message paid for.

@@ -2,6 +2,7 @@ import { once } from 'node:events';
 import http from 'node:http';
 import http2 from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { FlowControlledWriter } from '../../../test/support/flow-controlled-writer.js';
 import { createGrpcWebMux, type GrpcWebMux } from './index.js';
 
 const FRAME_BYTES = 64 * 1024;
@@ -13,8 +14,9 @@ const STREAMED_BYTES = 64 * 1024 * 1024;
  */
 const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
 
-/** The one streamed call: what the server has written and the client read, and whether the server waits for 'drain' or is done. */
-const call = { written: 0, read: 0, serverWaits: false, serverDone: false, signal: (): void => undefined };
+/** The one streamed call: what the server has written (and whether it waits for 'drain' or is done), and what the client read. */
+const call = new FlowControlledWriter();
+let read = 0;
 
 /** A gRPC-Web response stream whose client reads only while the server cannot write. */
 describe('gRPC-Web mux: response backpressure', () => {
@@ -29,19 +31,7 @@ describe('gRPC-Web mux: response backpressure', () => {
       stream.resume();
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
-      void (async () => {
-        while (call.written < STREAMED_BYTES) {
-          call.written += frame.length;
-          if (stream.write(frame)) continue;
-          call.serverWaits = true;
-          call.signal();
-          await once(stream, 'drain');
-          call.serverWaits = false;
-        }
-        call.serverDone = true;
-        call.signal();
-        stream.end();
-      })();
+      call.stream(stream, frame, STREAMED_BYTES);
     });
     mux = createGrpcWebMux({ target: { injectConnection: (connection) => target.emit('connection', connection), destroy: () => target.close() } });
     port = (await mux.listen(0, '127.0.0.1')).port;
@@ -60,20 +50,15 @@ describe('gRPC-Web mux: response backpressure', () => {
     // The client reads nothing until the server is stuck: waiting for 'drain' and still waiting
     // after many turns of the event loop. All in this process (the internal session is in
     // memory), so a mux that reads on frees the server within a few turns.
-    let stuckAt: number | undefined;
-    while (stuckAt === undefined && !call.serverDone) {
-      if (!call.serverWaits) await new Promise<void>((resolve) => (call.signal = resolve));
-      for (let turn = 0; turn < 1000 && call.serverWaits; turn++) await new Promise((resolve) => setImmediate(resolve));
-      if (call.serverWaits) stuckAt = call.written;
-    }
+    const stuckAt = await call.stuckAt();
     // Before: the mux read on and wrote into the client's response whatever it was sent: the
     // server streamed all 64 MiB to a client that read none of it.
-    expect(call.serverDone).toBe(false);
+    expect(call.done).toBe(false);
     expect(stuckAt).toBeLessThan(MAX_AHEAD_BYTES);
     // Once the client reads, the stream goes on to its end.
-    res.on('data', (chunk: Buffer) => (call.read += chunk.length));
+    res.on('data', (chunk: Buffer) => (read += chunk.length));
     res.resume();
     await once(res, 'end');
-    expect(call.read).toBeGreaterThanOrEqual(STREAMED_BYTES);
+    expect(read).toBeGreaterThanOrEqual(STREAMED_BYTES);
   }, 60_000);
 });
