@@ -49,6 +49,24 @@ describe('KeyRecheck.watch', () => {
     expect(checks()).toBe(1);
   });
 
+  it('a check that cannot decide (database down, the per-IP lookup budget spent, a bug) ends nothing; the next refusal of the key does', async () => {
+    const clock = new ManualClock();
+    const failures: unknown[] = [
+      new ApiError('DATABASE_UNAVAILABLE'), new ApiError('RATE_LIMIT_EXCEEDED'), new Error('connection reset'), new ApiError('API_KEY_EXPIRED'),
+    ];
+    let checks = 0;
+    const authenticateKey = (): Principal => {
+      throw failures[checks++];
+    };
+    const refused: unknown[] = [];
+    new KeyRecheck({ authenticateKey } as unknown as RequestPipeline, 'svc_pat_key', ACCESS).watch(clock, (error) => refused.push(error));
+    for (let step = 0; step < 5; step += 1) {
+      clock.advance(KEY_RECHECK_MS);
+      await vi.advanceTimersByTimeAsync(KEY_RECHECK_MS);
+    }
+    expect({ checks, refused }).toEqual({ checks: 4, refused: [expect.objectContaining({ code: 'API_KEY_EXPIRED' })] });
+  });
+
   it('a call admitted without a key (Envoy decided) is never refused', async () => {
     const clock = new ManualClock();
     const { pipeline, checks } = pipelineRefusing({ now: true });

@@ -1,4 +1,4 @@
-import type { Clock } from '../core/index.js';
+import { isApiError, type Clock } from '../core/index.js';
 import type { AccessRequest, Principal } from '../identity/index.js';
 import type { RequestPipeline } from './request-pipeline.js';
 
@@ -35,13 +35,16 @@ export class KeyRecheck {
     return this.#pipeline.authenticateKey(this.#apiKey, this.#access);
   }
 
-  /** The refusal the key meets now, or undefined while it may still call. */
+  /**
+   * The refusal the key meets now, or undefined while it may still call, or when the check could
+   * not decide (a database error, the unknown-key budget's 429: tried again at the next check).
+   */
   async refusal(): Promise<unknown> {
     try {
       await this.check();
       return undefined;
     } catch (error) {
-      return error;
+      return refusesKey(error) ? error : undefined;
     }
   }
 
@@ -55,6 +58,15 @@ export class KeyRecheck {
     WATCH_TIMER.start();
     return () => unwatch(watched);
   }
+}
+
+/**
+ * Whether a failed check refused the key itself (401, 403, 404: disabled, expired, unknown, its
+ * organization gone, scope, origin or network), the only failures that end an open connection;
+ * a failure to check it (a 5xx, a 429 of the per-IP budget of lookups) says nothing of the key.
+ */
+export function refusesKey(error: unknown): boolean {
+  return isApiError(error) && (error.status === 401 || error.status === 403 || error.status === 404);
 }
 
 interface WatchedKey {

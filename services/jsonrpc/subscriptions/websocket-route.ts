@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
 import { ERRORS, errorResponses, everyHeartbeat, isApiError, webSocketHeartbeat, type ApiError, type Clock } from '../../core/index.js';
 import { readApiKey } from '../../identity/index.js';
-import { KeyRecheck, type RequestPipeline } from '../../pipeline/index.js';
+import { KeyRecheck, refusesKey, type RequestPipeline } from '../../pipeline/index.js';
 import type { App, Capability } from '../../route-contract/index.js';
 import type { UpstreamSet } from '../../upstream/index.js';
 import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../openapi-schemas.js';
@@ -38,10 +38,13 @@ function closeReason(code: string, message: string): string {
   return code === 'CU_QUOTA_EXCEEDED' ? 'QUOTA_EXCEEDED' : `${code}: ${message}`.slice(0, 120);
 }
 
-/** A refusal of the key as the session answers it: the socket ends; anything else is a failure to log. */
-function keyRefusal(error: unknown): { code: string; message: string; closing: true } {
+/**
+ * A failed check of the key as the session answers the call: a refusal of the key ends the socket;
+ * a failure to check it (a database error, a 429) answers this call only; anything else is a failure to log.
+ */
+function keyRefusal(error: unknown): { code: string; message: string; closing: boolean } {
   if (!isApiError(error)) throw error;
-  return { code: error.code, message: error.message, closing: true };
+  return { code: error.code, message: error.message, closing: refusesKey(error) };
 }
 
 /**
