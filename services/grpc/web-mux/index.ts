@@ -231,10 +231,24 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     stream.on('data', (chunk: Buffer) => {
       if (!finished) writeBody(chunk);
     });
-    stream.on('trailers', (trailers) => finish(headerValues(trailers)));
+    // Node emits 'trailers' when they arrive, which can be before the data the stream still holds
+    // for a slow client was read (it is paused above): the trailer frame goes out after the body
+    // has ended, never cutting it short under an OK status.
+    let trailersReceived: Record<string, string> | undefined;
+    stream.on('trailers', (trailers) => {
+      trailersReceived = headerValues(trailers);
+      if (stream.readableEnded) finish(trailersReceived);
+    });
+    stream.on('end', () => {
+      if (trailersReceived) finish(trailersReceived);
+    });
     stream.on('close', () => {
       if (stream.rstCode === http2.constants.NGHTTP2_ENHANCE_YOUR_CALM) retire(internal);
       if (finished) return;
+      if (trailersReceived) {
+        finish(trailersReceived);
+        return;
+      }
       if (!res.headersSent && early.length === 0) {
         respondError(res, cors, responseType, 14, 'upstream closed the stream');
         finished = true;

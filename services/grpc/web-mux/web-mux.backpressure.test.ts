@@ -14,6 +14,11 @@ const STREAMED_BYTES = 64 * 1024 * 1024;
  */
 const MAX_AHEAD_BYTES = 16 * 1024 * 1024;
 
+/** The call a slow reader reads to its end, and its size: several times what the buffers hold. */
+const SLOW_PATH = '/pkg.Service/Slow';
+const SLOW_READ_BYTES = 8 * 1024 * 1024;
+const slow = new FlowControlledWriter();
+
 /** The one streamed call: what the server has written (and whether it waits for 'drain' or is done), and what the client read. */
 const call = new FlowControlledWriter();
 let read = 0;
@@ -26,12 +31,13 @@ describe('gRPC-Web mux: response backpressure', () => {
   beforeAll(async () => {
     const frame = Buffer.alloc(5 + FRAME_BYTES);
     frame.writeUInt32BE(FRAME_BYTES, 1);
-    target.on('stream', (stream) => {
+    target.on('stream', (stream, headers) => {
       stream.on('error', () => undefined);
       stream.resume();
       stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
       stream.once('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
-      call.stream(stream, frame, STREAMED_BYTES);
+      if (headers[':path'] === SLOW_PATH) slow.stream(stream, frame, SLOW_READ_BYTES);
+      else call.stream(stream, frame, STREAMED_BYTES);
     });
     mux = createGrpcWebMux({ target: { injectConnection: (connection) => target.emit('connection', connection), destroy: () => target.close() } });
     port = (await mux.listen(0, '127.0.0.1')).port;
@@ -60,5 +66,32 @@ describe('gRPC-Web mux: response backpressure', () => {
     res.resume();
     await once(res, 'end');
     expect(read).toBeGreaterThanOrEqual(STREAMED_BYTES);
+  }, 60_000);
+
+  it('a client that reads slowly gets the whole response and then its trailers, nothing cut', async () => {
+    // The trailers come as soon as the last data fits the window, while the mux may still hold
+    // data for a client that has not drained: before, they were written at once and the held
+    // data dropped, a stream cut short that still said OK.
+    const res = await new Promise<http.IncomingMessage>((resolve, reject) => {
+      const req = http.request({ host: '127.0.0.1', port, method: 'POST', path: SLOW_PATH, agent: false, headers: { 'content-type': 'application/grpc-web+proto' } }, resolve);
+      req.on('error', reject);
+      req.end(Buffer.alloc(5));
+    });
+    const chunks: Buffer[] = [];
+    res.pause();
+    // It reads nothing until the server is stuck or done: the mux then holds what it could not
+    // write, and the last data and the trailers reach it while it holds the rest.
+    await slow.stuckAt();
+    res.on('data', (chunk: Buffer) => {
+      chunks.push(chunk);
+      res.pause();
+      setTimeout(() => res.resume(), 1);
+    });
+    res.resume();
+    await once(res, 'end');
+    const body = Buffer.concat(chunks);
+    const trailerFrame = Buffer.concat([Buffer.from([0x80, 0, 0, 0, 16]), Buffer.from('grpc-status: 0\r\n')]);
+    expect(body.length).toBe(SLOW_READ_BYTES + (SLOW_READ_BYTES / FRAME_BYTES) * 5 + trailerFrame.length);
+    expect(body.subarray(body.length - trailerFrame.length)).toEqual(trailerFrame);
   }, 60_000);
 });
