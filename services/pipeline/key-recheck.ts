@@ -1,4 +1,4 @@
-import { isApiError, type Clock } from '../core/index.js';
+import { isApiError, type ApiError, type Clock } from '../core/index.js';
 import type { AccessRequest, Principal } from '../identity/index.js';
 import type { RequestPipeline } from './request-pipeline.js';
 
@@ -39,7 +39,7 @@ export class KeyRecheck {
    * The refusal the key meets now, or undefined while it may still call, or when the check could
    * not decide (a database error, the unknown-key budget's 429: tried again at the next check).
    */
-  async refusal(): Promise<unknown> {
+  async refusal(): Promise<ApiError | undefined> {
     try {
       await this.check();
       return undefined;
@@ -52,7 +52,9 @@ export class KeyRecheck {
    * Checks the key every KEY_RECHECK_MS on `clock` until the returned function is called; the
    * first refusal goes to `refused`, once, and ends the watch.
    */
-  watch(clock: Clock, refused: (error: unknown) => void): () => void {
+  watch(clock: Clock, refused: (error: ApiError) => void): () => void {
+    // A call Envoy admitted has no key to check: nothing to watch.
+    if (this.#apiKey === undefined) return () => undefined;
     const watched: WatchedKey = { recheck: this, clock, last: clock.now(), checking: false, refused };
     WATCHED.add(watched);
     WATCH_TIMER.start();
@@ -65,7 +67,7 @@ export class KeyRecheck {
  * organization gone, scope, origin or network), the only failures that end an open connection;
  * a failure to check it (a 5xx, a 429 of the per-IP budget of lookups) says nothing of the key.
  */
-export function refusesKey(error: unknown): boolean {
+export function refusesKey(error: unknown): error is ApiError {
   return isApiError(error) && (error.status === 401 || error.status === 403 || error.status === 404);
 }
 
@@ -75,7 +77,7 @@ interface WatchedKey {
   last: number;
   /** A check (a key lookup, when not cached) still running: the next waits for it. */
   checking: boolean;
-  refused: (error: unknown) => void;
+  refused: (error: ApiError) => void;
 }
 
 /**

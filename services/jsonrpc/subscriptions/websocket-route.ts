@@ -156,11 +156,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
       // A peer gone without closing (asleep, network lost) answers no ping: the socket is ended, so
       // its subscriptions stop charging notifications and give back their filter budget.
       const stopHeartbeat = everyHeartbeat(options.clock, webSocketHeartbeat(socket));
-      const unwatchKey = recheck.watch(options.clock, (error) => {
-        const refusal = isApiError(error) ? error : { code: 'INTERNAL_ERROR', message: 'Internal error' };
-        if (!isApiError(error)) request.log.error({ err: error }, 'JSON-RPC WebSocket key check failed');
-        session.end(refusal.code, refusal.message);
-      });
+      const unwatchKey = recheck.watch(options.clock, (refusal) => session.end(refusal.code, refusal.message));
       const ended = () => {
         stopHeartbeat();
         unwatchKey();
