@@ -21,6 +21,9 @@ const DEFAULT_RETRY_AFTER_S = 1;
  */
 export function upstreamApiError(error: unknown, notFound?: ErrorCode): unknown {
   if (!(error instanceof UpstreamError)) return error;
+  // An attempt given up for the caller's own failure (its request incomplete when the time was
+  // up) is the caller's error, not the upstream's.
+  if (error.kind === 'cancelled' && error.cause instanceof ApiError) return error.cause;
   if (error.kind === 'not_found') {
     return new ApiError(notFound ?? 'UPSTREAM_BAD_RESPONSE', notFound ? {} : { message: error.message });
   }

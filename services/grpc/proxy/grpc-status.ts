@@ -25,12 +25,12 @@ export function statusOfApiError(error: ApiError): CallStatus {
 
 /** Whatever a stage threw, as a status: API errors by the table, upstream failures by their code (the caller's own by its error), the database unreachable UNAVAILABLE, the rest INTERNAL. */
 export function statusOf(error: unknown): CallStatus {
-  // An attempt given up for the caller's own failure (its request incomplete when the time was
-  // up) ends with the caller's error, charged and counted by its HTTP status.
-  if (error instanceof UpstreamError && error.kind === 'cancelled' && isApiError(error.cause)) {
-    return { ...statusOfApiError(error.cause), chargedAs: error.cause.status };
-  }
   const mapped = upstreamApiError(error);
+  // The caller's own failure an attempt was given up for (upstreamApiError) is charged and
+  // counted by its HTTP status.
+  if (error instanceof UpstreamError && isApiError(mapped) && mapped === error.cause) {
+    return { ...statusOfApiError(mapped), chargedAs: mapped.status };
+  }
   if (isApiError(mapped)) return statusOfApiError(mapped);
   const unavailable = databaseUnavailableError(error);
   if (unavailable) return statusOfApiError(unavailable);
