@@ -9,7 +9,8 @@ const MAX_GRANT_USD = 1_000_000n;
 
 const USAGE = `usage:
   suigw admin create-org --name NAME [--tier ${TIERS.join('|')}] [--network mainnet|testnet] [--key-days N]
-      creates an organization with a default project and prints its first manage key (shown once)
+      creates an organization with a default project and prints its first manage key (shown once);
+      a wallet organization's one project is on mainnet
   suigw admin grant --org ORG_ID --usd AMOUNT [--note TEXT]
       adds prepaid pay-per-request credit to an organization (AMOUNT: more than 0, at most
       ${MAX_GRANT_USD.toLocaleString('en-US')}, at most 6 decimals); refused while an on-chain plan is live
@@ -59,6 +60,8 @@ export async function runAdmin(argv: string[]): Promise<void> {
       const tier = values.tier ?? 'free';
       if (!isTier(tier)) fail(`unknown tier ${tier}`);
       const network = values.network === 'testnet' ? 'testnet' : values.network === 'mainnet' ? 'mainnet' : fail('--network is mainnet or testnet');
+      // Spec (Management API rules, Limits): a wallet organization has one mainnet project.
+      if (tier === 'wallet' && network !== 'mainnet') fail('a wallet organization has one mainnet project: --network is mainnet for --tier wallet');
       const days = Number(values['key-days']);
       if (!Number.isInteger(days) || days < 1 || days > 365) fail('--key-days is 1 to 365');
       const { organization, projects } = await createOrganization(runtime.database.db, runtime.clock, {

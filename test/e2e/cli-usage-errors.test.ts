@@ -77,3 +77,29 @@ describe('suigw dev with an admin key that was disabled', () => {
     expect(result.stderr).not.toMatch(STACK_FRAME);
   }, CLI_TIMEOUT_MS);
 });
+
+describe('suigw admin create-org: a wallet organization has one mainnet project', () => {
+  let test: TestDatabase;
+  beforeAll(async () => {
+    test = await createTestDatabase();
+  });
+  afterAll(async () => test.drop());
+
+  it('--tier wallet --network testnet → exit 2, nothing created', async () => {
+    const result = await runCli(['admin', 'create-org', '--name', 'W', '--tier', 'wallet', '--network', 'testnet'], { DATABASE_URL: test.url });
+    expect(result.code).toBe(2);
+    expect(result.stdout).toBe('');
+    expect(result.stderr.split('\n')[0]).toBe('a wallet organization has one mainnet project: --network is mainnet for --tier wallet');
+    expect(result.stderr).toContain('usage:');
+    expect(result.stderr).not.toMatch(STACK_FRAME);
+    expect(await test.database.db.selectFrom('organizations').select('id').execute()).toEqual([]);
+  }, CLI_TIMEOUT_MS);
+
+  it('--tier wallet (mainnet by default) makes its one mainnet project', async () => {
+    const result = await runCli(['admin', 'create-org', '--name', 'W', '--tier', 'wallet'], { DATABASE_URL: test.url });
+    expect(result.code, result.stderr).toBe(0);
+    const { organizationId } = JSON.parse(result.stdout) as { organizationId: string };
+    const projects = await test.database.db.selectFrom('projects').select('network').where('organization_id', '=', organizationId).execute();
+    expect(projects).toEqual([{ network: 'mainnet' }]);
+  }, CLI_TIMEOUT_MS);
+});
