@@ -73,6 +73,12 @@ describe('POST /v1/keys (happy)', () => {
     });
   });
 
+  it('a name loses leading and trailing white space, as README says, and nothing else', async () => {
+    const response = await call(t, 'POST', '/v1/keys', { key: t.adminKey, body: { name: ' \t web  app \n', projectId: t.projects.mainnet } });
+    expect(response.status).toBe(201);
+    expect((response.body.data as { name: string }).name).toBe('web  app');
+  });
+
   it('a name with ordinary text, tabs and non-Latin characters is stored and echoed as sent', async () => {
     const name = 'Café\t日本 🚀';
     const response = await call(t, 'POST', '/v1/keys', { key: t.adminKey, body: { name, projectId: t.projects.mainnet } });
