@@ -31,8 +31,12 @@ export const ADDRESS_PATTERN = /^0x[a-fA-F0-9]{64}$/;
 export const PLAIN_TEXT_PATTERN = /^[^\p{Cs}\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069]*$/u;
 export const PLAIN_TEXT_MESSAGE = 'must not contain lone surrogates, control characters or bidirectional overrides';
 
-/** A name the management API stores: trimmed, 1 to 100 characters, plain text. */
-export const nameSchema = z.string().trim().min(1).max(100).regex(PLAIN_TEXT_PATTERN, PLAIN_TEXT_MESSAGE);
+/**
+ * A name the management API stores: trimmed, 1 to 100 characters, plain text. JSON Schema cannot
+ * say "trimmed first", so the description does: its minLength and maxLength count what remains.
+ */
+export const nameSchema = z.string().trim().min(1).max(100).regex(PLAIN_TEXT_PATTERN, PLAIN_TEXT_MESSAGE)
+  .meta({ description: 'Leading and trailing white space is removed first; 1 to 100 characters must remain.' });
 
 /**
  * The longest path parameter the gateway routes (fastify's and authz's router, `maxParamLength`):

@@ -79,6 +79,16 @@ describe('POST /v1/keys (happy)', () => {
     expect((response.body.data as { name: string }).name).toBe('web  app');
   });
 
+  it('the OpenAPI document says the name is trimmed before its 1 to 100 characters are counted', async () => {
+    const document = (await t.app.inject({ url: '/v1/openapi.json' })).json();
+    const name = document.paths['/v1/keys'].post.requestBody.content['application/json'].schema.properties.name;
+    expect(name).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(name.description).toBe('Leading and trailing white space is removed first; 1 to 100 characters must remain.');
+    // What the description says: 100 characters and trailing spaces are a name, three spaces are not.
+    expect((await call(t, 'POST', '/v1/keys', { key: t.adminKey, body: { name: `${'a'.repeat(100)}  `, projectId: t.projects.mainnet } })).status).toBe(201);
+    expect((await call(t, 'POST', '/v1/keys', { key: t.adminKey, body: { name: '   ', projectId: t.projects.mainnet } })).body.code).toBe('VALIDATION_FAILED');
+  });
+
   it('a name with ordinary text, tabs and non-Latin characters is stored and echoed as sent', async () => {
     const name = 'Café\t日本 🚀';
     const response = await call(t, 'POST', '/v1/keys', { key: t.adminKey, body: { name, projectId: t.projects.mainnet } });
