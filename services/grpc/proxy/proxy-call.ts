@@ -77,7 +77,9 @@ export async function proxyCall(
     principal = await pipeline.authenticateKey(apiKey, access);
     const upstream = deps.upstreams.get(network);
     if (!upstream) throw new ApiError('NETWORK_NOT_CONFIGURED', { message: `No upstream is configured for ${network}` });
-    const admission = await pipeline.admit({ principal, clientIp: from.clientIp, network, route: `gRPC ${path}`, cost: CALL_CREDITS });
+    // The usage row names a known method, else `other`: the path is the caller's, and one of a few
+    // thousand random characters was past PostgreSQL's index row limit, failing every usage flush of the process.
+    const admission = await pipeline.admit({ principal, clientIp: from.clientIp, network, route: `gRPC ${metricOperationOf(path)}`, cost: CALL_CREDITS });
     ticket = admission.ticket;
     if (admission.error) {
       const refused = statusOfApiError(admission.error);

@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto';
+import http2 from 'node:http2';
 import * as grpc from '@grpc/grpc-js';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { PLANS } from '../../plans/index.js';
@@ -98,6 +100,32 @@ describe('gRPC proxy: metering per call and per streamed message', () => {
     const capped = await remaining();
     expect(await listServices(e2e.host, key)).toEqual({ code: grpc.status.RESOURCE_EXHAUSTED, details: 'RATE_LIMIT_EXCEEDED: Rate limit exceeded', answers: 0 });
     expect(await remaining()).toBe(capped);
+  });
+
+  it('a made-up method path, however long, is recorded under a bounded route: it cannot make the usage flush fail for everyone', async () => {
+    // A path is the caller's: 6,000 random characters as a usage row's route were over PostgreSQL's
+    // index row limit, so every flush of the process failed from then on (every organization's usage held back).
+    const path = `/made.Up/${randomBytes(3000).toString('hex')}`;
+    const session = http2.connect(`http://${e2e.host}`);
+    const status = await new Promise<string | undefined>((resolve) => {
+      let code: string | undefined;
+      const call = session.request({ ':method': 'POST', ':path': path, 'content-type': 'application/grpc', te: 'trailers', 'x-api-key': e2e.gateway.adminKey });
+      const read = (headers: http2.IncomingHttpHeaders) => { code ??= headers['grpc-status'] as string | undefined; };
+      call.on('response', read);
+      call.on('trailers', read);
+      call.on('close', () => resolve(code));
+      call.resume();
+      call.end(Buffer.alloc(5));
+    });
+    session.close();
+    expect(status).toBe(String(grpc.status.UNIMPLEMENTED));
+    await e2e.native(e2e.gateway.adminKey).ledgerService.getServiceInfo({}).response;
+    await e2e.metering.usage.flush();
+    expect(e2e.metering.usage.pending().requests).toBe(0);
+    const routes = await e2e.gateway.db.database.db.selectFrom('usage_minutes').select('route').distinct()
+      .where('organization_id', '=', e2e.gateway.organizationId).execute();
+    expect(routes.map((row) => row.route)).toEqual(expect.arrayContaining(['gRPC other', 'gRPC /sui.rpc.v2.LedgerService/GetServiceInfo']));
+    expect(routes.every((row) => row.route.length < 200)).toBe(true);
   });
 
   it('the per-key cap refuses a call with RESOURCE_EXHAUSTED and RATE_LIMIT_EXCEEDED, uncharged', async () => {
