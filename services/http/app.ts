@@ -11,7 +11,7 @@ import { clientErrorHandler } from './client-errors.js';
 import websocket from '@fastify/websocket';
 import { corsStage } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
-import { registerMetering } from './metering-hooks.js';
+import { bodyRefusal, registerMetering } from './metering-hooks.js';
 import { registerHealth, registerLiveness, RequestStats, type HealthCheck } from './health.js';
 import { startLoadShedding } from './load-shedding.js';
 import { requestRecorder, type RequestInstruments } from './request-metrics.js';
@@ -198,14 +198,14 @@ function parseJsonBodies(app: App): void {
     // A compressed body is not decompressed here (RFC 7694: 415 for an unsupported coding).
     const coding = request.headers['content-encoding'];
     if (coding !== undefined && coding.trim().toLowerCase() !== 'identity') {
-      done(new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: `Content-Encoding ${coding} is not supported: send the JSON body uncompressed.` }), undefined);
+      done(bodyRefusal(new ApiError('UNSUPPORTED_MEDIA_TYPE', { message: `Content-Encoding ${coding} is not supported: send the JSON body uncompressed.` })), undefined);
       return;
     }
     let text: string;
     try {
       text = STRICT_UTF8.decode(body as Buffer);
     } catch {
-      done(new ApiError('INVALID_BODY', { message: 'The body is not valid UTF-8.' }), undefined);
+      done(bodyRefusal(new ApiError('INVALID_BODY', { message: 'The body is not valid UTF-8.' })), undefined);
       return;
     }
     if (text === '' && BODYLESS_METHODS.has(request.method)) {
@@ -215,11 +215,11 @@ function parseJsonBodies(app: App): void {
     parseJson(request, text, (error, parsed) => {
       // fastify's parser refuses valid JSON that would reach an object's prototype with the same
       // error as broken JSON: say which it was.
-      if (error) return done(isJson(text) ? new ApiError('INVALID_BODY', { message: PROTOTYPE_KEY_MESSAGE }) : error, undefined);
+      if (error) return done(isJson(text) ? bodyRefusal(new ApiError('INVALID_BODY', { message: PROTOTYPE_KEY_MESSAGE })) : error, undefined);
       const at = unstorableTextAt(parsed);
       if (at === undefined) return done(null, parsed);
       const issue = `${at}: text must not contain NUL (U+0000) or lone surrogates`;
-      done(new ApiError('VALIDATION_FAILED', { message: issue, fields: { issues: [issue] } }), undefined);
+      done(bodyRefusal(new ApiError('VALIDATION_FAILED', { message: issue, fields: { issues: [issue] } })), undefined);
     });
   });
 }

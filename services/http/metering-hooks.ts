@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
-import { isApiError } from '../core/index.js';
+import { isApiError, type ApiError } from '../core/index.js';
 import { perItemOf, type ChargeOutcome, type DeclaredRouteCost } from '../metering/index.js';
 import type { PipelineAdmission, RequestPipeline } from '../pipeline/index.js';
 import type { App } from '../route-contract/index.js';
@@ -96,8 +96,24 @@ function routePath(url: string, network: string): string {
   return url.startsWith(prefix) ? url.slice(prefix.length) : url;
 }
 
+/** The JSON body parser's own refusals (app.ts), which are ApiErrors: priced as a body fastify could not parse. */
+const BODY_REFUSALS = new WeakSet<ApiError>();
+
+/**
+ * Marks a refusal of the JSON body parser (not UTF-8, a prototype key, text PostgreSQL cannot
+ * store, a compressed body): charged as a schema failure (1 credit), like broken JSON, not the
+ * route's price for a 4xx (a prove's 2).
+ */
+export function bodyRefusal(error: ApiError): ApiError {
+  BODY_REFUSALS.add(error);
+  return error;
+}
+
 function flatFailure(error: FastifyError): 'schema-failure' | 'plan-refused' | undefined {
-  if (isApiError(error)) return error.code === 'PLAN_REQUIRED' ? 'plan-refused' : undefined;
+  if (isApiError(error)) {
+    if (error.code === 'PLAN_REQUIRED') return 'plan-refused';
+    return BODY_REFUSALS.has(error) ? 'schema-failure' : undefined;
+  }
   // Schema validation, and bodies fastify could not parse (content-type parser failures).
   if (error.validation !== undefined || error.code?.startsWith('FST_ERR_CTP_')) return 'schema-failure';
   return undefined;

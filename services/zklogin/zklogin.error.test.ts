@@ -70,6 +70,26 @@ describe('400 VALIDATION_FAILED (all): schema mismatch', () => {
   });
 });
 
+describe('a body refused before the schema is looked at costs what a schema failure does: 1 credit, not a 4xx\'s 2', () => {
+  it.each([
+    ['broken JSON', Buffer.from('{"jwt":'), {}, 400, 'INVALID_BODY'],
+    ['not UTF-8', Buffer.from([0x7b, 0x22, 0x6a, 0xff, 0x22, 0x3a, 0x31, 0x7d]), {}, 400, 'INVALID_BODY'],
+    ['a prototype key', Buffer.from('{"__proto__":{"jwt":"x"}}'), {}, 400, 'INVALID_BODY'],
+    ['a NUL in a string', Buffer.from('{"jwt":"a\\u0000b"}'), {}, 400, 'VALIDATION_FAILED'],
+    ['a compressed body', Buffer.from('{}'), { 'content-encoding': 'gzip' }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+  ] as const)('prove, %s', async (_name, payload, headers, status, code) => {
+    const caller = await e2e.newCaller();
+    const credits = async () => Number((await e2e.call('GET', '/v1/account', { key: caller.key })).headers['x-svc-credit-remaining']);
+    const before = await credits();
+    const response = await e2e.gateway.app.inject({
+      method: 'POST', url: '/mainnet/v1/zklogin/prove', payload, headers: { 'x-api-key': caller.key, 'content-type': 'application/json', ...headers },
+    });
+    expect(response.statusCode, response.body).toBe(status);
+    expect(response.json()).toMatchObject({ code });
+    expect(before - (await credits())).toBe(1);
+  });
+});
+
 describe('400 INVALID_JWT (address, prove): bad signature, expired, malformed, array audience', () => {
   it('a signature by another key', async () => {
     const jwt = await e2e.jwt({}, { foreign: true });
