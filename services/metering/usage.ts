@@ -60,8 +60,34 @@ export class UsageRecorder {
 
   start(): void {
     if (this.#timer || this.#options.flushIntervalMs <= 0) return;
-    this.#timer = setInterval(() => void this.flush(), this.#options.flushIntervalMs);
+    this.#timer = setInterval(() => void this.tick(), this.#options.flushIntervalMs);
     this.#timer.unref();
+  }
+
+  /**
+   * What each interval does: writes what is pending; with nothing to write, `onFlushed` runs all
+   * the same (with nothing written), so the credit ledger re-reads balances, plans and other
+   * processes' totals every interval. Before, a process with nothing to write never re-read:
+   * webhook deliveries held for spent credits (which record nothing) stayed held after a prepaid
+   * grant or a larger plan until the next month.
+   */
+  async tick(): Promise<void> {
+    while (this.#flushing) await this.#flushing;
+    if (this.#buckets.size > 0) return this.flush();
+    // In turn with the flushes, as their own re-reads are: a read that overlapped a flush could
+    // count that flush's credits neither as flushed nor as written.
+    this.#flushing = this.#reread().finally(() => {
+      this.#flushing = undefined;
+    });
+    await this.#flushing;
+  }
+
+  async #reread(): Promise<void> {
+    try {
+      await this.#options.onFlushed?.([]);
+    } catch (error) {
+      this.#options.logger.warn({ err: error }, 'usage interval: reading the totals failed');
+    }
   }
 
   record(event: UsageEvent): void {

@@ -126,3 +126,23 @@ creditsSuite('webhook deliveries when the organization\'s credits are spent', 'w
     expect(await s.credits()).toBe(0);
   });
 });
+
+creditsSuite('webhook deliveries held for credits, then a prepaid grant in the same period', 'wallet', (s) => {
+  it('go out once the ledger re-reads the balance, one flush interval later, though the process had nothing to write', async () => {
+    await s.t.db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 30n }).where('id', '=', s.t.organizationId).execute();
+    const hook = (await s.h.createHook('/hook')).id;
+    await s.match(hook, 5);
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(3);
+    // The three deliveries are written; from here on the process has nothing to write.
+    await s.t.pipeline!.metering!.usage.flush();
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 3, 'pending/0': 2 });
+
+    // A grant of 2 credits (`suigw admin grant` writes the balance), then one tick of the usage recorder.
+    await s.t.db.database.db.updateTable('organizations').set({ prepaid_micro_usd: 20n }).where('id', '=', s.t.organizationId).execute();
+    await s.t.pipeline!.metering!.usage.tick();
+    s.clock.advance(CREDITS_RECHECK_MS);
+    expect(await s.h.runtime.dispatcher.runDue()).toBe(2);
+    expect(countBy(await s.h.deliveryLog<LoggedDelivery>(hook))).toEqual({ 'succeeded/1': 5 });
+    expect(await s.credits()).toBe(0);
+  });
+});
