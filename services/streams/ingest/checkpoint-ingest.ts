@@ -55,6 +55,8 @@ export class CheckpointIngest {
   #cursor: bigint | undefined;
   /** The chain the cursor counts in (undefined: not known yet). */
   #chainId: string | undefined;
+  /** The upstream's lowest checkpoint not pruned yet (GetServiceInfo), read at each subscription. */
+  #lowestAvailable: bigint | undefined;
   #abort = new AbortController();
   #running: Promise<void> | undefined;
   #refreshTimer: NodeJS.Timeout | undefined;
@@ -138,6 +140,9 @@ export class CheckpointIngest {
     // if the backfill covered them. The same call says which chain the upstream serves.
     const { response } = await this.#options.upstream.grpc.ledgerService.getServiceInfo({}, { abort: this.#abort.signal, timeout: 10_000 });
     const tip = response.checkpointHeight;
+    // A full node prunes old checkpoints: what it no longer has cannot be backfilled (GetCheckpoint
+    // is NOT_FOUND below it), so a gap that reaches below it is read from there on.
+    this.#lowestAvailable = response.lowestAvailableCheckpoint;
     if (this.#cursor !== undefined && tip !== undefined && this.#cursorLost(response.chainId, tip)) {
       // Every checkpoint up to the cursor would be skipped, and nothing of another chain can be
       // backfilled: start at the upstream's tip.
@@ -161,6 +166,12 @@ export class CheckpointIngest {
 
   async #backfill(from: bigint, to: bigint): Promise<void> {
     const ledger = this.#options.upstream.grpc.ledgerService;
+    const lowest = this.#lowestAvailable;
+    if (lowest !== undefined && from < lowest) {
+      this.#options.logger.warn({ network: this.#options.network, cursor: String(from - 1n), lowestAvailable: String(lowest), lost: String((lowest <= to ? lowest : to + 1n) - from) },
+        'the upstream has pruned checkpoints after the ingest cursor; ingest resumes at its lowest available checkpoint');
+      from = lowest;
+    }
     for (let sequence = from; sequence <= to && !this.#abort.signal.aborted; sequence += 1n) {
       const { response } = await ledger.getCheckpoint(
         { checkpointId: { oneofKind: 'sequenceNumber', sequenceNumber: sequence }, readMask: { paths: CHECKPOINT_READ_MASK } },
