@@ -130,37 +130,48 @@ export class CheckpointIngest {
   }
 
   async #follow(): Promise<void> {
-    const call = this.#options.upstream.grpc.subscriptionService.subscribeCheckpoints(
-      { readMask: { paths: CHECKPOINT_READ_MASK } },
-      { abort: this.#abort.signal },
-    );
-    // The subscription starts at the tip: checkpoints sealed since the persisted cursor are read
-    // from the ledger now, not when the next live checkpoint arrives (a quiet chain would leave
-    // the gap open). Live checkpoints received meanwhile wait in the call and are skipped below
-    // if the backfill covered them. The same call says which chain the upstream serves.
-    const { response } = await this.#options.upstream.grpc.ledgerService.getServiceInfo({}, { abort: this.#abort.signal, timeout: 10_000 });
-    const tip = response.checkpointHeight;
-    // A full node prunes old checkpoints: what it no longer has cannot be backfilled (GetCheckpoint
-    // is NOT_FOUND below it), so a gap that reaches below it is read from there on.
-    this.#lowestAvailable = response.lowestAvailableCheckpoint;
-    if (this.#cursor !== undefined && tip !== undefined && this.#cursorLost(response.chainId, tip)) {
-      // Every checkpoint up to the cursor would be skipped, and nothing of another chain can be
-      // backfilled: start at the upstream's tip.
-      this.#options.logger.warn({ was: this.#chainId, now: response.chainId, cursor: String(this.#cursor), tip: String(tip) },
-        'the ingest cursor is not on the upstream\'s chain (another chain, or beyond its tip); ingest restarts at its tip');
-      this.#chainId = response.chainId;
-      await this.#persist(tip);
-    } else {
-      this.#chainId ??= response.chainId;
-      if (this.#cursor !== undefined && tip !== undefined && tip > this.#cursor) await this.#backfill(this.#cursor + 1n, tip);
-    }
-    for await (const message of call.responses) {
-      const checkpoint = message.checkpoint;
-      if (!checkpoint || checkpoint.sequenceNumber === undefined) continue;
-      const sequence = checkpoint.sequenceNumber;
-      if (this.#cursor !== undefined && sequence <= this.#cursor) continue;
-      if (this.#cursor !== undefined && sequence > this.#cursor + 1n) await this.#backfill(this.#cursor + 1n, sequence - 1n);
-      await this.#ingest(checkpoint);
+    // Each subscription is ended by the attempt that opened it: one that breaks (a failed backfill,
+    // a log that cannot append while Redis is down) and is retried must not stay open, receiving
+    // every checkpoint from the upstream with nobody reading them.
+    const subscription = new AbortController();
+    const stop = () => subscription.abort();
+    this.#abort.signal.addEventListener('abort', stop);
+    try {
+      const call = this.#options.upstream.grpc.subscriptionService.subscribeCheckpoints(
+        { readMask: { paths: CHECKPOINT_READ_MASK } },
+        { abort: subscription.signal },
+      );
+      // The subscription starts at the tip: checkpoints sealed since the persisted cursor are read
+      // from the ledger now, not when the next live checkpoint arrives (a quiet chain would leave
+      // the gap open). Live checkpoints received meanwhile wait in the call and are skipped below
+      // if the backfill covered them. The same call says which chain the upstream serves.
+      const { response } = await this.#options.upstream.grpc.ledgerService.getServiceInfo({}, { abort: this.#abort.signal, timeout: 10_000 });
+      const tip = response.checkpointHeight;
+      // A full node prunes old checkpoints: what it no longer has cannot be backfilled (GetCheckpoint
+      // is NOT_FOUND below it), so a gap that reaches below it is read from there on.
+      this.#lowestAvailable = response.lowestAvailableCheckpoint;
+      if (this.#cursor !== undefined && tip !== undefined && this.#cursorLost(response.chainId, tip)) {
+        // Every checkpoint up to the cursor would be skipped, and nothing of another chain can be
+        // backfilled: start at the upstream's tip.
+        this.#options.logger.warn({ was: this.#chainId, now: response.chainId, cursor: String(this.#cursor), tip: String(tip) },
+          'the ingest cursor is not on the upstream\'s chain (another chain, or beyond its tip); ingest restarts at its tip');
+        this.#chainId = response.chainId;
+        await this.#persist(tip);
+      } else {
+        this.#chainId ??= response.chainId;
+        if (this.#cursor !== undefined && tip !== undefined && tip > this.#cursor) await this.#backfill(this.#cursor + 1n, tip);
+      }
+      for await (const message of call.responses) {
+        const checkpoint = message.checkpoint;
+        if (!checkpoint || checkpoint.sequenceNumber === undefined) continue;
+        const sequence = checkpoint.sequenceNumber;
+        if (this.#cursor !== undefined && sequence <= this.#cursor) continue;
+        if (this.#cursor !== undefined && sequence > this.#cursor + 1n) await this.#backfill(this.#cursor + 1n, sequence - 1n);
+        await this.#ingest(checkpoint);
+      }
+    } finally {
+      this.#abort.signal.removeEventListener('abort', stop);
+      subscription.abort();
     }
   }
 
