@@ -53,6 +53,8 @@ export class WebhookDispatcher {
   readonly slots: DeliverySlots;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<number> | undefined;
+  /** Stopping: the running pass finishes the attempts in flight and starts no more. */
+  #stopping = false;
   #again = false;
   /** Wakes a pass waiting for a free slot or new work; a signal with no waiter is kept for the next wait. */
   #waiter: (() => void) | undefined;
@@ -68,13 +70,21 @@ export class WebhookDispatcher {
   }
 
   start(): void {
+    this.#stopping = false;
     this.#timer = setInterval(() => this.wake(), this.#o.pollMs ?? 1_000);
     this.#timer.unref();
   }
 
+  /**
+   * Stops polling; the running pass finishes the attempts in flight (their deadline at most) and
+   * claims nothing more, so a stopping process leaves the rest of the backlog pending and
+   * unclaimed for the others instead of delivering all of it first.
+   */
   async stop(): Promise<void> {
     clearInterval(this.#timer);
     this.#timer = undefined;
+    this.#stopping = true;
+    this.#signal();
     await this.#running?.catch(() => undefined);
   }
 
@@ -116,7 +126,7 @@ export class WebhookDispatcher {
       // Each claim is a query (a few rows per live webhook): with attempts in flight, wait until a
       // few slots are free rather than claim for every slot that frees. (With none in flight every
       // slot is free.)
-      if (this.slots.free() >= Math.min(CLAIM_AT_FREE_SLOTS, this.slots.limits.total)) {
+      if (!this.#stopping && this.slots.free() >= Math.min(CLAIM_AT_FREE_SLOTS, this.slots.limits.total)) {
         // Read at each claim: a pass can last as long as a slow receiver's deadline.
         const paused = await pausedWebhookIds(database);
         const now = clock.now();
@@ -152,7 +162,7 @@ export class WebhookDispatcher {
       }
       if (started === 0) {
         if (running.size > 0) await this.#nextSignal();
-        else if (claimedIdle) return attempted;
+        else if (claimedIdle || this.#stopping) return attempted;
       }
     }
   }
