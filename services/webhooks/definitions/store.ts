@@ -199,8 +199,9 @@ export async function updateWebhook(database: Database, owner: WebhookOwner, id:
   });
 }
 
+/** The claim stays: an attempt in flight is still in flight (redelivery waits for its record). */
 async function cancelPending(trx: WebhooksDb, webhookId: string): Promise<void> {
-  await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null, claimed_until: null })
+  await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null })
     .where('webhook_id', '=', webhookId).where('status', '=', 'pending').execute();
 }
 

@@ -227,7 +227,8 @@ export async function recordAttempt(database: Database, delivery: ClaimedDeliver
       const webhook = await trx.updateTable('webhooks').set({ enabled: false, disabled_reason: 'gone' }).where('id', '=', delivery.webhookId)
         .returning('network').executeTakeFirst();
       if (webhook) await announceDefinitionChange(trx, webhook.network as Network);
-      await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null, claimed_until: null })
+      // Their claims stay: those in flight are recorded when they answer (redelivery waits for it).
+      await trx.updateTable('webhook_deliveries').set({ status: 'cancelled', next_attempt_at: null })
         .where('webhook_id', '=', delivery.webhookId).where('status', '=', 'pending').execute();
     }
     return status;
@@ -273,7 +274,8 @@ function toRecord(row: {
  * hand: the same row, so the same body and the same `webhook-id` (receivers drop it if they had
  * it), due now with a fresh retry schedule (`attempts` from 0). 404 WEBHOOK_DELIVERY_NOT_FOUND
  * when the webhook has no such delivery, 409 WEBHOOK_DELIVERY_PENDING while it is queued or in
- * flight, 409 WEBHOOK_DISABLED when the webhook is switched off (nothing of it may be pending).
+ * flight (a cancelled one whose attempt has not answered yet too: its claim is still held), 409
+ * WEBHOOK_DISABLED when the webhook is switched off (nothing of it may be pending).
  */
 export async function redeliver(database: Database, webhookId: string, deliveryId: string, now: number): Promise<DeliveryRecord> {
   const db = webhooksDb(database);
@@ -282,6 +284,8 @@ export async function redeliver(database: Database, webhookId: string, deliveryI
   const row = await db.updateTable('webhook_deliveries')
     .set({ status: 'pending', attempts: 0, next_attempt_at: new Date(now), claimed_until: null })
     .where('id', '=', deliveryId).where('webhook_id', '=', webhookId).where('status', '<>', 'pending')
+    // Cancelled while its attempt is in flight: still in flight until that attempt is recorded.
+    .where((eb) => eb.or([eb('claimed_until', 'is', null), eb('claimed_until', '<=', new Date(now))]))
     .where(({ exists, selectFrom }) => exists(selectFrom('webhooks').select('id').where('id', '=', webhookId).where('enabled', '=', true).where('deleted_at', 'is', null)))
     .returning(RECORD_COLUMNS).executeTakeFirst();
   if (row) return toRecord(row);

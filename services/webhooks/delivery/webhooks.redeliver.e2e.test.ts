@@ -88,3 +88,48 @@ describe('manual redelivery', () => {
     expect(await h.deliveryLog<LoggedDelivery>(other.id)).toEqual([expect.objectContaining({ status: 'pending', attempts: 0 })]);
   });
 });
+
+/**
+ * A delivery cancelled (its webhook switched off) while its attempt is in flight is still in
+ * flight: docs/webhooks.md answers 409 WEBHOOK_DELIVERY_PENDING for one "queued or in flight".
+ * Before, switching the webhook on again and redelivering queued it at once: a second attempt of
+ * the same delivery went out beside the first, and the first's late answer was recorded over the
+ * redelivery (its attempt count lost one).
+ */
+describe('manual redelivery of a delivery whose cancelled attempt is still in flight', () => {
+  const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
+  let h: WebhookHarness;
+  // The held attempt is answered by the test, never by its deadline.
+  beforeAll(async () => {
+    h = await startWebhookHarness({ clock, timeoutMs: 60_000 });
+  });
+  afterAll(async () => h.close());
+
+  it('is 409 WEBHOOK_DELIVERY_PENDING until that attempt is recorded, then queued again: never two attempts at once', async () => {
+    const hook = await h.createHook('/in-flight');
+    const event = { kind: 'coin' as const, data: { checkpoint: '7', digest: 'D', timestampMs: clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: '1' } };
+    await h.runtime.consumer.accept('mainnet', 7n, new Map([[hook.id, [event]]]));
+    h.receiver.answer('hang');
+    const pass = h.runtime.dispatcher.runDue();
+    await expect.poll(() => h.receiver.received.length, { timeout: 20_000 }).toBe(1);
+
+    for (const enabled of [false, true]) expect((await call(h.t, 'PATCH', `/v1/webhooks/${hook.id}`, { key: h.t.adminKey, body: { enabled } })).status).toBe(200);
+    const [cancelled] = await h.deliveryLog<LoggedDelivery>(hook.id);
+    expect(cancelled).toMatchObject({ status: 'cancelled', attempts: 0 });
+    const redeliver = () => call(h.t, 'POST', `/v1/webhooks/${hook.id}/deliveries/${cancelled!.id}/redeliver`, { key: h.t.adminKey });
+    expect(await redeliver()).toMatchObject({ status: 409, body: { error: 'Webhook delivery pending', code: 'WEBHOOK_DELIVERY_PENDING', requestId: expect.any(String) } });
+    // Nothing of it is due meanwhile: another process's pass attempts nothing.
+    const other = h.newRuntime();
+    expect(await other.dispatcher.runDue()).toBe(0);
+    expect(h.receiver.received).toHaveLength(1);
+
+    h.receiver.answerHanging(500);
+    expect(await pass).toBe(1);
+    expect(await h.deliveryLog<LoggedDelivery>(hook.id)).toEqual([expect.objectContaining({ status: 'cancelled', attempts: 1, responseStatus: 500 })]);
+
+    expect((await redeliver()).status).toBe(200);
+    expect(await h.runtime.dispatcher.runDue()).toBe(1);
+    expect(h.receiver.received.map((d) => d.headers['webhook-id'])).toEqual([cancelled!.id, cancelled!.id]);
+    expect(await h.deliveryLog<LoggedDelivery>(hook.id)).toEqual([expect.objectContaining({ status: 'succeeded', attempts: 1, responseStatus: 200 })]);
+  });
+});
