@@ -134,6 +134,40 @@ describe('SuiJsonRpcClient through the gateway: transactions and events', () => 
     e.simnet.resume();
   });
 
+  it('past the last page the answer is an empty page whose nextCursor is the cursor given, as on a node: a client polling with it sees only what is new', async () => {
+    // A node answers `next_cursor = data.last().map_or(cursor, ...)`: a poller that keeps
+    // `nextCursor` stays where it was, where a null would send it back to the first page.
+    const filter = { FromAddress: owner };
+    const all = await client.queryTransactionBlocks({ filter, order: 'ascending' });
+    expect(all.hasNextPage).toBe(false);
+    expect(all.nextCursor).toEqual(expect.any(String));
+    const end = await client.queryTransactionBlocks({ filter, order: 'ascending', cursor: all.nextCursor });
+    expect(end).toEqual({ data: [], nextCursor: all.nextCursor, hasNextPage: false });
+    const tx = new Transaction();
+    const [coin] = tx.splitCoins(tx.gas, [7]);
+    tx.transferObjects([coin!], recipient);
+    const sent = await client.signAndExecuteTransaction({ transaction: tx, signer: keypair });
+    e.simnet.seal();
+    await client.waitForTransaction({ digest: sent.digest, pollInterval: 50 });
+    const next = await client.queryTransactionBlocks({ filter, order: 'ascending', cursor: end.nextCursor });
+    expect(next.data.map((block) => block.digest)).toEqual([sent.digest]);
+
+    // Events, the same: the oldest end of a newest-first walk stays put while the chain grows.
+    e.simnet.pause();
+    let page = await client.queryEvents({ query: { All: [] }, limit: 50 });
+    while (page.hasNextPage) {
+      // The test clock moves only when told: these pages stay inside the plan's rate.
+      e.gateway.clock.advance(25);
+      page = await client.queryEvents({ query: { All: [] }, limit: 50, cursor: page.nextCursor });
+    }
+    e.simnet.resume();
+    expect(page.nextCursor).not.toBeNull();
+    const after = await client.queryEvents({ query: { All: [] }, limit: 50, cursor: page.nextCursor });
+    expect(after).toEqual({ data: [], nextCursor: page.nextCursor, hasNextPage: false });
+    // A new rate window for the tests after this one's calls.
+    e.gateway.clock.advance(1_000);
+  });
+
   it('a Transaction event filter pages one transaction\'s events; its cursor is tied to its order (the other is -32602 INVALID_CURSOR)', async () => {
     const [emitted] = (await client.queryEvents({ query: { All: [] }, limit: 1 })).data;
     const query = { Transaction: emitted!.id.txDigest };

@@ -78,8 +78,9 @@ export function queryOptions(context: JsonRpcContext, page: PageQuery) {
 }
 
 /**
- * Reads one page from a List* stream: up to `limit` items, the watermark after the last one kept,
- * and whether more may follow (an extra item arrived, or the node stopped at its scan limit).
+ * Reads one page from a List* stream: up to `limit` items, the watermark after the last one kept
+ * (the cursor given when none was kept), and whether more may follow (an extra item arrived, or
+ * the node stopped at its scan limit).
  */
 export async function readPage<T>(
   context: JsonRpcContext, operation: string, page: PageQuery,
@@ -107,7 +108,9 @@ export async function readPage<T>(
         position = lastWatermark;
       }
     }
-    const nextCursor = position ? encodePosition(context, page, position) : more ? page.cursor ?? null : null;
+    // Nothing kept: the cursor given, as a node answers (`data.last().map_or(cursor, ...)`), so a
+    // client polling past the end with `nextCursor` stays there instead of starting over.
+    const nextCursor = position ? encodePosition(context, page, position) : page.cursor ?? null;
     return { items, hasNextPage: more, nextCursor };
   }, { idempotent: true });
 }
