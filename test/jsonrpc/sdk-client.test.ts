@@ -79,6 +79,23 @@ describe('SuiJsonRpcClient through the gateway', () => {
     expect(next.data[0]!.sequenceNumber).toBe('2');
   });
 
+  it('pages checkpoints 100 at a time, as a node does (default and maximum 100; more, or 0, is -32602)', async () => {
+    // A node's sui_getCheckpoints validates its limit against QUERY_MAX_RESULT_LIMIT_CHECKPOINTS
+    // (100), not the 50 of the other pages: a client asking for 100 gets 100 in one answer.
+    for (let i = 0; i < 101; i++) e.simnet.seal();
+    const hundred = await client.getCheckpoints({ descendingOrder: false, limit: 100 });
+    expect(hundred.data.map((entry) => entry.sequenceNumber)).toEqual(Array.from({ length: 100 }, (_, i) => String(i)));
+    expect(hundred.hasNextPage).toBe(true);
+    const byDefault = await client.getCheckpoints({ descendingOrder: true });
+    expect(byDefault.data).toHaveLength(100);
+    await expect(client.getCheckpoints({ descendingOrder: false, limit: 101 })).rejects.toMatchObject({
+      code: -32602, message: 'Invalid params: Page size limit 101 exceeds max limit 100',
+    });
+    await expect(client.getCheckpoints({ descendingOrder: false, limit: 0 })).rejects.toMatchObject({
+      code: -32602, message: 'Invalid params: Page size limit cannot be smaller than 1',
+    });
+  });
+
   it('reads the system state, gas price, chain identifier, coin metadata, stakes and APYs', async () => {
     const state = await client.getLatestSuiSystemState();
     expect(state.activeValidators.length).toBeGreaterThan(0);

@@ -3,7 +3,7 @@ import { toBase64 } from '@mysten/sui/utils';
 import { timestampMs } from '../../../upstream/index.js';
 import type { JsonRpcContext, JsonRpcMethod } from '../../method.js';
 import { invalidParams, u64Param } from '../../params.js';
-import { pageLimit } from './paging.js';
+import { MAX_CHECKPOINT_PAGE_LIMIT, validatedLimit } from './paging.js';
 import { read } from './upstream-reads.js';
 
 /** Checkpoints (gRPC LedgerService.GetCheckpoint). */
@@ -144,7 +144,7 @@ export const getCheckpoints: JsonRpcMethod = {
   async handle(params, context) {
     const method = 'sui_getCheckpoints';
     const descending = params.descending_order === true;
-    const limit = pageLimit(params.limit);
+    const limit = validatedLimit(params.limit, MAX_CHECKPOINT_PAGE_LIMIT);
     const state = context.cursors.decodeParam<CheckpointsCursor>(method, params.cursor);
     if (state && state.descending !== descending) throw invalidParams('the cursor belongs to another query', { code: 'INVALID_CURSOR' });
     let first: bigint | undefined;

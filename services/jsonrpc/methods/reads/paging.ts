@@ -1,8 +1,24 @@
 import type { JsonRpcContext } from '../../method.js';
+import { invalidParams } from '../../params.js';
 
 /** The legacy page size: a node's default and maximum (QUERY_MAX_RESULT_LIMIT). */
 export const DEFAULT_PAGE_LIMIT = 50;
 export const MAX_PAGE_LIMIT = 50;
+
+/** sui_getCheckpoints' default and maximum page (a node's QUERY_MAX_RESULT_LIMIT_CHECKPOINTS). */
+export const MAX_CHECKPOINT_PAGE_LIMIT = 100;
+
+/**
+ * A page size checked as a node's `validate_limit` checks it (sui_getCheckpoints): absent is
+ * `max`; over `max`, or 0, is -32602 with the node's message (it is not capped).
+ */
+export function validatedLimit(limit: unknown, max: number): number {
+  if (limit === undefined || limit === null) return max;
+  const value = Number(limit);
+  if (value > max) throw invalidParams(`Page size limit ${value} exceeds max limit ${max}`);
+  if (value < 1) throw invalidParams('Page size limit cannot be smaller than 1');
+  return value;
+}
 
 /** What our cursors carry: the upstream's page token (base64) plus the query they continue. */
 export interface PageState {
