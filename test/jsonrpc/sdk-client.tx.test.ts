@@ -179,6 +179,24 @@ describe('SuiJsonRpcClient through the gateway: transactions and events', () => 
     });
   });
 
+  it('a transaction that aborts in Move carries the node\'s abortError, so the SDK reports a MoveAbort with its code', async () => {
+    // balance::destroy_zero of a balance that is not zero aborts with code 0.
+    const tx = new Transaction();
+    const [coin] = tx.splitCoins(tx.gas, [1000]);
+    const balance = tx.moveCall({ target: '0x2::coin::into_balance', typeArguments: ['0x2::sui::SUI'], arguments: [coin!] });
+    tx.moveCall({ target: '0x2::balance::destroy_zero', typeArguments: ['0x2::sui::SUI'], arguments: [balance] });
+    // A set budget skips the builder's dry run, which would refuse to build what fails.
+    tx.setGasBudget(10_000_000);
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: keypair, options: { showEffects: true } });
+    expect(result.effects?.status.status).toBe('failure');
+    expect(result.effects?.abortError).toEqual({ module_id: `${'0x'.padEnd(65, '0')}2::balance`, function: 'destroy_zero', error_code: 0 });
+    e.simnet.seal();
+    await client.waitForTransaction({ digest: result.digest, pollInterval: 50 });
+    const read = await client.core.getTransaction({ digest: result.digest, include: { effects: true } });
+    const failed = read.FailedTransaction ?? read.Transaction;
+    expect(failed?.status.error).toMatchObject({ $kind: 'MoveAbort', MoveAbort: { abortCode: '0', location: { module: 'balance', functionName: 'destroy_zero' } } });
+  });
+
   it('dry-runs what the gateway builds', async () => {
     const coins = await client.getCoins({ owner });
     const { txBytes } = await transport.request<{ txBytes: string }>({ method: 'unsafe_transferSui', params: [owner, coins.data[0]!.coinObjectId, '10000000', recipient, '5'] });

@@ -68,6 +68,29 @@ function executionStatus(status: GrpcTypes.ExecutionStatus | undefined): Json {
   return { status: 'failure', error: status.error?.description ?? 'execution failed' };
 }
 
+const MOVE_ABORT = 13; // GrpcTypes.ExecutionError_ExecutionErrorKind.MOVE_ABORT
+
+/**
+ * A node's `abortError` (`SuiMoveAbort::new`): the module as its canonical string (full address),
+ * the function, and the code, or for a clever error its inner code and line. The SDK reads it to
+ * report a MoveAbort with its code instead of an unknown failure.
+ */
+function abortError(status: GrpcTypes.ExecutionStatus | undefined): Json | undefined {
+  const error = status?.error;
+  const details = error?.errorDetails;
+  if (status?.success !== false || error?.kind !== MOVE_ABORT || details?.oneofKind !== 'abort') return undefined;
+  const abort = details.abort;
+  const location = abort.location;
+  const clever = abort.cleverError;
+  const code = clever ? clever.errorCode : abort.abortCode;
+  return {
+    ...(location?.package && location.module ? { module_id: `${address(location.package)}::${location.module}` } : {}),
+    ...(location?.functionName ? { function: location.functionName } : {}),
+    ...(clever?.lineNumber !== undefined ? { line: Number(clever.lineNumber) } : {}),
+    ...(code !== undefined ? { error_code: Number(code) } : {}),
+  };
+}
+
 /** The legacy `TransactionBlockEffects` (v1 message shape) from v2 effects fields. */
 export function renderEffects(effects: GrpcTypes.TransactionEffects | undefined, digest: string): Json {
   const changes = effects?.changedObjects ?? [];
@@ -102,6 +125,8 @@ export function renderEffects(effects: GrpcTypes.TransactionEffects | undefined,
     dependencies: effects?.dependencies ?? [],
   };
   if (effects?.eventsDigest) result.eventsDigest = effects.eventsDigest;
+  const aborted = abortError(effects?.status);
+  if (aborted !== undefined) result.abortError = aborted;
   // A node leaves empty lists out of effects (serde skip_serializing_if = Vec::is_empty).
   for (const key of ['created', 'mutated', 'unwrapped', 'deleted', 'unwrappedThenDeleted', 'wrapped', 'sharedObjects', 'dependencies', 'modifiedAtVersions']) {
     if (Array.isArray(result[key]) && (result[key] as Json[]).length === 0) delete result[key];
