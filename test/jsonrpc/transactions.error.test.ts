@@ -77,6 +77,15 @@ describe('JSON-RPC transactions: errors', () => {
     });
   });
 
+  it('a MoveFunction filter naming a function without its module is the node\'s -32602, not every call into the package', async () => {
+    expect(await fails('suix_queryTransactionBlocks', [{ filter: { MoveFunction: { package: '0x2', function: 'split' } } }])).toEqual({
+      code: -32602, message: 'Invalid params: Cannot supply function without supplying module',
+    });
+    expect(await fails('suix_queryTransactionBlocks', [{ filter: { MoveFunction: { package: '0x2', module: null, function: 'split' } } }, null, 5, true])).toEqual({
+      code: -32602, message: 'Invalid params: Cannot supply function without supplying module',
+    });
+  });
+
   it('an event filter v2 cannot serve (TimeRange) is -32602 UNSUPPORTED_FILTER', async () => {
     expect(await fails('suix_queryEvents', [{ TimeRange: { startTime: '0', endTime: '1' } }])).toEqual({
       code: -32602,

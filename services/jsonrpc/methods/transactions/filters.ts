@@ -52,6 +52,9 @@ export function transactionQuery(filter: Record<string, unknown> | null | undefi
     }
     case 'MoveFunction': {
       const v = value as { package: string; module?: string | null; function?: string | null };
+      // A node refuses it (its index is keyed package, module, function): dropping the function
+      // would answer every call into the package.
+      if (v.function && !v.module) throw new JsonRpcError(JSONRPC_ERROR.invalidParams, 'Invalid params: Cannot supply function without supplying module');
       return terms([lit({ oneofKind: 'moveCall' as const, moveCall: { function: movePath(v.package, v.module, v.function) } })]);
     }
     case 'AffectedObject':
