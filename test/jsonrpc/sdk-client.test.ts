@@ -69,6 +69,16 @@ describe('SuiJsonRpcClient through the gateway', () => {
     expect(past.status).toBe('VersionFound');
   });
 
+  it('owned objects: a limit over 50, or 0, is the node\'s -32602 (validate_limit), not a silent cap', async () => {
+    await expect(client.getOwnedObjects({ owner: alice, limit: 51 })).rejects.toMatchObject({
+      code: -32602, message: 'Invalid params: Page size limit 51 exceeds max limit 50',
+    });
+    await expect(client.getOwnedObjects({ owner: alice, limit: 0 })).rejects.toMatchObject({
+      code: -32602, message: 'Invalid params: Page size limit cannot be smaller than 1',
+    });
+    expect((await client.getOwnedObjects({ owner: alice, limit: 50 })).data.length).toBeGreaterThan(0);
+  });
+
   it('reads checkpoints', async () => {
     const latest = await client.getLatestCheckpointSequenceNumber();
     const checkpoint = await client.getCheckpoint({ id: latest });

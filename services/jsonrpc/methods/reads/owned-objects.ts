@@ -3,7 +3,7 @@ import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { JsonRpcMethod } from '../../method.js';
 import { invalidParams, u64Param } from '../../params.js';
 import { structTypeParam } from '../../struct-type.js';
-import { pageLimit, pageOf, type PageState } from './paging.js';
+import { MAX_PAGE_LIMIT, pageOf, validatedLimit, type PageState } from './paging.js';
 import { legacyObjectData, objectOptions, objectReadMask } from './render-object.js';
 import { read } from './upstream-reads.js';
 
@@ -65,6 +65,8 @@ export const getOwnedObjects: JsonRpcMethod = {
   unfilled: ['pages with a non-StructType filter may hold fewer than `limit` objects', 'as sui_getObject'],
   async handle(params, context) {
     const owner = normalizeSuiAddress(String(params.address));
+    // A node checks this method's limit (validate_limit): over 50, or 0, is refused, not capped.
+    const limit = validatedLimit(params.limit, MAX_PAGE_LIMIT);
     const query = (params.query ?? {}) as { filter?: Filter | null; options?: unknown };
     const options = objectOptions(query.options);
     const filter = query.filter ?? undefined;
@@ -78,7 +80,7 @@ export const getOwnedObjects: JsonRpcMethod = {
     const mask = [...new Set([...objectReadMask(options), 'object_type'])];
     const page = await read(context, 'ListOwnedObjects', (rpc) => context.upstream.grpc.stateService.listOwnedObjects({
       owner,
-      pageSize: pageLimit(params.limit),
+      pageSize: limit,
       ...(upstreamType ? { objectType: upstreamType } : {}),
       ...(state ? { pageToken: Buffer.from(state.token, 'base64') } : {}),
       readMask: { paths: mask },

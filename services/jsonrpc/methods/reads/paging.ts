@@ -9,8 +9,9 @@ export const MAX_PAGE_LIMIT = 50;
 export const MAX_CHECKPOINT_PAGE_LIMIT = 100;
 
 /**
- * A page size checked as a node's `validate_limit` checks it (sui_getCheckpoints): absent is
- * `max`; over `max`, or 0, is -32602 with the node's message (it is not capped).
+ * A page size checked as a node's `validate_limit` checks it (sui_getCheckpoints,
+ * suix_getOwnedObjects): absent is `max`; over `max`, or 0, is -32602 with the node's message
+ * (it is not capped).
  */
 export function validatedLimit(limit: unknown, max: number): number {
   if (limit === undefined || limit === null) return max;
