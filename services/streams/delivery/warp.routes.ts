@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { RawData, WebSocket } from 'ws';
 import { z } from 'zod';
@@ -79,6 +80,16 @@ function wsSink(socket: WebSocket): MessageSink {
 }
 
 export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
+  // SIGTERM: the server's close waits for every response, and an SSE response ends only when its
+  // client leaves, so one connected client held the process until Kubernetes killed it (its last
+  // usage unflushed). The close ends each SSE response first (EventSource reconnects, with
+  // Last-Event-ID, to another process) and waits for its connection to stop (lease released).
+  // WebSockets are closed by @fastify/websocket's own preClose.
+  const sseResponses = new Map<ServerResponse, () => Promise<void>>();
+  app.addHook('preClose', async () => {
+    await Promise.all([...sseResponses.values()].map((end) => end()));
+  });
+
   app.get(
     '/v1/warp/:id/ws',
     {
@@ -172,11 +183,21 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
       });
       let open: OpenConnection | undefined;
       let ended = response.destroyed || request.raw.destroyed;
+      let closing: Promise<void> | undefined;
       // Listened for before the connection opens: a client gone meanwhile ends it once it has opened.
       if (!ended) {
         response.once('close', () => {
           ended = true;
-          void open?.closed();
+          sseResponses.delete(response);
+          closing = open?.closed();
+        });
+        sseResponses.set(response, async () => {
+          const socket = response.socket;
+          const gone = new Promise<void>((resolve) => response.once('close', () => resolve()));
+          // The socket too: a kept-alive connection idle only after the server began closing would hold the close.
+          response.end(() => socket?.destroy());
+          await gone;
+          await closing;
         });
       }
       const sink: MessageSink = {
