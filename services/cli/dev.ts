@@ -136,7 +136,7 @@ export async function runDev(argv: string[]): Promise<void> {
   const metricsServer = config.metrics ? await startMetricsServer(metrics, config.metrics) : undefined;
   const grpcProxies = await startDevGrpcProxies(config, { pipeline: pipeline.pipeline, upstreams, metrics, clock: runtime.clock });
   onShutdown(async () => {
-    for (const { proxy } of grpcProxies.values()) await proxy.close();
+    await Promise.all([...grpcProxies.values()].map(({ proxy }) => proxy.close()));
     await billingScheduler.stop();
     await app.close();
     await warp.close();
@@ -179,7 +179,7 @@ async function startDevGrpcProxies(config: Readonly<Config>, deps: Omit<Paramete
   for (const [index, network] of config.networks.entries()) {
     const proxy = createGrpcProxy({
       ...deps, networkOf: () => network, handshakeTimeoutMs: config.http.headersTimeoutMs, idleTimeoutMs: config.http.idleTimeoutMs,
-      maxConnectionsPerClient: config.grpc.maxConnectionsPerIp,
+      maxConnectionsPerClient: config.grpc.maxConnectionsPerIp, drainMs: config.upstream.deadlineMs,
     });
     const port = config.grpc.port === 0 ? 0 : config.grpc.port + index;
     const address = await bindPort('SUIGW_GRPC_PORT', port, () => proxy.listen(port, config.host));

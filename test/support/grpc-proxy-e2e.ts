@@ -37,6 +37,8 @@ export interface GrpcProxyE2E {
 export async function startGrpcProxyE2E(
   options: {
     tier?: Tier; policy?: Partial<UpstreamPolicy>; upstreamUrl?: string; env?: Record<string, string>; extra?: Partial<GatewayAppOptions>; metrics?: Metrics;
+    /** The proxy's `drainMs` (how long its close lets calls in flight finish). */
+    drainMs?: number;
     /** The proxy and the HTTP gateway share one pipeline (one limiter, ledger and usage recorder), as in `suigw dev`. */
     sharedPipeline?: boolean;
   } = {},
@@ -53,6 +55,7 @@ export async function startGrpcProxyE2E(
   const metering = opened.metering!;
   const proxy = createGrpcProxy({
     pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', clock: gateway.clock, ...(options.metrics ? { metrics: options.metrics } : {}),
+    ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
   });
   const address = await proxy.listen(0, '127.0.0.1');
   const host = `127.0.0.1:${address.port}`;

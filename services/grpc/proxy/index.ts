@@ -42,10 +42,21 @@ export interface GrpcProxyOptions extends ProxyCallDeps {
    * at once (default 100, SUIGW_GRPC_MAX_CONNECTIONS_PER_IP in the roles).
    */
   maxConnectionsPerClient?: number;
+  /**
+   * How long `close()` lets the calls in flight finish before it cuts what is left (a
+   * subscription never ends by itself); default 5,000 ms (SUIGW_UPSTREAM_DEADLINE_MS in the
+   * roles: no unary call outlives it).
+   */
+  drainMs?: number;
 }
 
 export interface GrpcProxy {
   listen(port: number, host?: string): Promise<net.AddressInfo>;
+  /**
+   * Stops (SIGTERM): no new connection is accepted, every connection gets GOAWAY (a new call on it
+   * is refused, for the client to retry elsewhere), the calls in flight are answered; after
+   * `drainMs` whatever is still open is cut.
+   */
   close(): Promise<void>;
 }
 
@@ -54,6 +65,7 @@ const WEB_MARK = 'x-suigw-grpc-web';
 const DEFAULT_HANDSHAKE_TIMEOUT_MS = 10_000;
 const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 const DEFAULT_MAX_CONNECTIONS_PER_CLIENT = 100;
+const DEFAULT_DRAIN_MS = 5_000;
 const WEB_ORIGIN = 'x-suigw-web-origin';
 const WEB_CLIENT_IP = 'x-suigw-web-client-ip';
 
@@ -80,11 +92,14 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     if ((openCalls.get(session) ?? 0) === 0) session.destroy();
     else idleFired.add(session);
   });
+  let closing: Promise<void> | undefined;
   server.on('session', (session) => {
     sessions.add(session);
     session.once('close', () => sessions.delete(session));
     session.on('error', () => session.destroy());
     armIdleTimeout(session);
+    // A connection that finished its handshake while the proxy closes: GOAWAY at once.
+    if (closing) session.close();
   });
   server.on('stream', (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => {
     const session = stream.session;
@@ -142,9 +157,19 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   });
   return {
     listen: (port, host) => mux.listen(port, host),
-    async close() {
-      await mux.close();
-      server.close();
+    close() {
+      closing ??= (async () => {
+        const drained = mux.stopAccepting();
+        // GOAWAY: the calls open on each connection go on, new ones are refused (clients retry
+        // them on another connection); a connection closes once its last call has ended.
+        for (const session of sessions) session.close();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([drained, new Promise<void>((resolve) => { timer = setTimeout(resolve, options.drainMs ?? DEFAULT_DRAIN_MS); })]);
+        clearTimeout(timer);
+        await mux.close();
+        server.close();
+      })();
+      return closing;
     },
   };
 }

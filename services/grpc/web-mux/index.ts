@@ -73,6 +73,12 @@ export interface GrpcWebMux {
   listen(port: number, host?: string): Promise<net.AddressInfo>;
   /** Hands an already accepted connection to the mux (for callers with their own listener). */
   handleConnection(socket: net.Socket): void;
+  /**
+   * Stops accepting connections, answers a gRPC-Web call that still arrives UNAVAILABLE, and
+   * closes each HTTP/1.1 connection once its answer is sent; resolves when every connection the
+   * mux accepted has closed (HTTP/2 ones close when their owner, sent GOAWAY, has ended their calls).
+   */
+  stopAccepting(): Promise<void>;
   /** Stops accepting, destroys every open connection and the internal HTTP/2 session. */
   close(): Promise<void>;
 }
@@ -179,6 +185,15 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       headers[name] = value;
     }
     Object.assign(headers, options.translatedHeaders?.(req));
+    if (closed) {
+      // Stopping: the internal session is closing; the client retries on another server.
+      respondError(res, cors, responseType, 14, 'the server is shutting down');
+      return;
+    }
+    // Stopping meanwhile: this connection closes once the answer is sent (an idle one would hold the close).
+    res.once('finish', () => {
+      if (closed) setImmediate(() => httpServer.closeIdleConnections());
+    });
     let stream: http2.ClientHttp2Stream;
     const internal = internalSession();
     try {
@@ -264,6 +279,8 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
   }
 
   const handleRequest: http.RequestListener = (req, res) => {
+    // Stopping: an HTTP/1.1 connection is not kept alive after this answer.
+    if (closed && res instanceof http.ServerResponse) res.shouldKeepAlive = false;
     const contentType = String(req.headers['content-type'] ?? '');
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method']) {
       preflight(req, res);
@@ -338,6 +355,12 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
           resolve(server.address() as net.AddressInfo);
         });
       });
+    },
+    stopAccepting() {
+      closed = true;
+      const allClosed = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
+      httpServer.closeIdleConnections();
+      return allClosed;
     },
     async close() {
       closed = true;
