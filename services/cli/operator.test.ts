@@ -1,8 +1,10 @@
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { startOperatorProcess } from '../../test/support/operator-process.js';
 import { loadKubeConfig, operatorOptions, operatorUsage, SERVICE_ACCOUNT_TOKEN, XDS_DEFAULT_PORT } from './operator.js';
 
 const BIN = new URL('../../bin/suigw.js', import.meta.url).pathname;
@@ -91,4 +93,27 @@ describe('suigw operator: where it finds the API server', () => {
     });
     expect(readdirSync(dir)).toEqual([]);
   }, 60_000);
+});
+
+describe('suigw operator: where its xDS server listens', () => {
+  const connects = (host: string, port: number) => new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, host);
+    socket.once('connect', () => { socket.destroy(); resolve(true); });
+    socket.once('error', () => resolve(false));
+  });
+
+  /**
+   * On HOST, as every role (README: "every role listens on HOST, default 127.0.0.1"; the chart
+   * sets 0.0.0.0). Before, ADS always listened on every interface: `suigw operator` run outside
+   * a cluster served its configuration to the whole network, whatever HOST said.
+   */
+  it('listens on HOST only', async () => {
+    // Two loopback addresses: bound to 127.0.0.2, 127.0.0.1 is refused; bound to all, both connect.
+    const operator = await startOperatorProcess({ env: { HOST: '127.0.0.2', SUIGW_METRICS_HOST: '127.0.0.1' } });
+    try {
+      expect({ host: await connects('127.0.0.2', operator.xdsPort), other: await connects('127.0.0.1', operator.xdsPort) }).toEqual({ host: true, other: false });
+    } finally {
+      await operator.stop();
+    }
+  }, 200_000);
 });

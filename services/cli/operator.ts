@@ -155,7 +155,8 @@ export async function runOperator(argv: string[] = []): Promise<void> {
     onNack: (nack) => operator.reportEnvoy({ accepted: false, version: nack.rejectedVersion, nodeId: nack.nodeId, kind: nack.kind, message: nack.message }),
     onAck: (ack) => operator.reportEnvoy({ accepted: true, version: ack.version, nodeId: ack.nodeId, kind: ack.kind }),
   });
-  const xdsPort = await bindPort('--xds-port', options.xdsPort, () => ads.listen(options.xdsPort));
+  // On HOST as every role (the chart sets 0.0.0.0 for Envoy to reach it).
+  const xdsPort = await bindPort('--xds-port', options.xdsPort, () => ads.listen(options.xdsPort, config.host));
   operator.onSnapshot((ir) => {
     try {
       ads.publish(ir);
