@@ -131,6 +131,16 @@ describe('loadConfig', () => {
     expect(both.endpoints.mainnet).toMatchObject({ grpcUrl: 'https://fullnode.mainnet.sui.io:443', graphqlUrl: 'https://graphql.mainnet.sui.io/graphql' });
   });
 
+  it('refuses a SUIGW_DEV_ADMIN_KEY that is not a key value at start-up, as every other setting', () => {
+    expect(() => loadConfig({ SUIGW_DEV_ADMIN_KEY: 'abc' })).toThrow(
+      'invalid configuration:\n  SUIGW_DEV_ADMIN_KEY: expected svc_pat_ followed by 32 to 120 base58 characters',
+    );
+    expect(() => loadConfig({ SUIGW_DEV_ADMIN_KEY: `svc_pat_${'0'.repeat(32)}` })).toThrow(ConfigError);
+    const value = `svc_pat_${'A'.repeat(32)}`;
+    expect(loadConfig({ SUIGW_DEV_ADMIN_KEY: value }).devAdminKey).toBe(value);
+    expect(loadConfig({ SUIGW_DEV_ADMIN_KEY: '' }).devAdminKey).toBeUndefined();
+  });
+
   it('lists every bad variable at once', () => {
     try {
       loadConfig({ PORT: 'x', LOG_LEVEL: 'y' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { containerResourcesSetting, type ContainerResources } from './container-resources.js';
 import { isEd25519SuiPrivateKey } from './sui-private-key.js';
+import { KEY_VALUE_PATTERN } from './schemas.js';
 
 /**
  * The one configuration schema. Every setting is one environment variable with a default that
@@ -90,7 +91,7 @@ export const ENV_SCHEMA = z.object({
   SUIGW_KEY_CACHE_TTL_MS: z.coerce.number().int().min(0).max(60_000).default(3_000),
   // The identity layer's UNKNOWN_KEY_LOOKUPS_PER_MINUTE (services/identity/unknown-key-budget.ts).
   SUIGW_UNKNOWN_KEY_LOOKUPS_PER_MINUTE: z.coerce.number().int().min(1).max(1_000_000).default(60),
-  SUIGW_DEV_ADMIN_KEY: optionalString,
+  SUIGW_DEV_ADMIN_KEY: optionalString.pipe(z.string().regex(KEY_VALUE_PATTERN, 'expected svc_pat_ followed by 32 to 120 base58 characters').optional()),
   SUIGW_CATALOG_SIMNET_NETWORKS: z.string().default('')
     .transform((value) => value.split(',').map((n) => n.trim()).filter(Boolean))
     .pipe(z.array(z.enum(NETWORKS))),
@@ -545,7 +546,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_KEY_CACHE_TTL_MS: 'How long a verified key stays cached (default 3000 ms; changes also invalidate through NOTIFY).',
   SUIGW_UNKNOWN_KEY_LOOKUPS_PER_MINUTE: 'Key lookups per minute and client IP (IPv6: per /64) that may find no key before that client gets 429 RATE_LIMIT_EXCEEDED, per process (default 60); lookups that find a key, and cached answers, cost nothing (docs/operations.md, Unknown keys).',
   SUIGW_CATALOG_SIMNET_NETWORKS: 'Networks served by simnet, comma separated (default none; `suigw dev` sets the networks it runs on simnet): their /v1/catalog lists simnet\'s stand-in protocols besides the Sui framework\'s.',
-  SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds (must start with svc_pat_).',
+  SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds: svc_pat_ followed by 32 to 120 base58 characters (anything else stops it at start-up, exit 2).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
   SUIGW_TRUST_PROXY: 'Trust X-Forwarded-* headers for client IP and protocol (default false).',
   SUIGW_TRUST_IDENTITY_HEADERS: 'Envoy is in front: trust identity headers signed by `suigw authz` (HMAC from SUIGW_SECRET) instead of checking the key again (default false: such headers are stripped). See docs/envoy.md.',

@@ -16,6 +16,13 @@ export function errorResponses<const S extends number>(...statuses: S[]): Record
   return Object.fromEntries(statuses.map((status) => [status, errorResponseSchema])) as Record<S, typeof errorResponseSchema>;
 }
 
+/**
+ * A well-formed API key value: `svc_pat_` and 32 to 120 base58 characters (a generated key has
+ * about 44). The identity layer checks a presented key with it before any lookup, and the config
+ * checks SUIGW_DEV_ADMIN_KEY with it at start-up.
+ */
+export const KEY_VALUE_PATTERN = /^svc_pat_[1-9A-HJ-NP-Za-km-z]{32,120}$/;
+
 /** Sui addresses and object ids as the spec writes them: `^0x[a-fA-F0-9]{64}$`. */
 export const ADDRESS_PATTERN = /^0x[a-fA-F0-9]{64}$/;
 

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { toBase58 } from '@mysten/sui/utils';
+import { KEY_VALUE_PATTERN } from '../core/index.js';
 
 /** Every key value starts with the service prefix (spec: Authentication 3). */
 export const KEY_PREFIX = 'svc_pat_';
@@ -26,6 +27,5 @@ export function keyStart(value: string): string {
 
 /** Cheap syntactic check before any lookup: the prefix and base58 characters only. */
 export function isWellFormedKeyValue(value: string): boolean {
-  return value.length >= KEY_PREFIX.length + 32 && value.length <= 128 && value.startsWith(KEY_PREFIX) &&
-    /^[1-9A-HJ-NP-Za-km-z]+$/.test(value.slice(KEY_PREFIX.length));
+  return KEY_VALUE_PATTERN.test(value);
 }
