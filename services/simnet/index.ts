@@ -7,6 +7,7 @@
  */
 import { randomInt } from 'node:crypto';
 import http from 'node:http';
+import { parseArgs } from 'node:util';
 import type { AddressInfo } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { bindPort } from '../core/index.js';
@@ -180,23 +181,58 @@ export async function startSimnet(options: SimnetOptions = {}): Promise<RunningS
   };
 }
 
-function flag(argv: readonly string[], name: string): string | undefined {
-  const index = argv.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
-  if (index === -1) return undefined;
-  const arg = argv[index]!;
-  return arg.includes('=') ? arg.slice(arg.indexOf('=') + 1) : argv[index + 1];
+interface SimnetCliOptions {
+  grpcPort: number;
+  httpPort: number;
+  host: string | undefined;
+  seed: string | undefined;
+  checkpointIntervalMs: number | undefined;
+  transactionsPerCheckpoint: number | undefined;
 }
 
-function portFlag(argv: readonly string[], name: string): number | undefined {
-  const value = flag(argv, name);
-  if (value === undefined) return undefined;
-  const port = Number(value);
-  if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`${name} must be a port number, got ${value}`);
-  return port;
+/**
+ * The command line (`suigw simnet --help`): an option it does not take, a missing value or a value
+ * out of range is refused (thrown with the one-line reason) before anything starts.
+ */
+export function simnetCliOptions(argv: string[]): SimnetCliOptions {
+  const { values } = parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      'grpc-port': { type: 'string' },
+      'http-port': { type: 'string' },
+      host: { type: 'string' },
+      seed: { type: 'string' },
+      'checkpoint-interval-ms': { type: 'string' },
+      'transactions-per-checkpoint': { type: 'string' },
+    },
+  });
+  const integer = (name: string, min: number, max: number, what: string): number | undefined => {
+    const value = values[name as keyof typeof values];
+    if (value === undefined) return undefined;
+    const number = /^\d+$/.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isSafeInteger(number) || number < min || number > max) throw new Error(`--${name} must be ${what}, not '${value}'`);
+    return number;
+  };
+  return {
+    grpcPort: integer('grpc-port', 0, 65_535, 'a port number (0-65535)') ?? 9000,
+    httpPort: integer('http-port', 0, 65_535, 'a port number (0-65535)') ?? 9100,
+    host: values.host,
+    seed: values.seed,
+    checkpointIntervalMs: integer('checkpoint-interval-ms', 1, 3_600_000, 'a number of milliseconds (1-3600000)'),
+    transactionsPerCheckpoint: integer('transactions-per-checkpoint', 0, 10_000, 'a number of transactions (0-10000)'),
+  };
 }
 
 /** `simnet --grpc-port 9000 --http-port 9100 --seed dev --checkpoint-interval-ms 250 [--host 0.0.0.0] [--transactions-per-checkpoint 4]` */
 export async function runSimnetCli(argv: string[]): Promise<void> {
+  let options: SimnetCliOptions;
+  try {
+    options = simnetCliOptions(argv);
+  } catch (error) {
+    console.error(`suigw simnet: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(2);
+  }
   // Listening for SIGINT/SIGTERM before anything else: a supervisor that stops simnet as soon as
   // it printed its addresses (or while it starts) gets a clean stop, not the default signal death.
   const stopRequested = new Promise<void>((resolve) => {
@@ -208,16 +244,7 @@ export async function runSimnetCli(argv: string[]): Promise<void> {
     process.on('SIGINT', shutdown);
     process.on('SIGTERM', shutdown);
   });
-  const interval = flag(argv, '--checkpoint-interval-ms');
-  const perCheckpoint = flag(argv, '--transactions-per-checkpoint');
-  const simnet = await startSimnet({
-    seed: flag(argv, '--seed'),
-    host: flag(argv, '--host'),
-    grpcPort: portFlag(argv, '--grpc-port') ?? 9000,
-    httpPort: portFlag(argv, '--http-port') ?? 9100,
-    checkpointIntervalMs: interval !== undefined ? Number(interval) : undefined,
-    transactionsPerCheckpoint: perCheckpoint !== undefined ? Number(perCheckpoint) : undefined,
-  });
+  const simnet = await startSimnet(options);
   console.log(`simnet chain id ${simnet.chainId}`);
   console.log(`  gRPC + gRPC-Web  ${simnet.grpcUrl}`);
   console.log(`  GraphQL          ${simnet.graphqlUrl}`);

@@ -45,6 +45,15 @@ describe('suigw <role> --help and unexpected arguments', () => {
     [['authz', '--bogus'], "suigw authz: Unknown option '--bogus'"],
     [['ratelimit', '--port'], "suigw ratelimit: Option '--port <value>' argument missing"],
     [['dev', '--nope'], "suigw dev: Unknown option '--nope'"],
+    // simnet started serving with an option it does not take, and crashed with a stack trace (exit
+    // 1) on a value it could not use, after listening (a NaN interval) or before (a port).
+    [['simnet', '--grpc-port', '0', '--http-port', '0', '--bogus'], "suigw simnet: Unknown option '--bogus'"],
+    [['simnet', '--grpc-port', 'abc'], "suigw simnet: --grpc-port must be a port number (0-65535), not 'abc'"],
+    [['simnet', '--http-port=70000'], "suigw simnet: --http-port must be a port number (0-65535), not '70000'"],
+    [['simnet', '--grpc-port', '0', '--http-port', '0', '--checkpoint-interval-ms', 'abc'], "suigw simnet: --checkpoint-interval-ms must be a number of milliseconds (1-3600000), not 'abc'"],
+    [['simnet', '--checkpoint-interval-ms', '0'], "suigw simnet: --checkpoint-interval-ms must be a number of milliseconds (1-3600000), not '0'"],
+    [['simnet', '--transactions-per-checkpoint=-1'], "suigw simnet: --transactions-per-checkpoint must be a number of transactions (0-10000), not '-1'"],
+    [['simnet', '--transactions-per-checkpoint=1.5'], "suigw simnet: --transactions-per-checkpoint must be a number of transactions (0-10000), not '1.5'"],
   ])('%j → one line, exit 2, nothing run', async (args, message) => {
     const result = await runCli(args, env());
     expect(result.code).toBe(2);
