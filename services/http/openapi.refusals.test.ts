@@ -39,6 +39,16 @@ describe('OpenAPI: the refusals that come before the route', () => {
     }
   });
 
+  it('every route with a body documents 413 and 415, the JSON-RPC envelope too (the framework answers both before any route runs)', () => {
+    const withBody = operations(openApi.document).filter(({ operation }) => operation.requestBody !== undefined);
+    expect(withBody.map(({ entry }) => entry)).toEqual(expect.arrayContaining(['post /v1/keys', 'post /v1/jsonrpc', 'post /v1/graphql']));
+    for (const { entry, operation } of withBody) {
+      for (const status of ['413', '415']) {
+        expect(operation.responses[status]?.content?.['application/json']?.schema, `${entry} ${status}`).toBeDefined();
+      }
+    }
+  });
+
   it('public routes document no authentication refusal', () => {
     const challenge = openApi.operation('get /v1/wallet/challenge');
     expect(challenge.security).toEqual([]);

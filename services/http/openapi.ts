@@ -48,7 +48,7 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       // @fastify/websocket hides every WebSocket route (schema.hide); one that describes itself
       // (a summary) is documented, with the upgrade's 101 beside its refusals.
       const websocket = (input.route as { websocket?: boolean }).websocket === true && typeof input.schema?.summary === 'string';
-      const schema = withPreRouteRefusals(input.schema, input.route.config?.auth);
+      const schema = withPreRouteRefusals(input.schema, input.route.config?.auth, input.route.method);
       const transformed = jsonSchemaTransform({ ...input, schema: websocket ? { ...schema, hide: false } : schema, url: url.slice(prefix.length) });
       if (websocket) {
         const responses = (transformed.schema as { response?: Record<string, unknown> }).response ?? {};
@@ -56,7 +56,7 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       }
       const auth = input.route.config?.auth;
       if (auth === 'none') transformed.schema = { ...transformed.schema, security: [] };
-      return withBodyRefusals(transformed, input.route.method);
+      return transformed;
     },
     // Schemas registered with an id (`.meta({ id })`) are emitted once under components.schemas;
     // without this their `$ref`s would dangle.
@@ -73,35 +73,24 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
   });
 }
 
+const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+
 /**
  * Every route documents what is answered before it runs, whatever it declares: a route that needs
  * a key 401 (no, unknown, disabled or expired key), 403 (network, scope, origin), 404 (the key's
  * organization is gone) and 429 (per-key and per-IP caps, the plan's rate, credits); a route with
- * path or query parameters 400 VALIDATION_FAILED. A status the route declares keeps its schema.
+ * path or query parameters 400 VALIDATION_FAILED; a route that takes a body (POST, PUT, PATCH) 413
+ * PAYLOAD_TOO_LARGE past the body limit and 415 UNSUPPORTED_MEDIA_TYPE for a body that is not
+ * JSON, POST /v1/jsonrpc included (it declares no 400: its own errors are JSON-RPC answers). A
+ * status the route declares keeps its schema.
  */
-function withPreRouteRefusals(schema: FastifySchema, auth: RouteAuth | undefined): FastifySchema {
+function withPreRouteRefusals(schema: FastifySchema, auth: RouteAuth | undefined, method: string | string[]): FastifySchema {
   const statuses: number[] = [];
   if (auth !== 'none') statuses.push(401, 403, 404, 429);
   if (schema.params !== undefined || schema.querystring !== undefined) statuses.push(400);
+  if ((Array.isArray(method) ? method : [method]).some((m) => BODY_METHODS.has(m.toUpperCase()))) statuses.push(413, 415);
   const declared = (schema.response ?? {}) as Record<string, unknown>;
   const missing = statuses.filter((status) => !(String(status) in declared));
   if (missing.length === 0) return schema;
   return { ...schema, response: { ...declared, ...errorResponses(...missing) } };
-}
-
-const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
-
-/**
- * Every route that takes a body answers 413 PAYLOAD_TOO_LARGE past the body limit and 415
- * UNSUPPORTED_MEDIA_TYPE for a body that is not JSON, whatever the route declares: the framework
- * answers them before the route runs, in the same error body as its 400.
- */
-function withBodyRefusals<T extends { schema: unknown }>(transformed: T, method: string | string[]): T {
-  const methods = Array.isArray(method) ? method : [method];
-  if (!methods.some((m) => BODY_METHODS.has(m.toUpperCase()))) return transformed;
-  const schema = transformed.schema as { response?: Record<string, unknown> };
-  const responses = schema.response ?? {};
-  const refusal = responses['400'];
-  if (refusal === undefined) return transformed;
-  return { ...transformed, schema: { ...schema, response: { 413: refusal, 415: refusal, ...responses } } };
 }
