@@ -53,6 +53,9 @@ export interface ChangeInput {
   allowanceId?: string;
 }
 
+/** What checking an upgrade `now` answers when every check passed and its charge is due. */
+const CHARGE_DUE = Symbol('charge due');
+
 /** The billing API's logic (routes are thin): prepare, activate, read, change, cancel. */
 export class BillingService {
   readonly #deps: BillingServiceDeps;
@@ -186,17 +189,27 @@ export class BillingService {
 
   /** POST /v1/billing/onchain/change (Billing rules 5 and 6). */
   async change(organizationId: string, input: ChangeInput): Promise<PlanView> {
-    if (input.when !== 'now') return this.#change(organizationId, input);
-    // A change `now` is decided under the charging lock, on the plan as it is then: of two
-    // submitted together (a double click, two tabs), the second read the plan before the first
-    // was charged and charged the upgrade again under its own allowance.
-    const view = await this.#deps.lock.tryRun(() => this.#change(organizationId, input));
+    if (input.when !== 'now') return this.#change(organizationId, input) as Promise<PlanView>;
+    // Checked first without the charging lock, which is one per deployment: the plan, the
+    // allowance and the balance are read from the chain, and while one organization's request
+    // waited on those reads under the lock, every other organization's upgrade `now` was 409 and
+    // the billing pass was skipped. Only an upgrade found due a charge takes the lock.
+    const checked = await this.#change(organizationId, input, 'check');
+    if (checked !== CHARGE_DUE) return checked;
+    // Under the lock it is decided again on the plan as it is then: of two submitted together
+    // (a double click, two tabs), the second read the plan before the first was charged and
+    // charged the upgrade again under its own allowance; now it finds the upgrade made (400
+    // PLAN_UNCHANGED), as one that finds a cancel made finds 409 PLAN_CANCELLED.
+    const view = await this.#deps.lock.tryRun(() => this.#change(organizationId, input) as Promise<PlanView>);
     if (view === undefined) throw new ApiError('CHARGE_IN_PROGRESS', { ...retryAfter(60) });
     return view;
   }
 
-  /** `change`; with `when: now`, its caller holds the charging lock. */
-  async #change(organizationId: string, input: ChangeInput): Promise<PlanView> {
+  /**
+   * `change`. `check` (an upgrade `now`, before the charging lock) stops at the charge, answering
+   * CHARGE_DUE when every check passed. Otherwise an upgrade `now` is charged: its caller holds the charging lock.
+   */
+  async #change(organizationId: string, input: ChangeInput, mode: 'check' | 'apply' = 'apply'): Promise<PlanView | typeof CHARGE_DUE> {
     const { db, clock, chain } = this.#deps;
     const plan = await livePlanOf(db, organizationId);
     if (!plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_NOT_FOUND');
@@ -234,6 +247,7 @@ export class BillingService {
       await this.#saveChange(plan, { pendingTier: tier, pendingAllowanceId: allowanceId }, `upgrade to ${tier}: address balance below the ${charge} micro-USDC charge; applies at the next renewal`);
       return this.#answerFor(organizationId);
     }
+    if (mode === 'check') return CHARGE_DUE;
     const order = { kind: 'upgrade', periodKey: now, amount: charge, tier, allowanceId } as const;
     const result = await this.#charger.charge(plan, order);
     if (result.kind === 'unavailable') throw new ApiError('BALANCE_UNAVAILABLE', { message: 'The network is unreachable; nothing was charged. Try again.', ...retryAfter(60) });

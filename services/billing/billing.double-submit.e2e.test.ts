@@ -13,7 +13,7 @@ describe('two upgrades `now` submitted together (a double click, two tabs): one 
   });
   afterAll(async () => h.close());
 
-  it('the second upgrade, read before the first was charged, is refused instead of charging the upgrade again under another allowance', async () => {
+  it('the second upgrade, read before the first was charged, is refused (the plan is upgraded already) instead of charging the upgrade again under another allowance', async () => {
     const { allowanceId: team } = await h.setUp({ funder: 'carol', tier: 'team', prefundPeriods: 1 });
     expect((await h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId: team })).status).toBe(200);
     const first = await h.setUp({ funder: 'carol', tier: 'growth', prefundPeriods: 2 });
@@ -38,8 +38,11 @@ describe('two upgrades `now` submitted together (a double click, two tabs): one 
     const upgrades = await h.db.database.db.selectFrom('billing_charges').select(['amount_micro_usdc', 'status']).where('kind', '=', 'upgrade').where('status', '=', 'succeeded').execute();
     expect(upgrades).toHaveLength(1);
     expect(await h.usdcBalance(BILLING_TREASURY)).toBe(treasuryBefore + BigInt(upgrades[0]!.amount_micro_usdc));
-    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
-    expect(answers.find((answer) => answer.status === 409)!.code).toBe('CHARGE_IN_PROGRESS');
+    // The second is decided again under the charging lock, on the plan the first upgraded: the
+    // same plan requested (it was 409 CHARGE_IN_PROGRESS while the lock was held for the whole
+    // decision, billing.lock-tenants.e2e.test.ts).
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(answers.find((answer) => answer.status === 400)!.code).toBe('PLAN_UNCHANGED');
     expect((await h.call('GET', '/v1/billing/onchain')).body.data).toMatchObject({ state: 'active', plan: { tier: 'growth' }, pendingChange: null });
   });
 });
