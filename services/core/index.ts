@@ -17,5 +17,5 @@ export * from './request-id.js';
 export * from './port-in-use.js';
 export * from './async-resource-bind.js';
 export * from './grpc-wire.js';
-export { isStorableText, unstorableTextAt } from './storable-text.js';
+export { isStorableText, jsonBodyIssue, MAX_JSON_BODY_DEPTH } from './storable-text.js';
 export * from './websocket-heartbeat.js';

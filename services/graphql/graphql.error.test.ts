@@ -105,6 +105,29 @@ describe('POST /v1/graphql: guard rails and upstream failures', () => {
     expect([garbage.statusCode, garbage.json().code]).toEqual([400, 'INVALID_BODY']);
   });
 
+  // The variables are forwarded as JSON text: nested a few thousand levels deep (10 KB of
+  // `[`), serializing them overflowed the stack and the caller got 500 INTERNAL_ERROR.
+  it('variables nested deeper than 64 levels are 400 VALIDATION_FAILED before any upstream call; 64 levels pass', async () => {
+    const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+    const send = async (json: string) => {
+      gateway.clock.advance(25);
+      const response = await gateway.app.inject({ method: 'POST', url: '/mainnet/v1/graphql', headers: { 'x-api-key': gateway.adminKey, 'content-type': 'application/json' }, payload: json });
+      return { status: response.statusCode, body: response.json() as Record<string, unknown> };
+    };
+    const issue = 'body: nests deeper than 64 levels of objects and arrays';
+    for (const levels of [63, 5_000, 200_000]) {
+      const before = fake.graphqlBodies.length;
+      // The body is one level, `variables` a second: `levels` arrays under them.
+      expect(await send(`{"query":"query Deep { chainIdentifier }","variables":{"a":${nested(levels)}}}`)).toEqual({
+        status: 400, body: { error: 'Validation failed', code: 'VALIDATION_FAILED', message: issue, issues: [issue], requestId: expect.any(String) },
+      });
+      expect(fake.graphqlBodies.length).toBe(before);
+    }
+    const atLimit = await send(`{"query":"query Deep { chainIdentifier }","variables":{"a":${nested(62)}}}`);
+    expect(atLimit.status).toBe(200);
+    expect(fake.graphqlBodies.at(-1)).toContain(nested(62));
+  });
+
   it("an upstream 500 with GraphQL errors is the caller's answer, passed through", async () => {
     fake.state.behaviour = 'error';
     const answer = await post({ query: '{ chainIdentifier }' });

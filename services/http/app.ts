@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, networkRewriter, PATH_PARAMETER_MAX_LENGTH, redactLoggedUrl, requestIdFrom, unstorableTextAt, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, networkRewriter, PATH_PARAMETER_MAX_LENGTH, redactLoggedUrl, requestIdFrom, jsonBodyIssue, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
@@ -190,6 +190,8 @@ const BODYLESS_METHODS = new Set(['DELETE', 'GET', 'HEAD', 'OPTIONS']);
  * - clients (and some HTTP libraries) send `Content-Type: application/json` on every request, a
  *   DELETE with no body included; that is no body, not invalid JSON. Other methods keep
  *   400 INVALID_BODY for an empty JSON body.
+ * Once parsed, a body holding text PostgreSQL cannot store or nesting deeper than
+ * MAX_JSON_BODY_DEPTH is 400 VALIDATION_FAILED naming where (jsonBodyIssue).
  */
 function parseJsonBodies(app: App): void {
   const parseJson = app.getDefaultJsonParser('error', 'error');
@@ -216,9 +218,8 @@ function parseJsonBodies(app: App): void {
       // fastify's parser refuses valid JSON that would reach an object's prototype with the same
       // error as broken JSON: say which it was.
       if (error) return done(isJson(text) ? bodyRefusal(new ApiError('INVALID_BODY', { message: PROTOTYPE_KEY_MESSAGE })) : error, undefined);
-      const at = unstorableTextAt(parsed);
-      if (at === undefined) return done(null, parsed);
-      const issue = `${at}: text must not contain NUL (U+0000) or lone surrogates`;
+      const issue = jsonBodyIssue(parsed);
+      if (issue === undefined) return done(null, parsed);
       done(bodyRefusal(new ApiError('VALIDATION_FAILED', { message: issue, fields: { issues: [issue] } })), undefined);
     });
   });
