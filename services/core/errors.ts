@@ -97,6 +97,8 @@ export const ERRORS = {
   VALIDATION_FAILED: e(400, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Validation failed'),
   NOT_FOUND: e(404, G.NOT_FOUND, W.NOT_FOUND, 'Not found'),
   METHOD_NOT_ALLOWED: e(405, G.UNIMPLEMENTED, W.BAD_REQUEST, 'Method not allowed'),
+  /** Not in the spec: a WebSocket address asked without an upgrade (RFC 9110 15.5.22; sent with `Upgrade: websocket`). */
+  UPGRADE_REQUIRED: e(426, G.INVALID_ARGUMENT, W.BAD_REQUEST, 'Upgrade required'),
   PAYLOAD_TOO_LARGE: e(413, G.RESOURCE_EXHAUSTED, W.BAD_REQUEST, 'Payload too large'),
   INTERNAL_ERROR: e(500, G.INTERNAL, W.INTERNAL, 'Internal error'),
   // HTTP edges: malformed or too slow requests, and load shed before the event loop drowns.

@@ -1,4 +1,4 @@
-import Fastify, { LogController, type FastifyReply, type FastifyRequest } from 'fastify';
+import Fastify, { LogController, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ApiError, networkRewriter, PATH_PARAMETER_MAX_LENGTH, redactLoggedUrl, requestIdFrom, jsonBodyIssue, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
@@ -90,6 +90,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     return503OnClosing: false,
   }).withTypeProvider<ZodTypeProvider>() as unknown as App;
 
+  // Before the plugin's own onRoute hook: a WebSocket route asked without an upgrade answers 426.
+  app.addHook('onRoute', answerPlainRequestsWithUpgradeRequired);
   // WebSocket upgrades (Warp streams, JSON-RPC subscriptions) are routed once, at the root, through
   // every hook below: a second registration would route each upgrade twice.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
@@ -166,6 +168,29 @@ function requestLogger(settings: Config['requestLog']): (request: FastifyRequest
     const level = status >= 500 ? 'error' : responseTime >= slowMs ? 'warn' : sampleRate > 0 && Math.random() < sampleRate ? 'info' : undefined;
     if (level === undefined) return;
     request.log[level]({ req: request, res: { statusCode: status }, responseTime }, 'request completed');
+  };
+}
+
+/**
+ * A route declared `websocket: true` gets @fastify/websocket's answer to a request that is no
+ * upgrade (a plain GET, or the HEAD fastify adds): 404 with an empty body, not the standard error
+ * body. Declared instead as its `wsHandler` beside a plain handler, it keeps the plugin's upgrade
+ * path and answers anything else 426 UPGRADE_REQUIRED with `Upgrade: websocket`. `webSocket`
+ * marks the route for the OpenAPI document (services/http/openapi.ts).
+ */
+function answerPlainRequestsWithUpgradeRequired(route: RouteOptions & { webSocket?: boolean }): void {
+  if (route.websocket !== true) return;
+  route.websocket = false;
+  route.webSocket = true;
+  // As the plugin does for its routes: the document shows only those that describe themselves.
+  route.schema = { ...route.schema, hide: true };
+  // A `websocket: true` route's handler is its WebSocket handler (socket, request).
+  route.wsHandler = route.handler as unknown as typeof route.wsHandler;
+  route.handler = async () => {
+    throw new ApiError('UPGRADE_REQUIRED', {
+      message: 'This address serves WebSocket connections only: connect with a WebSocket client (GET with Upgrade: websocket).',
+      headers: { upgrade: 'websocket', connection: 'upgrade' },
+    });
   };
 }
 

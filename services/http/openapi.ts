@@ -45,9 +45,9 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
     transform: (input) => {
       const { url } = input;
       if (!url.startsWith(`${prefix}/`)) return { schema: { ...input.schema, hide: true }, url };
-      // @fastify/websocket hides every WebSocket route (schema.hide); one that describes itself
+      // A WebSocket route (marked `webSocket` by services/http/app.ts) is hidden; one that describes itself
       // (a summary) is documented, with the upgrade's 101 beside its refusals.
-      const websocket = (input.route as { websocket?: boolean }).websocket === true && typeof input.schema?.summary === 'string';
+      const websocket = (input.route as { webSocket?: boolean }).webSocket === true && typeof input.schema?.summary === 'string';
       const schema = withPreRouteRefusals(input.schema, input.route.config?.auth, input.route.method);
       const transformed = jsonSchemaTransform({ ...input, schema: websocket ? { ...schema, hide: false } : schema, url: url.slice(prefix.length) });
       if (websocket) {
