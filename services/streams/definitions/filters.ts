@@ -14,6 +14,11 @@ const structTag = z
   .string()
   .max(1_000)
   .refine((value) => isValidStructTag(value), { message: 'not a Move struct type (0xADDRESS::module::Name<...>)' })
+  // A Move Registry name (`@org/pkg`, `org.sui/pkg`) parses as one too, but chain activity names
+  // every type by its package address: such a filter would be stored and match nothing, ever.
+  .refine((value) => !isValidStructTag(value) || !value.includes('/'), {
+    message: 'not a Move struct type with package addresses (0xADDRESS::module::Name<...>; Move Registry names are not resolved)',
+  })
   // One spelling per type, so `0x2::coin::Coin` and its long form match the same events.
   .transform((value) => normalizeStructTag(value));
 

@@ -35,6 +35,22 @@ describe('/v1/streams (errors)', () => {
     expect(response.body.code).toBe('VALIDATION_FAILED');
   });
 
+  // Move Registry names parse as struct tags, but chain activity names every type by its package
+  // address: a filter naming one was stored (201) and silently matched nothing, ever.
+  it.each([
+    ['an event type named by a Move Registry name', { name: 's', type: 'event', filters: { eventTypes: ['@mvr/pkg::pool::Swap'] } }],
+    ['a coin type with a Move Registry name inside', { name: 's', type: 'coin', filters: { coinTypes: ['0x2::coin::Coin<app.sui/pkg::c::C>'] } }],
+  ])('400 VALIDATION_FAILED naming the field for %s; nothing is stored', async (_case, body) => {
+    const before = (await call(t, 'GET', '/v1/streams', { key: t.adminKey })).body.data;
+    const response = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body });
+    const field = body.type === 'event' ? 'eventTypes' : 'coinTypes';
+    const issue = `body.filters.${field}.0: not a Move struct type with package addresses (0xADDRESS::module::Name<...>; Move Registry names are not resolved)`;
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400, body: { error: 'Validation failed', code: 'VALIDATION_FAILED', message: issue, issues: [issue], requestId: expect.any(String) },
+    });
+    expect((await call(t, 'GET', '/v1/streams', { key: t.adminKey })).body.data).toEqual(before);
+  });
+
   it(`filters of ${FILTER_LIMITS.maxBytes} bytes (normalized) are accepted; one byte more is 400 VALIDATION_FAILED naming the limit`, async () => {
     // 100 event types (the list's most) whose normalized JSON is exactly `target` bytes.
     const types = (target: number) => {
