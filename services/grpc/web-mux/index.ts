@@ -171,12 +171,23 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
 
   function forward(req: http.IncomingMessage, res: http.ServerResponse, cors: Record<string, string>, text: boolean, responseType: string): void {
     const prefix = options.pathPrefix?.replace(/\/+$/, '') ?? '';
-    const url = req.url ?? '/';
+    // HTTP/1.1 names the authority in Host; HTTP/2 in its `:authority` pseudo-header.
+    const authority = String(req.headers.host ?? req.headers[':authority'] ?? 'localhost');
+    // What HTTP/2 would refuse (the stream reset: a retryable 14 for a call that cannot succeed)
+    // is answered here. The absolute form (`POST http://host/pkg.Service/Method`) is its path.
+    const url = requestPath(req.url ?? '/');
+    if (url === undefined) {
+      respondError(res, cors, responseType, 12, `The request target ${req.url ?? ''} names no method.`);
+      return;
+    }
+    if (!AUTHORITY.test(authority)) {
+      respondError(res, cors, responseType, 3, `The Host header ${authority} is not a host name.`);
+      return;
+    }
     const headers: http2.OutgoingHttpHeaders = {
       ':method': 'POST',
       ':path': prefix && url.startsWith(`${prefix}/`) ? url.slice(prefix.length) : url,
-      // HTTP/1.1 names the authority in Host; HTTP/2 in its `:authority` pseudo-header.
-      ':authority': req.headers.host ?? req.headers[':authority'] ?? 'localhost',
+      ':authority': authority,
       'content-type': 'application/grpc',
       te: 'trailers',
     };
@@ -373,6 +384,21 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       await serverClosed;
     },
   };
+}
+
+/** A host and optional port, a bracketed IPv6 literal included (RFC 3986 3.2.2, reg-name without percent-encoding). */
+const AUTHORITY = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=]+)(?::\d*)?$/;
+
+/** The origin-form path of a request target: as is, or the path and query of the absolute form; undefined for anything else (`*`). */
+function requestPath(target: string): string | undefined {
+  if (target.startsWith('/')) return target;
+  if (!/^https?:\/\//i.test(target)) return undefined;
+  try {
+    const parsed = new URL(target);
+    return `${parsed.pathname}${parsed.search}`;
+  } catch {
+    return undefined;
+  }
 }
 
 function headerValues(headers: http2.IncomingHttpHeaders): Record<string, string> {
