@@ -179,7 +179,7 @@ async function startDevGrpcProxies(config: Readonly<Config>, deps: Omit<Paramete
   for (const [index, network] of config.networks.entries()) {
     const proxy = createGrpcProxy({
       ...deps, networkOf: () => network, handshakeTimeoutMs: config.http.headersTimeoutMs, idleTimeoutMs: config.http.idleTimeoutMs,
-      maxConnectionsPerClient: config.grpc.maxConnectionsPerIp, drainMs: config.upstream.deadlineMs,
+      maxConnectionsPerClient: config.grpc.maxConnectionsPerIp, drainMs: config.upstream.deadlineMs, trustProxy: config.trustProxy,
     });
     const port = config.grpc.port === 0 ? 0 : config.grpc.port + index;
     const address = await bindPort('SUIGW_GRPC_PORT', port, () => proxy.listen(port, config.host));

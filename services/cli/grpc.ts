@@ -20,7 +20,7 @@ export async function runGrpc(): Promise<void> {
   const opened = await openPipeline({ ...runtime, config, metrics });
   const proxy = createGrpcProxy({ pipeline: opened.pipeline, upstreams, metrics, networkOf: networkByAuthority(config.grpc.hosts),
     handshakeTimeoutMs: config.http.headersTimeoutMs, idleTimeoutMs: config.http.idleTimeoutMs, clock: runtime.clock,
-    maxConnectionsPerClient: config.grpc.maxConnectionsPerIp, drainMs: config.upstream.deadlineMs });
+    maxConnectionsPerClient: config.grpc.maxConnectionsPerIp, drainMs: config.upstream.deadlineMs, trustProxy: config.trustProxy });
   // /metrics on its own listener, as the gateway's (README: Metrics).
   const metricsServer = await serveRoleMetrics(metrics, config);
   onShutdown(async () => {

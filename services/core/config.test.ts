@@ -11,7 +11,7 @@ describe('loadConfig', () => {
       keyCacheTtlMs: 3000,
       walletMinPrepaidMicroUsd: 5_000_000n,
       bodyLimitBytes: 1024 * 1024,
-      trustProxy: false,
+      trustProxy: 0,
       databaseUrl: undefined,
     });
     expect(Object.isFrozen(config)).toBe(true);
@@ -44,6 +44,11 @@ describe('loadConfig', () => {
     expect(config.databaseUrl).toBeUndefined();
   });
 
+  it('SUIGW_TRUST_PROXY is a number of trusted proxy hops (0-17); false and no are 0, true and yes every hop (deprecated)', () => {
+    const read = (value: string) => loadConfig({ SUIGW_TRUST_PROXY: value }).trustProxy;
+    expect(['0', '1', '2', ' 17 ', 'false', 'no', 'true', 'yes'].map(read)).toEqual([0, 1, 2, 17, 0, 0, true, true]);
+  });
+
   it.each([
     ['PORT', 'abc'],
     ['PORT', '70000'],
@@ -56,6 +61,9 @@ describe('loadConfig', () => {
     ['SUIGW_KEY_CACHE_TTL_MS', '60001'],
     ['SUIGW_KEY_CACHE_TTL_MS', '1.5'],
     ['SUIGW_TRUST_PROXY', 'maybe'],
+    ['SUIGW_TRUST_PROXY', '18'],
+    ['SUIGW_TRUST_PROXY', '-1'],
+    ['SUIGW_TRUST_PROXY', '1.5'],
     ['SUIGW_BODY_LIMIT_BYTES', '10'],
     ['SUIGW_WALLET_MIN_PREPAID_USD', '-5'],
     ['SUI_MAINNET_GRPC_URL', 'nope'],

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { containerResourcesSetting, type ContainerResources } from './container-resources.js';
 import { isEd25519SuiPrivateKey } from './sui-private-key.js';
 import { KEY_VALUE_PATTERN } from './schemas.js';
+import type { TrustProxy } from './client-address.js';
 
 /**
  * The one configuration schema. Every setting is one environment variable with a default that
@@ -62,6 +63,29 @@ const booleanSetting = (fallback: boolean) => z
   .transform((value) => (value === undefined || value === '' ? fallback : parseBoolean(value)!));
 const boolean = booleanSetting(false);
 
+/** The most proxy hops SUIGW_TRUST_PROXY takes: Envoy plus the 16 proxies its xff_num_trusted_hops takes in front of it. */
+export const MAX_TRUSTED_PROXY_HOPS = 17;
+
+/**
+ * SUIGW_TRUST_PROXY: trusted proxy hops in front of the process (services/core/client-address.ts).
+ * A number; false, no or unset: 0; true or yes: every hop (deprecated: the leftmost
+ * X-Forwarded-For entry, the client's own behind an appending proxy). `1` is one hop (it read as
+ * `true` before): behind one proxy both give the address that proxy saw unless the client sent
+ * its own X-Forwarded-For, which one hop ignores.
+ */
+const trustProxySetting = z
+  .string()
+  .optional()
+  .transform((value, ctx): TrustProxy => {
+    const text = value?.trim() ?? '';
+    if (text === '' || text === 'false' || text === 'no') return 0;
+    if (text === 'true' || text === 'yes') return true;
+    const hops = /^\d+$/.test(text) ? Number(text) : NaN;
+    if (hops <= MAX_TRUSTED_PROXY_HOPS) return hops;
+    ctx.addIssue({ code: 'custom', message: `expected the number of trusted proxy hops (0-${MAX_TRUSTED_PROXY_HOPS}), or false (0) or true (every hop, deprecated)` });
+    return z.NEVER;
+  });
+
 export const ENV_SCHEMA = z.object({
   PORT: z.coerce.number().int().min(0).max(65535).default(8080),
   HOST: z.string().default('127.0.0.1'),
@@ -96,7 +120,7 @@ export const ENV_SCHEMA = z.object({
     .transform((value) => value.split(',').map((n) => n.trim()).filter(Boolean))
     .pipe(z.array(z.enum(NETWORKS))),
   SUIGW_WALLET_MIN_PREPAID_USD: z.coerce.number().min(0).default(5),
-  SUIGW_TRUST_PROXY: boolean,
+  SUIGW_TRUST_PROXY: trustProxySetting,
   SUIGW_BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(64 * 1024 * 1024).default(1024 * 1024),
   SUIGW_UPSTREAM_DEADLINE_MS: z.coerce.number().int().min(50).max(120_000).default(5_000),
   SUIGW_UPSTREAM_ATTEMPT_TIMEOUT_MS: z.coerce.number().int().min(50).max(120_000).default(2_500),
@@ -231,7 +255,8 @@ export interface Config {
   /** Networks whose upstream is simnet: their catalog lists simnet's stand-in protocols (`/v1/catalog/*`). */
   catalogSimnetNetworks: readonly Network[];
   walletMinPrepaidMicroUsd: bigint;
-  trustProxy: boolean;
+  /** Trusted proxy hops in front of the process: who the visitor is (services/core/client-address.ts). */
+  trustProxy: TrustProxy;
   /**
    * Envoy in front: identity headers carrying a valid HMAC (from `suigw authz`) stand for the
    * caller; otherwise they are stripped and the key is checked in-process (docs/envoy.md).
@@ -548,7 +573,7 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_CATALOG_SIMNET_NETWORKS: 'Networks served by simnet, comma separated (default none; `suigw dev` sets the networks it runs on simnet): their /v1/catalog lists simnet\'s stand-in protocols besides the Sui framework\'s.',
   SUIGW_DEV_ADMIN_KEY: 'Fixed value for the admin key that `suigw dev` seeds: svc_pat_ followed by 32 to 120 base58 characters (anything else stops it at start-up, exit 2).',
   SUIGW_WALLET_MIN_PREPAID_USD: 'Prepaid balance a wallet organization needs to register a key (default 5).',
-  SUIGW_TRUST_PROXY: 'Trust X-Forwarded-* headers for client IP and protocol (default false).',
+  SUIGW_TRUST_PROXY: 'Proxy hops in front of the process to trust (default 0): the client IP every per-IP limit counts (HTTP and gRPC) is the X-Forwarded-For entry that many from the right (1: the socket\'s peer appended it); entries a client sent itself further left are ignored. The chart sets 1 + envoy.trustedProxyHops. false = 0; true (deprecated) trusts every hop: the leftmost entry, which a client can forge behind a proxy that appends.',
   SUIGW_TRUST_IDENTITY_HEADERS: 'Envoy is in front: trust identity headers signed by `suigw authz` (HMAC from SUIGW_SECRET) instead of checking the key again (default false: such headers are stripped). See docs/envoy.md.',
   SUIGW_IDENTITY_HEADER_MAX_AGE_MS: 'Oldest signed identity header accepted (default 30000 ms); older ones are stripped and the key is checked in-process.',
   SUIGW_BODY_LIMIT_BYTES: 'Largest accepted request body (default 1 MiB).',

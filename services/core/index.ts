@@ -2,6 +2,7 @@ export * from './errors.js';
 export { retryAfter } from './retry-after.js';
 export * from './clock.js';
 export * from './config.js';
+export * from './client-address.js';
 export { quantityValue, type ContainerResources } from './container-resources.js';
 export * from './logger.js';
 export * from './schemas.js';

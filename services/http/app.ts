@@ -1,6 +1,6 @@
 import Fastify, { LogController, type FastifyReply, type FastifyRequest, type RouteOptions } from 'fastify';
 import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ApiError, networkRewriter, PATH_PARAMETER_MAX_LENGTH, redactLoggedUrl, requestIdFrom, jsonBodyIssue, type Clock, type Config, type Logger } from '../core/index.js';
+import { ApiError, networkRewriter, PATH_PARAMETER_MAX_LENGTH, proxyTrust, redactLoggedUrl, requestIdFrom, jsonBodyIssue, type Clock, type Config, type Logger } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { SignedIdentity } from '../identity/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
@@ -76,7 +76,9 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
     logController: new LogController({ disableRequestLogging: true }),
     childLoggerFactory: deferredChildLogger,
     bodyLimit: config.bodyLimitBytes,
-    trustProxy: config.trustProxy,
+    // The visitor as the proxies in front report it (services/core/client-address.ts): a trust
+    // function, as fastify ignores a bare hop count (it trusts no hop then).
+    trustProxy: config.trustProxy === 0 ? false : proxyTrust(config.trustProxy),
     rewriteUrl: networkRewriter(config),
     // Routes compiled to code once all are registered (find-my-way's compiler mode): lookups
     // about twice as fast as walking the tree (docs/benchmarks.md, "HTTP layer").

@@ -172,6 +172,18 @@ describe('charts/suigw with the real helm binary', () => {
     expect(operator.ingress[0]!.ports).toEqual([{ port: 'xds' }]);
   });
 
+  it("gives every role behind Envoy SUIGW_TRUST_PROXY = 1 + the hops Envoy trusts (its xff_num_trusted_hops, the operator's --trusted-proxy-hops): the visitor Envoy appended to X-Forwarded-For", () => {
+    for (const [name, hops] of [['default', 0], ['production', 1]] as const) {
+      const objects = rendered[name]!;
+      const operator = (find(objects, 'Deployment', 'suigw-operator')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+      expect(Number(operator.args[operator.args.indexOf('--trusted-proxy-hops') + 1])).toBe(hops);
+      for (const role of ROLES) {
+        const container = (find(objects, 'Deployment', `suigw-${role}`)!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+        expect(loadConfig(podEnv(container.env, 'suigw')).trustProxy).toBe(hops + 1);
+      }
+    }
+  });
+
   it("limits the operator's RBAC to its resources, workloads, Secrets, Leases and read-only EndpointSlices: cluster-wide what lives in the teams' namespaces (resources, key Secrets), the rest in its own", () => {
     // Which requests these rules must grant: test/helm/chart.operator-rbac.test.ts, from the operator's own.
     const objects = rendered.default!;

@@ -54,7 +54,7 @@ export async function startGrpcProxyE2E(
   const opened = shared ?? await openPipeline({ config: gateway.config, database: gateway.db.database, clock: gateway.clock, logger });
   const metering = opened.metering!;
   const proxy = createGrpcProxy({
-    pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', clock: gateway.clock, ...(options.metrics ? { metrics: options.metrics } : {}),
+    pipeline: opened.pipeline, upstreams: new Map([['mainnet', upstream]]), networkOf: () => 'mainnet', clock: gateway.clock, trustProxy: gateway.config.trustProxy, ...(options.metrics ? { metrics: options.metrics } : {}),
     ...(options.drainMs === undefined ? {} : { drainMs: options.drainMs }),
   });
   const address = await proxy.listen(0, '127.0.0.1');

@@ -19,7 +19,7 @@ import { randomBytes } from 'node:crypto';
 import type net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { clientOf } from '../../identity/index.js';
-import { systemClock, type Network } from '../../core/index.js';
+import { clientAddressOf, systemClock, type Network, type TrustProxy } from '../../core/index.js';
 import { createGrpcWebMux, type GrpcWebMux } from '../web-mux/index.js';
 import { RATE_LIMIT_HEADERS } from '../../metering/index.js';
 import { proxyCall, type ProxyCallDeps } from './proxy-call.js';
@@ -48,6 +48,12 @@ export interface GrpcProxyOptions extends ProxyCallDeps {
    * roles: no unary call outlives it).
    */
   drainMs?: number;
+  /**
+   * Trusted proxy hops in front of the proxy (SUIGW_TRUST_PROXY in the roles; default 0): the
+   * client IP of the per-IP limits is the X-Forwarded-For entry that many from the right
+   * (services/core/client-address.ts), natively and over gRPC-Web, instead of the socket's peer.
+   */
+  trustProxy?: TrustProxy;
 }
 
 export interface GrpcProxy {
@@ -73,6 +79,7 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
   // A per-process secret: a native client cannot claim to be a browser (and so borrow an
   // origin-restricted key) by sending the mark itself.
   const webToken = randomBytes(16).toString('hex');
+  const trustProxy = options.trustProxy ?? 0;
   const server = http2.createServer({ settings: { maxConcurrentStreams: 1_000 } });
   const sessions = new Set<http2.ServerHttp2Session>();
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
@@ -130,7 +137,7 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     }
     const web = headers[WEB_MARK] === webToken;
     const origin = web ? String(headers[WEB_ORIGIN] ?? '') || undefined : undefined;
-    const clientIp = (web ? String(headers[WEB_CLIENT_IP] ?? '') : stream.session?.socket?.remoteAddress) || 'unknown';
+    const clientIp = (web ? String(headers[WEB_CLIENT_IP] ?? '') : clientAddressOf(stream.session?.socket?.remoteAddress, headers['x-forwarded-for'], trustProxy)) || 'unknown';
     const authority = headers[':authority'] ?? headers.host;
     // A client may reset a stream at any moment (a load generator does at the end of its run):
     // that is the call's end, never the process's.
@@ -149,7 +156,7 @@ export function createGrpcProxy(options: GrpcProxyOptions): GrpcProxy {
     translatedHeaders: (req) => ({
       [WEB_MARK]: webToken,
       [WEB_ORIGIN]: req.headers.origin ?? '',
-      [WEB_CLIENT_IP]: req.socket.remoteAddress ?? '',
+      [WEB_CLIENT_IP]: clientAddressOf(req.socket.remoteAddress, req.headers['x-forwarded-for'], trustProxy) ?? '',
     }),
     exposeHeaders: Object.values(RATE_LIMIT_HEADERS),
     handshakeTimeoutMs: options.handshakeTimeoutMs ?? DEFAULT_HANDSHAKE_TIMEOUT_MS,
