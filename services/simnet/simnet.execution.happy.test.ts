@@ -1,10 +1,11 @@
-import { bcs } from '@mysten/sui/bcs';
+import { bcs, TypeTagSerializer } from '@mysten/sui/bcs';
 import { SuiGrpcClient } from '@mysten/sui/grpc';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { Secp256k1Keypair } from '@mysten/sui/keypairs/secp256k1';
 import { MultiSigPublicKey } from '@mysten/sui/multisig';
 import { Secp256r1Keypair } from '@mysten/sui/keypairs/secp256r1';
 import { Transaction } from '@mysten/sui/transactions';
+import { deriveDynamicFieldID, fromBase58, fromHex, toBase58, toHex } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CATALOG, COIN_TYPES, EVENT_TYPES, startSimnet } from './index.js';
 import { suiDigest } from './ledger/hashing.js';
@@ -23,6 +24,21 @@ afterAll(async () => {
 });
 
 const account = (label: string) => simnet.accounts.find((candidate) => candidate.label === label)!;
+
+/**
+ * A coin reservation ref, as the SDK's gas selection builds one for an address balance: the id of
+ * the owner's SUI accumulator field XOR the chain id; the digest holds amount, epoch and magic.
+ */
+function reservation(owner: string, amount: bigint, epochOffset = 0n): { objectId: string; version: string; digest: string } {
+  const key = TypeTagSerializer.parseFromStr('0x2::accumulator::Key<0x2::balance::Balance<0x2::sui::SUI>>');
+  const field = fromHex(deriveDynamicFieldID('0xacc', key, bcs.Address.serialize(owner).toBytes()));
+  const chain = fromBase58(simnet.chainId);
+  const digest = new Uint8Array(32).fill(0xac);
+  const view = new DataView(digest.buffer);
+  view.setBigUint64(0, amount, true);
+  view.setUint32(8, Number(simnet.ledger.currentEpoch().epoch + epochOffset), true);
+  return { objectId: toHex(field.map((byte, i) => byte ^ chain[i]!)), version: '0', digest: toBase58(digest) };
+}
 
 describe('execution through the SDK', () => {
   it('spends USDC held as an address balance (FundsWithdrawal + redeem)', async () => {
@@ -147,6 +163,61 @@ describe('execution through the SDK', () => {
     const net = BigInt(gasUsed.computationCost) + BigInt(gasUsed.storageCost) - BigInt(gasUsed.storageRebate);
     expect(simnet.ledger.getObject(second!.objectId)).toBeUndefined();
     expect(simnet.ledger.getObject(first!.objectId)?.coin?.balance).toBe(total - 7n - net);
+  });
+
+  it('pays gas with coin reservations as a node does: after a real coin the reserved funds join it; first, gas comes from the address balance', async () => {
+    const mallory = account('mallory');
+    const recipient = account('dave').address;
+    const budget = 10_000_000n;
+    const transfer = (build: (tx: Transaction) => void, payment: { objectId: string; version: string; digest: string }[]) => {
+      const tx = new Transaction();
+      tx.setSender(mallory.address);
+      build(tx);
+      tx.setGasBudget(budget);
+      tx.setGasPrice(simnet.ledger.referenceGasPrice());
+      tx.setGasPayment(payment);
+      return client.signAndExecuteTransaction({ transaction: tx, signer: mallory.keypair, include: { effects: true } });
+    };
+    const netGas = (used: { computationCost: string; storageCost: string; storageRebate: string }) => BigInt(used.computationCost) + BigInt(used.storageCost) - BigInt(used.storageRebate);
+
+    // [coin, reservation]: the coin is the gas coin and the reservation's funds move into it.
+    const [coin] = simnet.ledger.listCoins(mallory.address, COIN_TYPES.SUI, { limit: 1 }).items;
+    const before = simnet.ledger.getBalance(mallory.address, COIN_TYPES.SUI);
+    const mixed = await transfer((tx) => tx.transferObjects([tx.splitCoins(tx.gas, [1_000])[0]!], recipient), [
+      { objectId: coin!.objectId, version: String(coin!.version), digest: coin!.digest }, reservation(mallory.address, 1_000_000_000n),
+    ]);
+    expect(mixed.$kind).toBe('Transaction');
+    expect(mixed.Transaction!.effects!.gasObject?.objectId).toBe(coin!.objectId);
+    expect(simnet.ledger.getObject(coin!.objectId)?.coin?.balance).toBe(coin!.coin!.balance + 1_000_000_000n - 1_000n - netGas(mixed.Transaction!.effects!.gasUsed));
+    expect(simnet.ledger.getBalance(mallory.address, COIN_TYPES.SUI).addressBalance).toBe(before.addressBalance - 1_000_000_000n);
+
+    // [reservation]: gas is charged to the address balance and tx.gas is a coin of the reservation less the budget.
+    const middle = simnet.ledger.getBalance(mallory.address, COIN_TYPES.SUI);
+    const whole = await transfer((tx) => tx.transferObjects([tx.gas], recipient), [reservation(mallory.address, budget + 5_000n)]);
+    expect(whole.$kind).toBe('Transaction');
+    const created = whole.Transaction!.effects!.changedObjects.filter((change) => change.idOperation === 'Created');
+    expect(created).toHaveLength(1);
+    expect(simnet.ledger.getObject(created[0]!.objectId)).toMatchObject({ owner: { kind: 'address', address: recipient }, coin: { balance: 5_000n } });
+    expect(simnet.ledger.getBalance(mallory.address, COIN_TYPES.SUI)).toMatchObject({
+      addressBalance: middle.addressBalance - 5_000n - netGas(whole.Transaction!.effects!.gasUsed), coinBalance: middle.coinBalance,
+    });
+  });
+
+  it('refuses a coin reservation of another epoch, of more than the address balance, or of another account', async () => {
+    const mallory = account('mallory');
+    const attempt = (payment: ReturnType<typeof reservation>, signer = mallory) => {
+      const tx = new Transaction();
+      tx.setSender(signer.address);
+      tx.setGasBudget(10_000_000n);
+      tx.setGasPrice(simnet.ledger.referenceGasPrice());
+      tx.setGasPayment([payment]);
+      return client.signAndExecuteTransaction({ transaction: tx, signer: signer.keypair });
+    };
+    const balance = simnet.ledger.getBalance(mallory.address, COIN_TYPES.SUI).addressBalance;
+    await expect(attempt(reservation(mallory.address, 20_000_000n, 1n))).rejects.toThrow(/transaction expired/);
+    await expect(attempt(reservation(mallory.address, balance + 1n))).rejects.toThrow(/insufficient address balance/);
+    await expect(attempt(reservation(mallory.address, 20_000_000n), account('bob'))).rejects.toThrow(/does not exist/);
+    expect(simnet.ledger.getBalance(mallory.address, COIN_TYPES.SUI).addressBalance).toBe(balance);
   });
 
   it('deposits into an address balance with 0x2::coin::send_funds', async () => {

@@ -2,6 +2,7 @@ import { requestSuiFromFaucetV2 } from '@mysten/sui/faucet';
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { JsonRpcHTTPTransport, SuiJsonRpcClient } from '@mysten/sui/jsonRpc';
 import { Transaction } from '@mysten/sui/transactions';
+import { fromBase58 } from '@mysten/sui/utils';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
 
@@ -67,6 +68,42 @@ describe('SuiJsonRpcClient through the gateway: transactions and events', () => 
     expect(BigInt(gasData.budget)).toBeLessThan(50_000_000_000n);
     e.simnet.seal();
     await client.waitForTransaction({ digest: result.digest, pollInterval: 50 });
+  });
+
+  it('runs the default transfer flow for an account holding an address balance: the SDK pays gas with a coin reservation, as a node accepts', async () => {
+    // With SUI at the address, the builder puts a coin reservation first in the gas payment (an
+    // object ref naming the address balance: id masked with the chain id, digest = amount, epoch,
+    // magic) and the account's coins after it. A node pays gas from the address balance, gives
+    // `tx.gas` a coin of the reservation less the budget, returns what is left of that coin to the
+    // address balance and smashes the coins listed after the reservation into it.
+    const bob = e.simnet.accounts.find((account) => account.label === 'bob')!;
+    const sender = bob.address;
+    const receiver = Ed25519Keypair.generate().toSuiAddress();
+    const before = await client.core.getBalance({ owner: sender });
+    expect(BigInt(before.balance.addressBalance)).toBeGreaterThan(0n);
+    const tx = new Transaction();
+    const [coin] = tx.splitCoins(tx.gas, [1000]);
+    tx.transferObjects([coin!], receiver);
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: bob.keypair, options: { showEffects: true, showBalanceChanges: true, showInput: true } });
+    expect(result.effects?.status.status).toBe('success');
+    const gasData = (result.transaction?.data as { gasData: { payment: { digest: string }[] } }).gasData;
+    expect(fromBase58(gasData.payment[0]!.digest).slice(12).every((byte) => byte === 0xac)).toBe(true);
+    e.simnet.seal();
+    await client.waitForTransaction({ digest: result.digest, pollInterval: 50 });
+    expect((await client.getBalance({ owner: receiver })).totalBalance).toBe('1000');
+    const used = result.effects!.gasUsed;
+    const gas = BigInt(used.computationCost) + BigInt(used.storageCost) - BigInt(used.storageRebate);
+    const after = await client.core.getBalance({ owner: sender });
+    // Gas and the transfer left the sender; the coins named after the reservation are now at the address.
+    expect(BigInt(after.balance.balance)).toBe(BigInt(before.balance.balance) - 1000n - gas);
+    expect(after.balance.coinBalance).toBe('0');
+    expect(after.balance.addressBalance).toBe(after.balance.balance);
+    expect(result.balanceChanges).toEqual(expect.arrayContaining([
+      { owner: { AddressOwner: receiver }, coinType: '0x2::sui::SUI', amount: '1000' },
+      { owner: { AddressOwner: sender }, coinType: '0x2::sui::SUI', amount: String(-1000n - gas) },
+    ]));
+    // A new rate window for the tests after this one's calls.
+    e.gateway.clock.advance(1_000);
   });
 
   it('lists coins largest first, as a node does, so the builder finds the gas coin among more than a page of coins', async () => {

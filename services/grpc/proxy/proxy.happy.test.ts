@@ -1,4 +1,6 @@
 import * as grpc from '@grpc/grpc-js';
+import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
+import { Transaction } from '@mysten/sui/transactions';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { reflectionTypes } from '../reflection/index.js';
 import type { ServerReflectionResponse } from '../reflection/reflection-types.js';
@@ -18,6 +20,29 @@ describe('gRPC proxy: the official SuiGrpcClient through it', () => {
     const alice = e2e.simnet!.accounts[0]!.address;
     const { balance } = await client.core.getBalance({ owner: alice });
     expect(balance.balance).toBe(e2e.simnet!.ledger.getBalance(alice, '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI').balance.toString());
+  });
+
+  it("runs the SDK's default transfer flow for an account that also holds an address balance", async () => {
+    // This client leaves gas to the server (SimulateTransaction with do_gas_selection), which picks
+    // the account's coins; the JSON-RPC and GraphQL clients pick gas themselves and lead with a
+    // coin reservation (test/jsonrpc/sdk-client.tx.test.ts).
+    const client = e2e.native(e2e.gateway.adminKey);
+    const carol = e2e.simnet!.accounts.find((account) => account.label === 'carol')!;
+    const recipient = Ed25519Keypair.generate().toSuiAddress();
+    const before = (await client.core.getBalance({ owner: carol.address })).balance;
+    expect(BigInt(before.addressBalance)).toBeGreaterThan(0n);
+    const tx = new Transaction();
+    const [coin] = tx.splitCoins(tx.gas, [1000]);
+    tx.transferObjects([coin!], recipient);
+    const result = await client.signAndExecuteTransaction({ transaction: tx, signer: carol.keypair, include: { effects: true, transaction: true } });
+    expect(result.$kind).toBe('Transaction');
+    e2e.simnet!.seal();
+    await client.core.waitForTransaction({ digest: result.Transaction!.digest });
+    expect((await client.core.getBalance({ owner: recipient })).balance.balance).toBe('1000');
+    const used = result.Transaction!.effects!.gasUsed;
+    const gas = BigInt(used.computationCost) + BigInt(used.storageCost) - BigInt(used.storageRebate);
+    const after = (await client.core.getBalance({ owner: carol.address })).balance;
+    expect(BigInt(after.balance)).toBe(BigInt(before.balance) - 1000n - gas);
   });
 
   it('carries any number of calls one after another on one connection without piling up idle-timeout listeners', async () => {

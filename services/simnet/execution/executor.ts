@@ -3,6 +3,7 @@ import { normalizeStructTag, normalizeSuiAddress } from '@mysten/sui/utils';
 import type { ExecutionFailure, GasCostSummaryRecord, Ledger, ObjectRecord, SignatureRecord } from '../ledger/index.js';
 import { SUI_COIN_TYPE } from '../ledger/constants.js';
 import { suiDigest } from '../ledger/hashing.js';
+import { parseCoinReservation, suiAccumulatorId } from './coin-reservation.js';
 import { ExecutionFailed, TransactionRejected } from './failure.js';
 import { GasModel } from './gas.js';
 import type { CallContext } from './move-calls.js';
@@ -57,11 +58,17 @@ export class Executor {
     if (options.checks) this.#validate(data, price, budget);
 
     const base = () => this.#prepare(digest, data, sender, gasOwner, budget, options);
+    const reverted = () => {
+      const fresh = base();
+      this.#settleMaterializedGas(fresh);
+      return fresh;
+    };
     let state = base();
     const startingGas = state.gasCoin?.coin?.balance ?? 0n;
     let failure: ExecutionFailure | undefined;
     try {
       this.#run(state, program.commands, sender);
+      this.#settleMaterializedGas(state);
       this.#checkNoDanglingValues(state);
     } catch (error) {
       if (!(error instanceof ExecutionFailed)) throw error;
@@ -70,11 +77,11 @@ export class Executor {
     const gasCoinSpend = failure ? 0n : startingGas - (state.gasCoin?.coin?.balance ?? 0n);
     const units = this.#gas.computationUnits(program.commands.length, program.inputs.length, program.commands.filter((command) => command.$kind === 'MoveCall').length);
     let computation = units * price;
-    if (failure) state = base();
+    if (failure) state = reverted();
     let gasUsed = this.#gasUsed(state, digest, computation);
     if (!failure && GasModel.charged(gasUsed) > budget) {
       failure = { kind: 'insufficientGas', description: 'insufficient gas' };
-      state = base();
+      state = reverted();
       gasUsed = this.#gasUsed(state, digest, computation);
     }
     if (failure && GasModel.charged(gasUsed) > budget) {
@@ -108,7 +115,10 @@ export class Executor {
     const set = new WorkingSet(this.#ledger, digest);
     const state: RunState = { set, inputs: [], events: [], addressDeltas: new Map(), allowanceUpdates: new Map(), moveCalls: [], readOnlyInputs: [], objectSizes: new Map() };
     const payment = data.gasData.payment;
-    if (payment.length > 0) {
+    const reserved = new Map<string, bigint>();
+    if (payment.some((ref) => parseCoinReservation(ref, this.#ledger.chainId) !== undefined)) {
+      this.#payWithReservations(state, data, sender, gasOwner, budget, options, reserved);
+    } else if (payment.length > 0) {
       const coins = payment.map((ref) => set.load(this.#ownedInput(ref, gasOwner, options.checks, 'gas'), false));
       for (const coin of coins) if (coin.coin?.coinType !== SUI_COIN_TYPE) throw new TransactionRejected(`gas object ${coin.id} is not a SUI coin`);
       const [primary, ...rest] = coins;
@@ -125,11 +135,76 @@ export class Executor {
       const available = this.#ledger.getBalance(gasOwner, SUI_COIN_TYPE).addressBalance;
       if (available < budget) throw new TransactionRejected(`address balance ${available} is below the gas budget ${budget}`);
     }
-    const reserved = new Map<string, bigint>();
     for (const input of (data.kind as Extract<ParsedData['kind'], { $kind: 'ProgrammableTransaction' }>).ProgrammableTransaction.inputs) {
       state.inputs.push(this.#input(state, input, sender, options.checks, reserved));
     }
     return state;
+  }
+
+  /**
+   * A gas payment holding coin reservations, as a node treats it (sui-core
+   * `rewrite_transaction_for_coin_reservations` and gas smashing): each reservation must be for
+   * this epoch, non-zero, of the sender's own SUI address balance, and together within it. When a
+   * real coin comes first it is the gas coin and the reserved funds join it; when a reservation
+   * comes first gas is charged to the address balance, the real coins in the list are smashed into
+   * it, and `GasCoin` is a coin materialized from the reserved funds less the budget, whatever is
+   * left of it going back to the address balance at the end.
+   */
+  #payWithReservations(state: RunState, data: ParsedData, sender: string, gasOwner: string, budget: bigint, options: ExecutionOptions, reserved: Map<string, bigint>): void {
+    const epoch = this.#ledger.currentEpoch().epoch;
+    const accumulator = suiAccumulatorId(sender);
+    let reservedTotal = 0n;
+    const coins: WorkingObject[] = [];
+    for (const ref of data.gasData.payment) {
+      const reservation = parseCoinReservation(ref, this.#ledger.chainId);
+      if (!reservation) {
+        const coin = state.set.load(this.#ownedInput(ref, gasOwner, options.checks, 'gas'), false);
+        if (coin.coin?.coinType !== SUI_COIN_TYPE) throw new TransactionRejected(`gas object ${coin.id} is not a SUI coin`);
+        coins.push(coin);
+        continue;
+      }
+      if (gasOwner !== sender) throw new TransactionRejected('a coin reservation can only pay gas for its own sender, not a sponsor');
+      if (reservation.accumulatorId !== accumulator) throw new TransactionRejected(`gas object ${normalizeSuiAddress(ref.objectId)} does not exist`);
+      if (reservation.epoch !== epoch) throw new TransactionRejected('transaction expired');
+      if (reservation.amount === 0n) throw new TransactionRejected('coin reservation amount must be non-zero');
+      reservedTotal += reservation.amount;
+    }
+    reserved.set(key(sender, SUI_COIN_TYPE), reservedTotal);
+    const available = this.#ledger.getBalance(sender, SUI_COIN_TYPE).addressBalance;
+    if (available < reservedTotal) throw new TransactionRejected(`insufficient address balance: ${available} is below the reserved ${reservedTotal}`);
+    const withdraw = (amount: bigint) => state.addressDeltas.set(key(sender, SUI_COIN_TYPE), (state.addressDeltas.get(key(sender, SUI_COIN_TYPE)) ?? 0n) - amount);
+    const firstIsCoin = parseCoinReservation(data.gasData.payment[0]!, this.#ledger.chainId) === undefined;
+    if (firstIsCoin) {
+      const [primary, ...rest] = coins;
+      for (const coin of rest) {
+        primary!.coin!.balance += coin.coin!.balance;
+        coin.deleted = true;
+      }
+      primary!.coin!.balance += reservedTotal;
+      withdraw(reservedTotal);
+      if (options.checks && primary!.coin!.balance < budget) throw new TransactionRejected(`gas balance ${primary!.coin!.balance} is below the gas budget ${budget}`);
+      state.gasCoin = primary;
+      return;
+    }
+    for (const coin of coins) {
+      withdraw(-coin.coin!.balance);
+      coin.deleted = true;
+    }
+    const total = reservedTotal + coins.reduce((sum, coin) => sum + coin.coin!.balance, 0n);
+    if (options.checks && total < budget) throw new TransactionRejected(`gas balance ${total} is below the gas budget ${budget}`);
+    const amount = reservedTotal > budget ? reservedTotal - budget : 0n;
+    withdraw(amount);
+    const coin = state.set.createCoin(SUI_COIN_TYPE, amount);
+    state.materializedGas = { coin, owner: sender };
+  }
+
+  /** A materialized gas coin not sent anywhere nor consumed goes back to the address balance. */
+  #settleMaterializedGas(state: RunState): void {
+    const materialized = state.materializedGas;
+    if (!materialized || materialized.coin.deleted || materialized.coin.owner) return;
+    materialized.coin.deleted = true;
+    const k = key(materialized.owner, SUI_COIN_TYPE);
+    state.addressDeltas.set(k, (state.addressDeltas.get(k) ?? 0n) + materialized.coin.coin!.balance);
   }
 
   #ownedInput(ref: { objectId: string; version: string; digest: string }, owner: string, checks: boolean, what: string): ObjectRecord {
@@ -229,11 +304,11 @@ export class Executor {
   #argument(state: RunState, argument: ParsedArgument, results: Value[][], command: number): Value {
     const fail = (why: string) => new ExecutionFailed({ kind: 'commandArgumentError', command, argument: 0, description: why });
     switch (argument.$kind) {
-      case 'GasCoin':
-        if (!state.gasCoin || state.gasCoin.id === MOCK_GAS_ID) {
-          if (!state.gasCoin) throw fail('no gas coin: gas is paid from the address balance');
-        }
-        return { kind: 'object', id: state.gasCoin.id };
+      case 'GasCoin': {
+        const gas = state.gasCoin ?? state.materializedGas?.coin;
+        if (!gas) throw fail('no gas coin: gas is paid from the address balance');
+        return { kind: 'object', id: gas.id };
+      }
       case 'Input': {
         const value = state.inputs[argument.Input];
         if (!value) throw fail(`input ${argument.Input} out of bounds`);

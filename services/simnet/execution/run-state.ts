@@ -24,6 +24,8 @@ export function key(owner: string, coinType: string): string {
 export interface RunState {
   set: WorkingSet;
   gasCoin?: WorkingObject;
+  /** `GasCoin` when a coin reservation leads the gas payment: funds withdrawn from `owner`'s address balance. */
+  materializedGas?: { readonly coin: WorkingObject; readonly owner: string };
   inputs: Value[];
   events: EmittedEvent[];
   addressDeltas: Map<string, bigint>;
