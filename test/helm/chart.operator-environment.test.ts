@@ -80,7 +80,8 @@ describe("the environment of the operator's stream workers and billing Jobs unde
   });
 
   it("gives a stream worker everything the chart's streams role reads but its own listeners and network", () => {
-    const own = ['HOST', 'PORT', 'SUIGW_METRICS_PORT', 'SUIGW_NETWORKS'];
+    // SUIGW_TRUST_PROXY is the role's, behind Envoy: a worker's listeners (probes, metrics) serve no visitor.
+    const own = ['HOST', 'PORT', 'SUIGW_METRICS_PORT', 'SUIGW_NETWORKS', 'SUIGW_TRUST_PROXY'];
     const role = podEnv(containerOf(find('Deployment', 'suigw-streams')));
     const worker = podEnv(workers.streams);
     const without = (env: Record<string, string>) => Object.fromEntries(Object.entries(env).filter(([name]) => !own.includes(name)));
