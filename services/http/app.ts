@@ -9,7 +9,6 @@ import type { App, Capability } from '../route-contract/index.js';
 import { authenticationStage } from './authenticate.js';
 import { clientErrorHandler } from './client-errors.js';
 import websocket from '@fastify/websocket';
-import { z } from 'zod';
 import { corsStage } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { bodyRefusal, registerMetering } from './metering-hooks.js';
@@ -20,6 +19,7 @@ import { RouteFactsBook } from './route-facts.js';
 import { registerRootHooks } from './root-hooks.js';
 import { legacyRedirectTarget } from './networks.js';
 import { registerOpenApi } from './openapi.js';
+import { refuseBodiesWhereNoneIsTaken } from './bodyless-routes.js';
 import { deferredChildLogger } from './request-logger.js';
 import { responseSerializerCompiler } from './response-serializer.js';
 import { RouteTable, type RegisteredRoute } from './route-table.js';
@@ -198,21 +198,6 @@ function answerPlainRequestsWithUpgradeRequired(route: RouteOptions & { webSocke
   };
 }
 
-/** What a POST, PUT or PATCH route that declares no body takes: nothing (fastify: null), or `{}`. */
-const NO_BODY = z.strictObject({}).nullish();
-
-/**
- * Bodies are strict (README): a POST, PUT or PATCH route that declares no body schema (rotate a
- * webhook's secret, redeliver, cancel a plan) refuses any member with 400 VALIDATION_FAILED, as
- * every other route refuses an unknown one. Without a schema the body was never read, so
- * `{"secret": "…"}` or `{"when": "now"}` was answered as if it had been honoured.
- */
-function refuseBodiesWhereNoneIsTaken(route: RouteOptions): void {
-  const methods = Array.isArray(route.method) ? route.method : [route.method];
-  if (!methods.every((method) => method === 'POST' || method === 'PUT' || method === 'PATCH')) return;
-  if (route.schema?.body !== undefined) return;
-  route.schema = { ...route.schema, body: NO_BODY };
-}
 
 const PROTOTYPE_KEY_MESSAGE = 'The body has a `__proto__` or `constructor.prototype` key, which is refused.';
 

@@ -31,6 +31,16 @@ describe('OpenAPI: the refusals that come before the route', () => {
     }
   });
 
+  it('a POST that takes no body documents no request body (it refuses members, and a required body would make generated clients send one)', () => {
+    const paths = openApi.document.paths as Record<string, Record<string, OpenApiDocument>>;
+    for (const path of ['/v1/webhooks/{id}/rotate-secret', '/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver', '/v1/billing/onchain/cancel']) {
+      expect(paths[path]?.post, path).toBeDefined();
+      expect(paths[path]!.post!.requestBody, path).toBeUndefined();
+    }
+    // A route that takes one still documents it.
+    expect(paths['/v1/keys']!.post!.requestBody).toBeDefined();
+  });
+
   it('every route with path or query parameters documents 400', () => {
     const parameterized = operations(openApi.document).filter(({ operation }) => (operation.parameters as unknown[] | undefined)?.length);
     expect(parameterized.map(({ entry }) => entry)).toEqual(expect.arrayContaining(['delete /v1/keys/{id}', 'get /v1/usage', 'get /v1/wallet/challenge']));

@@ -4,6 +4,7 @@ import type { FastifySchema } from 'fastify';
 import { jsonSchemaTransform, jsonSchemaTransformObject } from 'fastify-type-provider-zod';
 import { errorResponses, type Config, type Network } from '../core/index.js';
 import type { App, RouteAuth } from '../route-contract/index.js';
+import { withoutNoBody } from './bodyless-routes.js';
 
 export const OPENAPI_PATH = '/v1/openapi.json';
 export const DOCS_PATH = '/docs';
@@ -48,7 +49,7 @@ export async function registerOpenApi(app: App, config: Config): Promise<void> {
       // A WebSocket route (marked `webSocket` by services/http/app.ts) is hidden; one that describes itself
       // (a summary) is documented, with the upgrade's 101 beside its refusals.
       const websocket = (input.route as { webSocket?: boolean }).webSocket === true && typeof input.schema?.summary === 'string';
-      const schema = withPreRouteRefusals(input.schema, input.route.config?.auth, input.route.method);
+      const schema = withPreRouteRefusals(withoutNoBody(input.schema), input.route.config?.auth, input.route.method);
       const transformed = jsonSchemaTransform({ ...input, schema: websocket ? { ...schema, hide: false } : schema, url: url.slice(prefix.length) });
       if (websocket) {
         const responses = (transformed.schema as { response?: Record<string, unknown> }).response ?? {};
