@@ -153,13 +153,20 @@ export class BillingService {
       throw error;
     }
     this.#deps.organizationChanged?.(organizationId);
-    // "First charge taken within about a minute": at once, by the same steps as the billing pass.
-    // If a billing pass holds the lock, that pass (or the next) takes it instead.
-    await this.#deps.lock.tryRun(() => new BillingPass({ db, clock, chain, charger: this.#charger }).processPlan(plan.id));
+    return this.#takeFirstCharge(plan.id, organizationId);
+  }
+
+  /**
+   * "First charge taken within about a minute": at once, by the same steps as the billing pass.
+   * If a billing pass holds the lock, that pass (or the next) takes it instead. A first charge that
+   * failed ended the plan (nothing was ever paid): the answer is still this plan, `ended`, with its
+   * declined charge, not a 404 for a plan the caller just set up.
+   */
+  async #takeFirstCharge(planId: string, organizationId: string): Promise<PlanView> {
+    const { db, clock, chain } = this.#deps;
+    await this.#deps.lock.tryRun(() => new BillingPass({ db, clock, chain, charger: this.#charger }).processPlan(planId));
     this.#deps.organizationChanged?.(organizationId);
-    // A first charge that failed ended the plan (nothing was ever paid): the answer is still this
-    // plan, `ended`, with its declined charge, not a 404 for a plan the caller just activated.
-    return this.#answer((await planById(db, plan.id))!);
+    return this.#answer((await planById(db, planId))!);
   }
 
   /** GET /v1/billing/onchain: the live plan, else the last one, ended (its owner sees why); 404 if there never was one. */
@@ -293,12 +300,16 @@ export class BillingService {
   async #resume(plan: OnchainPlan, allowanceId: string, allowanceCapId: string | null, notifyEmail: string | undefined): Promise<PlanView> {
     const { db, clock } = this.#deps;
     if (allowanceId !== plan.allowanceId) await this.#checkAllowanceFree(plan.network, allowanceId, plan.id);
-    await db.transaction().execute(async (trx) => {
+    const unstarted = await db.transaction().execute(async (trx) => {
       const locked = (await livePlanOf(trx, plan.organizationId, true))!;
+      // Cancelled before its first charge was taken (its allowance found revoked first), nothing was
+      // ever paid: awaiting its first charge again, taken at once as at activation. It resumed
+      // `active` with no period and no charge ever due: paid limits, never charged.
+      const never = locked.anchorAt === null;
       // Cancelled while past due, the period is still unpaid: past_due again, its retries where they
       // stopped (it resumed `active`, and its 7th failure was a transition the table does not have).
       const unpaid = locked.failedAttempts > 0;
-      await applyTransition(trx, clock, locked, unpaid ? 'resume_unpaid' : 'resume', { actor: 'owner', reason: `resumed with allowance ${allowanceId}`, idempotencyKey: `${plan.id}:resume:${clock.now()}` });
+      await applyTransition(trx, clock, locked, never ? 'resume_unstarted' : unpaid ? 'resume_unpaid' : 'resume', { actor: 'owner', reason: `resumed with allowance ${allowanceId}`, idempotencyKey: `${plan.id}:resume:${clock.now()}` });
       // A cap id names its own allowance: with another allowance, the old one's cap no longer applies.
       const capId = allowanceCapId ?? (allowanceId === locked.allowanceId ? locked.allowanceCapId : null);
       // The plan set up again is the tier asked for, paid by the allowance just verified: a pending
@@ -306,10 +317,12 @@ export class BillingService {
       // resumed. Kept, a pending upgrade whose allowance was revoked made every renewal find it revoked.
       await savePlan(trx, {
         ...locked, allowanceId, allowanceCapId: capId, pendingTier: null, pendingAllowanceId: null, notifyEmail: notifyEmail ?? locked.notifyEmail,
-        nextAttemptAt: unpaid ? locked.nextAttemptAt : locked.periodEnd,
+        nextAttemptAt: never ? clock.now() : unpaid ? locked.nextAttemptAt : locked.periodEnd,
       });
+      return never;
     });
     this.#deps.organizationChanged?.(plan.organizationId);
+    if (unstarted) return this.#takeFirstCharge(plan.id, plan.organizationId);
     return this.#answerFor(plan.organizationId);
   }
 

@@ -16,6 +16,7 @@ export const PLAN_TRIGGERS = [
   'allowance_revoked',
   'resume',
   'resume_unpaid',
+  'resume_unstarted',
   'tier_changed',
 ] as const;
 export type PlanTrigger = (typeof PLAN_TRIGGERS)[number];
@@ -54,6 +55,7 @@ export const TRANSITIONS: readonly TransitionRow[] = Object.freeze([
   row('past_due', 'allowance_revoked', 'cancel_pending', 'billing', 'allowance found revoked on chain', 'treated as cancel at period end'),
   row('cancel_pending', 'resume', 'active', 'owner', 'activate with the same tier and interval', 'Billing rule 7: setting up the same plan again resumes it; the paid period continues', true),
   row('cancel_pending', 'resume_unpaid', 'past_due', 'owner', 'activate with the same tier and interval, of a plan cancelled while its period was unpaid', 'Billing rule 7 resumes it, but the period is still owed: the daily retries go on where they stopped', true),
+  row('cancel_pending', 'resume_unstarted', 'awaiting_first_charge', 'owner', 'activate with the same tier and interval, of a plan cancelled before its first charge was taken (its allowance found revoked)', 'Billing rule 7 resumes it, but nothing was ever paid: the first charge is taken at once, as at activation', true),
   row('active', 'tier_changed', 'active', 'owner', 'POST /v1/billing/onchain/change, or the renewal that applies a downgrade', 'the plan changes, the state does not'),
   row('past_due', 'tier_changed', 'active', 'owner', 'POST /v1/billing/onchain/change with when: now, its charge paid', 'the upgrade paid a new period from today (rule 6): nothing is owed any more', true),
 ]);
