@@ -1,5 +1,5 @@
 import { isValidSuiAddress, normalizeStructTag, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
-import type { Kysely } from 'kysely';
+import type { Kysely, Transaction } from 'kysely';
 import { ApiError, retryAfter, type Clock, type Network } from '../core/index.js';
 import type { DatabaseSchema } from '../db/index.js';
 import { ChainUnavailable, TransactionBuildFailed, type Chain } from './chain/index.js';
@@ -146,7 +146,12 @@ export class BillingService {
       failedAttempts: 0, nextAttemptAt: clock.now(), remindedFor: null, notifyEmail: input.notifyEmail ?? null, createdAt: clock.now(),
     };
     try {
-      await db.transaction().execute((trx) => activatePlan(trx, clock, plan, `allowance ${allowanceId} verified on chain`));
+      await db.transaction().execute(async (trx) => {
+        // Again under the organization row's lock, which a prepaid grant takes too: one booked
+        // during the chain reads above saw no plan yet (rule 8: no plan beside prepaid credit).
+        await this.#checkPaymentMethod(organizationId, trx);
+        await activatePlan(trx, clock, plan, `allowance ${allowanceId} verified on chain`);
+      });
     } catch (error) {
       if (isUniqueViolation(error, 'onchain_plans_allowance')) throw new ApiError('ALLOWANCE_IN_USE');
       if (isUniqueViolation(error, 'onchain_plans_live')) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
@@ -364,9 +369,14 @@ export class BillingService {
     }
   }
 
-  /** Rules 1 and 8: one payment method; prepaid credits are spent before a plan starts. */
-  async #checkPaymentMethod(organizationId: string): Promise<void> {
-    const organization = await this.#deps.db.selectFrom('organizations').select(['card_subscription_active', 'prepaid_micro_usd']).where('id', '=', organizationId).executeTakeFirst();
+  /**
+   * Rules 1 and 8: one payment method; prepaid credits are spent before a plan starts. In `trx`,
+   * the organization row is locked (as a prepaid grant locks it) for the plan written after.
+   */
+  async #checkPaymentMethod(organizationId: string, trx?: Transaction<DatabaseSchema>): Promise<void> {
+    let query = (trx ?? this.#deps.db).selectFrom('organizations').select(['card_subscription_active', 'prepaid_micro_usd']).where('id', '=', organizationId);
+    if (trx) query = query.forUpdate();
+    const organization = await query.executeTakeFirst();
     if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
     if (organization.card_subscription_active) throw new ApiError('STRIPE_SUBSCRIPTION_ACTIVE');
     if (BigInt(organization.prepaid_micro_usd) > 0n) throw new ApiError('PREPAID_BALANCE_PRESENT');

@@ -98,6 +98,9 @@ export async function grantPrepaidCredit(
   if (microUsd <= 0n) throw new ApiError('VALIDATION_FAILED', { message: 'A grant must be positive.' });
   return db.transaction().execute(async (trx) => {
     // Billing rule 8: an organization on an on-chain plan cannot receive pay-per-request deposits.
+    // The organization row is locked first, as activate locks it to write a plan: a plan written
+    // while this grant was checking is seen (it was not, and the deposit was booked beside it).
+    await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).forUpdate().execute();
     const plan = await trx.selectFrom('onchain_plans').select('id').where('organization_id', '=', organizationId).where('state', '<>', 'ended').executeTakeFirst();
     if (plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS', { message: 'An organization on an on-chain plan cannot receive pay-per-request deposits.' });
     const updated = await trx
