@@ -99,7 +99,7 @@ export class BillingService {
     if (funder === this.#deps.chain.spender) throw new ApiError('INVALID_FUNDER_ADDRESS', { message: 'The service cannot fund its own plan.' });
     await this.#checkPaymentMethod(organizationId);
     const live = await livePlanOf(this.#deps.db, organizationId);
-    if (live) this.#checkReplacement(live, tier, input.interval);
+    if (live) this.#checkReplacement(live, tier, input.interval, input.network);
     const price = periodPrice(tier, input.interval);
     const now = this.#deps.clock.now();
     let txBytes: Uint8Array;
@@ -130,7 +130,7 @@ export class BillingService {
     const live = await livePlanOf(db, organizationId);
     // A live plan changes tier through `change`; activate only resumes a cancelled one (rule 7).
     if (live && live.state !== 'cancel_pending') throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
-    if (live) this.#checkReplacement(live, tier, input.interval);
+    if (live) this.#checkReplacement(live, tier, input.interval, input.network);
     const price = periodPrice(tier, input.interval);
     const allowanceId = normalizeSuiAddress(input.allowanceId);
     const allowance = verifyAllowance(await this.#readAllowance(input.network, allowanceId), {
@@ -382,14 +382,17 @@ export class BillingService {
     if (BigInt(organization.prepaid_micro_usd) > 0n) throw new ApiError('PREPAID_BALANCE_PRESENT');
   }
 
-  /** With a live plan, prepare/activate only resume it (rule 7) or prepare an upgrade (rule 5). */
-  #checkReplacement(live: OnchainPlan, tier: PaidTier, interval: Interval): void {
-    const same = live.tier === tier && live.interval === interval;
+  /**
+   * With a live plan, prepare/activate only resume it (rule 7) or prepare an upgrade (rule 5), on
+   * the plan's network: its allowance is an object of that chain, where every charge reads it.
+   */
+  #checkReplacement(live: OnchainPlan, tier: PaidTier, interval: Interval, network: Network): void {
+    const same = live.tier === tier && live.interval === interval && live.network === network;
     if (live.state === 'cancel_pending') {
-      if (!same) throw new ApiError('PLAN_UNCHANGED', { message: 'A cancelled plan resumes only as the same tier and interval; set up another after it ends.' });
+      if (!same) throw new ApiError('PLAN_UNCHANGED', { message: `A cancelled plan resumes only as the same tier and interval, on its network (${live.network}); set up another after it ends.` });
       return;
     }
-    if (same || live.interval !== interval) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS');
+    if (same || live.interval !== interval || live.network !== network) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS', { ...(live.network !== network ? { message: `The organization's plan is on ${live.network}; an upgrade is prepared there.` } : {}) });
   }
 
   /** The funder's USDC address balance, what an allowance can draw from; null when the node cannot be read. */

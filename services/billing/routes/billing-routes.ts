@@ -43,7 +43,7 @@ export function registerBillingRoutes(app: App, service: BillingService): void {
     schema: {
       summary: 'Verify the allowance on chain, start the plan, take the first charge',
       description: 'Checks coin, spender, app, funder, organization name, limit, start and expiry (each its ALLOWANCE_* code), then takes the first charge at once. ' +
-        `Activating the same tier and interval of a cancelled plan resumes it. ${BILLING_ERRORS}`,
+        `Activating the same tier and interval of a cancelled plan, on its network, resumes it. ${BILLING_ERRORS}`,
       tags: ['billing'],
       body: activateBody,
       response: { 200: z.object({ data: planViewSchema }), ...errorResponses(400, 401, 403, 404, 409, 415, 503) },
