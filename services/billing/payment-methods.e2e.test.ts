@@ -43,4 +43,22 @@ describe('one payment method: suigw admin card-subscription, and no deposits on 
     expect(granted.code).toBe(0);
     expect(await balance()).toEqual({ prepaid_micro_usd: '5000000' });
   }, 3 * CLI_TIMEOUT_MS);
+
+  it('card-subscription --active true is refused while an on-chain plan is live (exit 2, flag unchanged); false is not', async () => {
+    await db.database.db.insertInto('onchain_plans').values({
+      id: 'plan_card', organization_id: organizationId, network: 'testnet', tier: 'team', interval: 'month', state: 'cancel_pending',
+      allowance_id: '0x3', funder: '0x2', price_micro_usdc: 49_000_000n, created_at: new Date(),
+    }).execute();
+    const flag = () => db.database.db.selectFrom('organizations').select('card_subscription_active').where('id', '=', organizationId).executeTakeFirstOrThrow();
+    const refused = await runCli(['admin', 'card-subscription', '--org', organizationId, '--active', 'true'], { DATABASE_URL: db.url });
+    expect({ code: refused.code, reason: refused.stderr.split('\n')[0] })
+      .toEqual({ code: 2, reason: `organization ${organizationId} is on an on-chain plan: one payment method at a time (billing rule 1)` });
+    expect(await flag()).toEqual({ card_subscription_active: false });
+    const off = await runCli(['admin', 'card-subscription', '--org', organizationId, '--active', 'false'], { DATABASE_URL: db.url });
+    expect(off.code).toBe(0);
+    await db.database.db.updateTable('onchain_plans').set({ state: 'ended' }).where('id', '=', 'plan_card').execute();
+    const accepted = await runCli(['admin', 'card-subscription', '--org', organizationId, '--active', 'true'], { DATABASE_URL: db.url });
+    expect(accepted.code).toBe(0);
+    expect(await flag()).toEqual({ card_subscription_active: true });
+  }, 4 * CLI_TIMEOUT_MS);
 });

@@ -1,6 +1,6 @@
 import { parseArgs } from 'node:util';
 import { isApiError, parseBoolean } from '../core/index.js';
-import { createKey, createOrganization, grantPrepaidCredit, type Scope } from '../identity/index.js';
+import { createKey, createOrganization, grantPrepaidCredit, setCardSubscription, type Scope } from '../identity/index.js';
 import { isTier, TIERS } from '../plans/index.js';
 import { openRuntime, readConfig } from './runtime.js';
 
@@ -15,7 +15,8 @@ const USAGE = `usage:
       adds prepaid pay-per-request credit to an organization (AMOUNT: more than 0, at most
       ${MAX_GRANT_USD.toLocaleString('en-US')}, at most 6 decimals); refused while an on-chain plan is live
   suigw admin card-subscription --org ORG_ID --active true|false
-      records that the organization pays by card (on-chain plans then answer STRIPE_SUBSCRIPTION_ACTIVE)`;
+      records that the organization pays by card (on-chain plans then answer STRIPE_SUBSCRIPTION_ACTIVE);
+      true is refused while an on-chain plan is live`;
 
 /** `suigw admin`: operator tasks that have no API (there is no dashboard). */
 export async function runAdmin(argv: string[]): Promise<void> {
@@ -82,8 +83,13 @@ export async function runAdmin(argv: string[]): Promise<void> {
     } else if (command === 'card-subscription') {
       const org = values.org ?? fail('--org is required');
       const active = parseBoolean(values.active ?? '') ?? fail('--active is true or false (or yes/no, 1/0)');
-      const updated = await runtime.database.db.updateTable('organizations').set({ card_subscription_active: active }).where('id', '=', org).where('deleted_at', 'is', null).returning('id').executeTakeFirst();
-      if (!updated) fail(`no organization ${org} (or it is deleted)`);
+      try {
+        await setCardSubscription(runtime.database.db, org, active);
+      } catch (error) {
+        if (isApiError(error) && error.code === 'ORGANIZATION_NOT_FOUND') fail(`no organization ${org} (or it is deleted)`);
+        if (isApiError(error) && error.code === 'ONCHAIN_SUBSCRIPTION_EXISTS') fail(`organization ${org} is on an on-chain plan: one payment method at a time (billing rule 1)`);
+        throw error;
+      }
       console.log(JSON.stringify({ organizationId: org, cardSubscriptionActive: active }));
     } else {
       const org = values.org ?? fail('--org is required');

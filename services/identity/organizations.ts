@@ -87,6 +87,23 @@ export async function getOrganization(db: Db, organizationId: string): Promise<O
   };
 }
 
+/**
+ * Records whether the organization pays by card (what STRIPE_SUBSCRIPTION_ACTIVE reads). Billing
+ * rule 1, one payment method at a time: turning it on is refused while an on-chain plan is live
+ * (ONCHAIN_SUBSCRIPTION_EXISTS), under the organization row's lock that activate takes to write a plan.
+ */
+export async function setCardSubscription(db: Kysely<DatabaseSchema>, organizationId: string, active: boolean): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    const organization = await trx.selectFrom('organizations').select('id').where('id', '=', organizationId).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+    if (!organization) throw new ApiError('ORGANIZATION_NOT_FOUND');
+    if (active) {
+      const plan = await trx.selectFrom('onchain_plans').select('id').where('organization_id', '=', organizationId).where('state', '<>', 'ended').executeTakeFirst();
+      if (plan) throw new ApiError('ONCHAIN_SUBSCRIPTION_EXISTS', { message: 'An organization on an on-chain plan cannot pay by card too.' });
+    }
+    await trx.updateTable('organizations').set({ card_subscription_active: active }).where('id', '=', organizationId).execute();
+  });
+}
+
 /** Adds prepaid pay-per-request credit (integer micro-USD) and records the grant. */
 export async function grantPrepaidCredit(
   db: Kysely<DatabaseSchema>,
