@@ -16,6 +16,9 @@ import { verifyAllowance, verifyAllowanceCap } from './verify-allowance.js';
 /** An upgrade `now` whose charge was signed but could not be sent (409 CHARGE_IN_PROGRESS). */
 const UPGRADE_IN_FLIGHT = 'The upgrade\'s charge was signed but sending it failed, so it may have been taken (never twice). The next billing pass settles it and writes it to the plan: paid, the new tier from now; failed, the change applies at the next renewal. Until then change and cancel answer 409.';
 
+/** How long activate waits for another billing process's charging lock before leaving the first charge to a pass. */
+export const FIRST_CHARGE_LOCK_WAIT_MS = 30_000;
+
 /** Sui's protocol version from which mainnet has allowances (Billing rule 2). */
 export const MAINNET_ALLOWANCE_PROTOCOL_VERSION = 138;
 
@@ -162,14 +165,16 @@ export class BillingService {
   }
 
   /**
-   * "First charge taken within about a minute": at once, by the same steps as the billing pass.
-   * If a billing pass holds the lock, that pass (or the next) takes it instead. A first charge that
-   * failed ended the plan (nothing was ever paid): the answer is still this plan, `ended`, with its
-   * declined charge, not a 404 for a plan the caller just set up.
+   * "First charge taken within about a minute": at once, by the same steps as the billing pass,
+   * waiting up to FIRST_CHARGE_LOCK_WAIT_MS for a billing process that holds the charging lock (a
+   * pass holds it for seconds). Under Kubernetes each pass is one organization's, so no other
+   * organization's pass takes this charge: left to its own hourly CronJob, it waited up to an hour.
+   * A first charge that failed ended the plan (nothing was ever paid): the answer is still this
+   * plan, `ended`, with its declined charge, not a 404 for a plan the caller just set up.
    */
   async #takeFirstCharge(planId: string, organizationId: string): Promise<PlanView> {
     const { db, clock, chain } = this.#deps;
-    await this.#deps.lock.tryRun(() => new BillingPass({ db, clock, chain, charger: this.#charger }).processPlan(planId));
+    await this.#deps.lock.runWithin(FIRST_CHARGE_LOCK_WAIT_MS, () => new BillingPass({ db, clock, chain, charger: this.#charger }).processPlan(planId));
     this.#deps.organizationChanged?.(organizationId);
     return this.#answer((await planById(db, planId))!);
   }

@@ -1,8 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fundAddressBalance, revokeAllowance, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { fundAddressBalance, revokeAllowance, simnetChain, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { BillingService } from './billing-service.js';
+import type { ChargingLock } from './charging-lock.js';
 
 const USDC = 1_000_000n;
 const at = (iso: string) => Date.parse(iso);
+
+/** A server process that never gets the charging lock (billing passes hold it): activate leaves the first charge to a pass. */
+function lockedOut(h: BillingHarness): BillingService {
+  const busy = { tryRun: async () => undefined, runWithin: async () => undefined } as unknown as ChargingLock;
+  return new BillingService({ db: h.db.database.db, clock: h.clock, chain: simnetChain(h), lock: busy });
+}
 
 /**
  * A plan whose first charge was never taken (a billing pass held the charging lock at activation,
@@ -26,9 +34,8 @@ describe('on-chain plan: resuming a plan whose first charge was never taken', ()
     h.moveTo(start);
     await fundAddressBalance(h, 'grace', 200n * USDC);
     const first = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 0 });
-    // A billing pass holds the charging lock: activate leaves the first charge to a pass.
-    const activated = await h.billing.lock.tryRun(() => h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId: first.allowanceId }));
-    expect(activated!.body.data).toMatchObject({ state: 'awaiting_first_charge', lastCharges: [] });
+    const activated = await lockedOut(h).activate(h.organizationId, { network: 'testnet', tier: 'team', interval: 'month', allowanceId: first.allowanceId });
+    expect(activated).toMatchObject({ state: 'awaiting_first_charge', lastCharges: [] });
     await revokeAllowance(h, 'grace', first.allowanceId, first.capId);
     expect(await h.billing.pass.run()).toMatchObject({ cancelled: 1, charged: 0, failed: 0 });
     expect(await plan()).toMatchObject({ state: 'cancel_pending', currentPeriod: null });
@@ -71,7 +78,7 @@ describe('on-chain plan: resuming a never-charged plan whose balance cannot pay 
     h.moveTo(at('2027-05-01T10:00:00.000Z'));
     // grace holds USDC coins and no address balance; nothing is prefunded.
     const first = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 0 });
-    await h.billing.lock.tryRun(() => h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId: first.allowanceId }));
+    expect((await lockedOut(h).activate(h.organizationId, { network: 'testnet', tier: 'team', interval: 'month', allowanceId: first.allowanceId })).state).toBe('awaiting_first_charge');
     await revokeAllowance(h, 'grace', first.allowanceId, first.capId);
     expect(await h.billing.pass.run()).toMatchObject({ cancelled: 1, failed: 0 });
     const second = await h.setUp({ funder: 'grace', tier: 'team', prefundPeriods: 0 });

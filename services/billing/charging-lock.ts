@@ -21,15 +21,34 @@ export class ChargingLock {
 
   /** Runs `work` holding the lock; undefined (work not run) when another charger holds it. */
   async tryRun<T>(work: () => Promise<T>): Promise<T | undefined> {
+    return (await this.#attempt(work))?.value;
+  }
+
+  /**
+   * Runs `work` holding the lock, waiting up to `waitMs` (wall time, tried every `pollMs`) while
+   * another charger holds it: a billing pass holds it for seconds. Undefined (work not run) when
+   * it is still held then.
+   */
+  async runWithin<T>(waitMs: number, work: () => Promise<T>, pollMs = 250): Promise<T | undefined> {
+    const deadline = Date.now() + waitMs;
+    for (;;) {
+      const ran = await this.#attempt(work);
+      if (ran) return ran.value;
+      if (Date.now() + pollMs > deadline) return undefined;
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+
+  async #attempt<T>(work: () => Promise<T>): Promise<{ value: T } | undefined> {
     if (this.#held) return undefined;
     this.#held = true;
     try {
-      if (this.#database.kind === 'pglite') return await work();
+      if (this.#database.kind === 'pglite') return { value: await work() };
       return await this.#database.db.connection().execute(async (connection) => {
         const { rows } = await sql<{ locked: boolean }>`select pg_try_advisory_lock(${CHARGING_LOCK}) as locked`.execute(connection);
         if (!rows[0]?.locked) return undefined;
         try {
-          return await work();
+          return { value: await work() };
         } finally {
           await sql`select pg_advisory_unlock(${CHARGING_LOCK})`.execute(connection);
         }
