@@ -27,13 +27,15 @@ export class ChargingLock {
   /**
    * Runs `work` holding the lock, waiting up to `waitMs` (wall time, tried every `pollMs`) while
    * another charger holds it: a billing pass holds it for seconds. Undefined (work not run) when
-   * it is still held then.
+   * it is still held then. `onBusy` is told once, when the first try finds it held.
    */
-  async runWithin<T>(waitMs: number, work: () => Promise<T>, pollMs = 250): Promise<T | undefined> {
+  async runWithin<T>(waitMs: number, work: () => Promise<T>, options: { pollMs?: number; onBusy?: () => void } = {}): Promise<T | undefined> {
+    const { pollMs = 250, onBusy } = options;
     const deadline = Date.now() + waitMs;
-    for (;;) {
+    for (let tries = 0; ; tries++) {
       const ran = await this.#attempt(work);
       if (ran) return ran.value;
+      if (tries === 0) onBusy?.();
       if (Date.now() + pollMs > deadline) return undefined;
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
