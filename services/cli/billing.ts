@@ -12,7 +12,8 @@ export const BILLING_LOCK_WAIT_MS = 300_000;
 
 /**
  * `suigw billing`: one pass over due charges, retries, reminders and emails, then exit (what the
- * OnchainPlan CronJob runs). Exit codes: 0 the pass ran (declined charges are the customer's and
+ * Helm chart's billing CronJob runs over every organization, and an OnchainPlan's CronJob over its
+ * own, SUIGW_BILLING_ORGANIZATION). Exit codes: 0 the pass ran (declined charges are the customer's and
  * count as done); 3 some work failed on our side (node down, SMTP down): nothing was lost, the
  * next pass retries it; 4 another billing process held the charging lock
  * throughout BILLING_LOCK_WAIT_MS (nothing done); 2 bad

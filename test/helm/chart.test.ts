@@ -140,8 +140,8 @@ describe('charts/suigw with the real helm binary', () => {
     for (const name of Object.keys(CASES)) {
       type Template = { metadata?: { annotations?: Record<string, string> }; spec: PodSpec };
       const pods = rendered[name]!
-        .filter((o) => ['Deployment', 'StatefulSet', 'Job'].includes(o.kind))
-        .map((o) => [o.metadata.name, (o.spec as { template: Template }).template] as const);
+        .filter((o) => ['Deployment', 'StatefulSet', 'Job', 'CronJob'].includes(o.kind))
+        .map((o) => [o.metadata.name, o.kind === 'CronJob' ? (o.spec as { jobTemplate: { spec: { template: Template } } }).jobTemplate.spec.template : (o.spec as { template: Template }).template] as const);
       expect(pods.length).toBeGreaterThan(0);
       expect([name, pods.map(([pod, template]) => [pod, restrictedViolations(template.spec, template.metadata?.annotations)])]).toEqual([name, pods.map(([pod]) => [pod, []])]);
     }
