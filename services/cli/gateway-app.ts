@@ -70,7 +70,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     healthChecks: [...(options.healthChecks ?? []), ...monitor.healthChecks()],
     capabilities: [
       managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd,
-        walletChallengeKey: deriveSubkey(secret, 'wallet-challenges'),
+        walletChallengeKey: deriveSubkey(secret, 'wallet-challenges'), upstreams,
         identityChanged: (change) => authenticator.invalidate(change),
       }),
       restCapability({ upstreams, services: restServices, monitor }),

@@ -6,6 +6,7 @@ import { createOrganization } from './organizations.js';
 import { createKey, revokeWalletKeys, type CreatedApiKey } from './keys.js';
 import type { Scope } from './scopes.js';
 import { formatMicroUsd } from '../plans/index.js';
+import type { Upstream } from '../upstream/types.js';
 
 /**
  * Wallet organizations (spec: POST /v1/wallet/register). A wallet proves control of its address
@@ -98,6 +99,8 @@ export async function registerWallet(
   challengeKey: Buffer,
   minimumPrepaidMicroUsd: bigint,
   input: WalletRegistration,
+  /** The mainnet upstream, asked only for a zkLogin signature (resolving it may throw NETWORK_NOT_CONFIGURED). */
+  chain: () => Upstream,
 ): Promise<WalletRegistrationResult> {
   const address = parseWalletAddress(input.address);
   const now = clock.now();
@@ -106,13 +109,7 @@ export async function registerWallet(
     throw new ApiError('WALLET_CHALLENGE_INVALID', { message: 'Request a new challenge with GET /v1/wallet/challenge.' });
   }
   const message = challengeMessage(address, input.challengeId, expiresAt);
-  // Loaded on the first registration: the verifier brings every signature scheme's curves and
-  // zkLogin's Poseidon (~5 MB of heap) into each process that imports identity, the Envoy roles
-  // included, where no registration ever happens. Outside the try: a failed load is not a bad signature.
-  const { verifyPersonalMessageSignature } = await import('@mysten/sui/verify');
-  try {
-    await verifyPersonalMessageSignature(new TextEncoder().encode(message), input.signature, { address });
-  } catch {
+  if (!(await verifyChallengeSignature(new TextEncoder().encode(message), input.signature, address, chain))) {
     throw new ApiError('WALLET_SIGNATURE_INVALID', { message: 'The signature does not match the challenge and address.' });
   }
   await consumeChallenge(database, { id: input.challengeId, address, message, expiresAt, now });
@@ -136,6 +133,48 @@ export async function registerWallet(
   // Concurrent registrations each revoked before any of them issued: keep only the newest.
   const raced = await revokeWalletKeys(database, clock, organization.id, { keepNewest: true });
   return { ...key, organizationId: organization.id, revokedKeys: revokedKeys + raced };
+}
+
+/**
+ * Whether `signature` signs `bytes` as a personal message of `address`. Ed25519, Secp256k1,
+ * Secp256r1, passkey and multisig signatures are checked here, with no network call. A zkLogin
+ * signature can only be checked against the chain (its proof against the issuers' JWKs of the
+ * epoch): the mainnet upstream's SignatureVerificationService.VerifySignature answers, under the
+ * upstream's deadline, breaker and bulkhead. Its failure is the upstream's error (503
+ * UPSTREAM_UNAVAILABLE, 504 UPSTREAM_TIMEOUT), never a bad signature; a signature the node
+ * refuses, or refuses to read (INVALID_ARGUMENT), is.
+ */
+async function verifyChallengeSignature(bytes: Uint8Array, signature: string, address: string, chain: () => Upstream): Promise<boolean> {
+  // Loaded on the first registration: the verifier brings every signature scheme's curves and
+  // zkLogin's Poseidon (~5 MB of heap) into each process that imports identity, the Envoy roles
+  // included, where no registration ever happens. Outside the try: a failed load is not a bad signature.
+  const [{ isValidPersonalMessageSignature }, { parseSerializedSignature }] = await Promise.all([import('@mysten/sui/verify'), import('@mysten/sui/cryptography')]);
+  let scheme: string;
+  try {
+    scheme = parseSerializedSignature(signature).signatureScheme;
+  } catch {
+    return false;
+  }
+  if (scheme !== 'ZkLogin') {
+    try {
+      return await isValidPersonalMessageSignature(bytes, signature, { address });
+    } catch {
+      return false;
+    }
+  }
+  const upstream = chain();
+  try {
+    // The SDK's core API takes no call options: the attempt's deadline goes as the client's default.
+    return await upstream.call('VerifySignature', (options) =>
+      isValidPersonalMessageSignature(bytes, signature, {
+        address, client: upstream.grpcWithDeadline(typeof options.timeout === 'number' ? options.timeout : undefined),
+      }), { idempotent: true });
+  } catch (error) {
+    // Loaded here, not statically: the Envoy roles import identity and load nothing of the upstreams.
+    const [{ isUpstreamError }, { upstreamApiError }] = await Promise.all([import('../upstream/errors.js'), import('../upstream/api-errors.js')]);
+    if (isUpstreamError(error) && error.kind === 'invalid_argument') return false;
+    throw upstreamApiError(error);
+  }
 }
 
 /**

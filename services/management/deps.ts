@@ -1,6 +1,7 @@
 import type { Clock } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { IdentityChange } from '../identity/index.js';
+import type { UpstreamSet } from '../upstream/index.js';
 
 /** What the management routes need; handed over by the composition root. */
 export interface ManagementDeps {
@@ -10,6 +11,8 @@ export interface ManagementDeps {
   walletMinPrepaidMicroUsd: bigint;
   /** HMAC key of the stateless wallet challenges (the `wallet-challenges` subkey of the secret). */
   walletChallengeKey: Buffer;
+  /** The networks' upstreams: mainnet's verifies a zkLogin wallet's registration signature. */
+  upstreams: UpstreamSet;
   /**
    * Tells this process's authenticator of a committed change before the route replies: the
    * caller's next request must see it (a disabled key is refused at once), whatever the cache

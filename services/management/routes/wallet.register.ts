@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ADDRESS_PATTERN, errorResponses } from '../../core/index.js';
 import { registerWallet } from '../../identity/index.js';
-import type { App } from '../../route-contract/index.js';
+import { requestUpstream, type App } from '../../route-contract/index.js';
 import type { ManagementDeps } from '../deps.js';
 import { createdKeySchema, idSchema } from '../schemas.js';
 import { requireMainnet } from './wallet.challenge.js';
@@ -28,20 +28,23 @@ export function registerWalletRegister(app: App, deps: ManagementDeps): void {
           'WALLET_SIGNATURE_INVALID, 402 INSUFFICIENT_PREPAID_BALANCE (body has organizationId, to top up), 403 ' +
           'KEY_LIMIT_REACHED (the organization has 50 enabled keys besides the wallet key a registration replaces: ' +
           'disable one of its /v1/keys keys), 403 NETWORK_MISMATCH (not mainnet), 404 ORGANIZATION_NOT_FOUND ' +
-          '(the wallet’s organization was deleted).',
+          '(the wallet’s organization was deleted), 404 NETWORK_NOT_CONFIGURED (a zkLogin signature, and no mainnet upstream). ' +
+          'A zkLogin signature is verified by the mainnet upstream: its failure is 503 UPSTREAM_UNAVAILABLE (Retry-After) ' +
+          'or 504 UPSTREAM_TIMEOUT.',
         tags: ['wallet'],
         body,
         response: {
           201: z.object({
             data: createdKeySchema.extend({ organizationId: z.string(), revokedKeys: z.number().int() }),
           }),
-          ...errorResponses(400, 401, 402, 403, 404, 415),
+          ...errorResponses(400, 401, 402, 403, 404, 415, 503, 504),
         },
       },
     },
     async (request, reply) => {
       requireMainnet(request.network);
-      const result = await registerWallet(deps.database, deps.clock, deps.walletChallengeKey, deps.walletMinPrepaidMicroUsd, request.body);
+      const result = await registerWallet(deps.database, deps.clock, deps.walletChallengeKey, deps.walletMinPrepaidMicroUsd, request.body,
+        () => requestUpstream(deps.upstreams, request));
       deps.identityChanged({ organizationId: result.organizationId });
       deps.identityChanged({ created: true });
       return reply.code(201).send({ data: result });
