@@ -1,5 +1,6 @@
+import http from 'node:http';
 import http2 from 'node:http2';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { GrpcTypes } from '@mysten/sui/grpc';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { frameMessage } from '../../core/index.js';
@@ -117,4 +118,74 @@ describe('gRPC proxy close with calls in flight', () => {
     session.destroy();
     other.destroy();
   }, 30_000);
+});
+
+/**
+ * A browser keeps its HTTP/1.1 gRPC-Web connection alive between calls. Before, the close meant to
+ * close such a connection once idle through `closeIdleConnections()` of the mux's HTTP server, which
+ * does nothing for a server that never listened (the mux hands it its sockets): any idle
+ * keep-alive connection held the close for the whole drain time, with no call in flight. The drain
+ * time here is far longer than the test's timeout, so waiting for it fails the test.
+ */
+describe('gRPC proxy close with idle gRPC-Web keep-alive connections', () => {
+  let upstream: Awaited<ReturnType<typeof heldUpstream>>;
+  let e2e: GrpcProxyE2E;
+  let key: string;
+
+  beforeAll(async () => {
+    upstream = await heldUpstream();
+    // The held call waits for the test, not for the upstream deadline.
+    e2e = await startGrpcProxyE2E({ upstreamUrl: upstream.url, drainMs: 600_000, policy: { deadlineMs: 60_000, attemptTimeoutMs: 60_000 } });
+    key = await e2e.key();
+  });
+  afterAll(async () => {
+    await e2e.stop();
+    await upstream.stop();
+  });
+
+  /** One gRPC-Web call over `agent` (keep-alive); resolves once answered, with the socket it used. */
+  function webCall(agent: http.Agent, metadata: Record<string, string> = {}) {
+    return new Promise<{ status: number | undefined; connection: string | undefined; body: string; socket: Socket }>((resolve, reject) => {
+      const request = http.request({
+        host: '127.0.0.1', port: Number(e2e.host.split(':')[1]), method: 'POST', path: SERVICE_INFO, agent,
+        headers: { 'content-type': 'application/grpc-web+proto', 'x-grpc-web': '1', 'x-api-key': key, ...metadata },
+      }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => resolve({ status: response.statusCode, connection: response.headers.connection, body: Buffer.concat(chunks).toString('latin1'), socket: request.socket as Socket }));
+      });
+      request.on('error', reject);
+      request.end(frameMessage(new Uint8Array()));
+    });
+  }
+
+  it('closes an idle keep-alive connection at once and one with a call in flight after its answer, without waiting for the drain time', async () => {
+    const idleAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const busyAgent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    // A call answered at once: its connection stays open, idle, for the next call.
+    const first = await webCall(idleAgent);
+    expect(first.status).toBe(200);
+    expect(first.connection).toBe('keep-alive');
+    expect(first.body).toContain('grpc-status: 0\r\n');
+    expect(first.socket.destroyed).toBe(false);
+    const idleClosed = new Promise<void>((resolve) => first.socket.once('close', () => resolve()));
+    // A call held by the upstream on another keep-alive connection.
+    const inFlight = webCall(busyAgent, { 'x-test-call': '1' });
+    await upstream.held(1);
+
+    const closed = e2e.proxy.close();
+    // The idle connection is closed by the server, the call in flight still answered.
+    await idleClosed;
+    upstream.answerAll();
+    const answered = await inFlight;
+    expect(answered.status).toBe(200);
+    expect(answered.body).toContain('grpc-status: 0\r\n');
+    // The answer says the connection ends with it (it began after the close did).
+    expect(answered.connection).toBe('close');
+    // Resolves once both connections have closed, long before the drain time (600 s): waiting for
+    // it would fail the test by its timeout.
+    await closed;
+    idleAgent.destroy();
+    busyAgent.destroy();
+  }, 20_000);
 });

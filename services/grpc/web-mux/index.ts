@@ -74,9 +74,9 @@ export interface GrpcWebMux {
   /** Hands an already accepted connection to the mux (for callers with their own listener). */
   handleConnection(socket: net.Socket): void;
   /**
-   * Stops accepting connections, answers a gRPC-Web call that still arrives UNAVAILABLE, and
-   * closes each HTTP/1.1 connection once its answer is sent; resolves when every connection the
-   * mux accepted has closed (HTTP/2 ones close when their owner, sent GOAWAY, has ended their calls).
+   * Stops accepting connections, answers a gRPC-Web call that still arrives UNAVAILABLE, closes
+   * each idle HTTP/1.1 connection at once and the others once their answers are sent; resolves
+   * when every connection the mux accepted has closed (HTTP/2 ones close when their owner, sent GOAWAY, has ended their calls).
    */
   stopAccepting(): Promise<void>;
   /** Stops accepting, destroys every open connection and the internal HTTP/2 session. */
@@ -201,10 +201,6 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       respondError(res, cors, responseType, 14, 'the server is shutting down');
       return;
     }
-    // Stopping meanwhile: this connection closes once the answer is sent (an idle one would hold the close).
-    res.once('finish', () => {
-      if (closed) setImmediate(() => httpServer.closeIdleConnections());
-    });
     let stream: http2.ClientHttp2Stream;
     const internal = internalSession();
     try {
@@ -314,7 +310,37 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     res.writeHead(404, { 'content-type': 'text/plain' });
     res.end('not found');
   };
-  const httpServer = http.createServer(handleRequest);
+  /**
+   * The HTTP/1.1 connections handed to `httpServer`, each with its requests not yet answered: that
+   * server never listens (it is given sockets), so its own `closeIdleConnections()` knows none.
+   */
+  const httpConnections = new Map<net.Socket, Set<http.ServerResponse>>();
+  const httpServer = http.createServer();
+  httpServer.on('request', (req: http.IncomingMessage, res: http.ServerResponse) => {
+    const socket = req.socket;
+    const open = httpConnections.get(socket);
+    if (!open) return;
+    open.add(res);
+    const answered = () => {
+      if (!open.delete(res)) return;
+      // Stopping: the connection closes once its last answer is sent (an idle one would hold the close).
+      if (closed && open.size === 0) closeAfterWrites(socket);
+    };
+    res.once('finish', answered);
+    res.once('close', answered);
+  });
+  httpServer.on('request', handleRequest);
+
+  /** Stopping: closes the idle HTTP/1.1 connections now, the others once their answers are sent (`Connection: close` where not begun). */
+  function closeHttpConnections(): void {
+    for (const [socket, open] of httpConnections) {
+      if (open.size === 0) {
+        socket.destroy();
+        continue;
+      }
+      for (const res of open) if (!res.headersSent) res.shouldKeepAlive = false;
+    }
+  }
 
   function handleConnection(socket: net.Socket): void {
     if (closed || options.admitConnection?.(socket) === false) {
@@ -347,6 +373,8 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
         injector.injectConnection(socket);
         return;
       }
+      httpConnections.set(socket, new Set());
+      socket.once('close', () => httpConnections.delete(socket));
       httpServer.emit('connection', socket);
     };
     socket.on('readable', onReadable);
@@ -370,7 +398,7 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
     stopAccepting() {
       closed = true;
       const allClosed = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
-      httpServer.closeIdleConnections();
+      closeHttpConnections();
       return allClosed;
     },
     async close() {
@@ -378,12 +406,21 @@ export function createGrpcWebMux(options: GrpcWebMuxOptions): GrpcWebMux {
       const serverClosed = new Promise<void>((resolve) => (server.listening ? server.close(() => resolve()) : resolve()));
       session?.destroy();
       injector.destroy();
-      httpServer.closeAllConnections();
       for (const socket of sockets) socket.destroy();
       sockets.clear();
       await serverClosed;
     },
   };
+}
+
+/** Ends a connection once what was written to it is sent, then destroys it (the peer need not close its side). */
+function closeAfterWrites(socket: net.Socket): void {
+  if (socket.destroyed || socket.writableFinished) {
+    socket.destroy();
+    return;
+  }
+  socket.once('finish', () => socket.destroy());
+  if (!socket.writableEnded) socket.end();
 }
 
 /** A host and optional port, a bracketed IPv6 literal included (RFC 3986 3.2.2, reg-name without percent-encoding). */
