@@ -3,9 +3,8 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, createLogger } from '../../core/index.js';
 import { createOrganization } from '../../identity/index.js';
-import { COIN_TYPES, startSimnet, type RunningSimnet } from '../../simnet/index.js';
-import { SuiUpstream, defaultUpstreamPolicy } from '../../upstream/index.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { COIN_TYPES } from '../../simnet/index.js';
+import { useIngestSimnet } from '../../../test/support/ingest-simnet.js';
 import { createStream, deleteStream } from '../definitions/store.js';
 import { RedisStreamLog } from '../log/stream-log.redis.js';
 import { startWarpRuntime } from '../warp-runtime.js';
@@ -19,9 +18,7 @@ const REDIS_URL = 'redis://127.0.0.1:6379';
  * log's only writer, deletes them once it has matched a checkpoint without the stream.
  */
 describe('CheckpointIngest: a deleted stream', () => {
-  let simnet: RunningSimnet;
-  let db: TestDatabase;
-  let upstream: SuiUpstream;
+  const chain = useIngestSimnet({ seed: 'streams-ingest-delete', transactionsPerCheckpoint: 4 });
   let log: RedisStreamLog;
   let redis: Redis;
   let owner: { organizationId: string; network: 'mainnet' };
@@ -30,23 +27,17 @@ describe('CheckpointIngest: a deleted stream', () => {
   const keys = async (under = prefix) => (await redis.keys(`${under}log:*`)).sort();
   const keysOf = (id: string, under = prefix) => [`${under}log:{${id}}`, `${under}log:{${id}}:checkpoint`];
   // Every transaction pays gas in SUI: such streams match every checkpoint.
-  const suiStream = async (name: string) => (await createStream(db.database, clock, { ...owner, limit: 10, name, type: 'coin', filters: { coinTypes: [COIN_TYPES.SUI] } })).stream.id;
+  const suiStream = async (name: string) => (await createStream(chain.db.database, clock, { ...owner, limit: 10, name, type: 'coin', filters: { coinTypes: [COIN_TYPES.SUI] } })).stream.id;
 
   beforeAll(async () => {
-    simnet = await startSimnet({ seed: 'streams-ingest-delete', autoStart: false, transactionsPerCheckpoint: 4 });
-    db = await createTestDatabase();
-    upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl }, policy: defaultUpstreamPolicy });
     log = await RedisStreamLog.connect({ url: REDIS_URL, clock, keyPrefix: prefix });
     redis = new Redis(REDIS_URL);
-    const { organization } = await createOrganization(db.database.db, clock, { name: 'o', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
+    const { organization } = await createOrganization(chain.db.database.db, clock, { name: 'o', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
     owner = { organizationId: organization.id, network: 'mainnet' };
   });
   afterAll(async () => {
     redis.disconnect();
     await log.close();
-    await upstream.close();
-    await simnet.stop();
-    await db.drop();
   });
 
   it('has its log and checkpoint guard deleted from Redis; the other streams keep theirs', async () => {
@@ -55,18 +46,18 @@ describe('CheckpointIngest: a deleted stream', () => {
 
     const seen: bigint[] = [];
     // No periodic reload: the definitions version read before each checkpoint brings the deletion in.
-    const ingest = new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log, clock, logger: createLogger('silent'), refreshMs: 3_600_000, onCheckpoint: (seq) => seen.push(seq) });
+    const ingest = new CheckpointIngest({ network: 'mainnet', upstream: chain.upstream, database: chain.db.database, log, clock, logger: createLogger('silent'), refreshMs: 3_600_000, onCheckpoint: (seq) => seen.push(seq) });
     await ingest.start();
     try {
       await expect.poll(async () => {
-        await simnet.produceCheckpoint();
+        await chain.simnet.produceCheckpoint();
         return keys();
       }, { timeout: 10_000 }).toEqual([...keysOf(deleted), ...keysOf(kept)].sort());
       const keptEvents = await redis.xlen(`${prefix}log:{${kept}}`);
 
-      await deleteStream(db.database, clock, owner, deleted);
-      await simnet.produceCheckpoint();
-      const after = simnet.ledger.latestCheckpoint().sequenceNumber;
+      await deleteStream(chain.db.database, clock, owner, deleted);
+      await chain.simnet.produceCheckpoint();
+      const after = chain.simnet.ledger.latestCheckpoint().sequenceNumber;
       await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(after);
 
       expect(await keys()).toEqual(keysOf(kept).sort());
@@ -87,9 +78,9 @@ describe('CheckpointIngest: a deleted stream', () => {
     } finally {
       await earlier.close();
     }
-    await deleteStream(db.database, clock, owner, deleted);
+    await deleteStream(chain.db.database, clock, owner, deleted);
 
-    const runtime = await startWarpRuntime({ redisUrl: REDIS_URL, keyPrefix: under, database: db.database, clock, logger: createLogger('silent'), upstreams: new Map(), ingest: true });
+    const runtime = await startWarpRuntime({ redisUrl: REDIS_URL, keyPrefix: under, database: chain.db.database, clock, logger: createLogger('silent'), upstreams: new Map(), ingest: true });
     await runtime.close();
 
     expect(await keys(under)).toEqual(keysOf(kept, under).sort());

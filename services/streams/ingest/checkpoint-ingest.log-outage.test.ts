@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock, createLogger } from '../../core/index.js';
-import { COIN_TYPES, startSimnet, type RunningSimnet } from '../../simnet/index.js';
-import { SuiUpstream, defaultUpstreamPolicy, type Upstream } from '../../upstream/index.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { COIN_TYPES } from '../../simnet/index.js';
+import { type Upstream } from '../../upstream/index.js';
+import { useIngestSimnet } from '../../../test/support/ingest-simnet.js';
 import { createOrganization } from '../../identity/index.js';
 import { createStream } from '../definitions/store.js';
 import { MemoryStreamLog } from '../log/stream-log.memory.js';
@@ -15,31 +15,21 @@ import { CheckpointIngest } from './checkpoint-ingest.js';
  * outage of minutes held hundreds of upstream streams and their buffered checkpoints.
  */
 describe('CheckpointIngest while the stream log fails (simnet)', () => {
-  let simnet: RunningSimnet;
-  let db: TestDatabase;
-  let upstream: SuiUpstream;
+  const chain = useIngestSimnet({ seed: 'ingest-log-outage', transactionsPerCheckpoint: 2 });
   const clock = new ManualClock();
 
   beforeAll(async () => {
-    simnet = await startSimnet({ seed: 'ingest-log-outage', autoStart: false, transactionsPerCheckpoint: 2 });
-    db = await createTestDatabase();
-    upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl }, policy: defaultUpstreamPolicy });
-    const { organization } = await createOrganization(db.database.db, clock, { name: 'o', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
+    const { organization } = await createOrganization(chain.db.database.db, clock, { name: 'o', tier: 'enterprise', projects: [{ name: 'p', network: 'mainnet' }] });
     // Every transaction pays gas in SUI: every checkpoint has something to append.
-    await createStream(db.database, clock, { organizationId: organization.id, network: 'mainnet', limit: 10, name: 'sui', type: 'coin', filters: { coinTypes: [COIN_TYPES.SUI] } });
-  });
-  afterAll(async () => {
-    await upstream.close();
-    await simnet.stop();
-    await db.drop();
+    await createStream(chain.db.database, clock, { organizationId: organization.id, network: 'mainnet', limit: 10, name: 'sui', type: 'coin', filters: { coinTypes: [COIN_TYPES.SUI] } });
   });
 
   it('holds one upstream subscription at a time through the outage, and catches up when the log is back', async () => {
     const subscriptions: { open: boolean }[] = [];
-    const subscriptionService = upstream.grpc.subscriptionService;
+    const subscriptionService = chain.upstream.grpc.subscriptionService;
     const counted = {
       grpc: {
-        ledgerService: upstream.grpc.ledgerService,
+        ledgerService: chain.upstream.grpc.ledgerService,
         subscriptionService: {
           subscribeCheckpoints: (...args: Parameters<typeof subscriptionService.subscribeCheckpoints>) => {
             const call = subscriptionService.subscribeCheckpoints(...args);
@@ -60,11 +50,11 @@ describe('CheckpointIngest while the stream log fails (simnet)', () => {
       return append(...args);
     };
     const seen: bigint[] = [];
-    const ingest = new CheckpointIngest({ network: 'mainnet', upstream: counted, database: db.database, log, clock, logger: createLogger('silent'), reconnectMs: 20, onCheckpoint: (seq) => seen.push(seq) });
+    const ingest = new CheckpointIngest({ network: 'mainnet', upstream: counted, database: chain.db.database, log, clock, logger: createLogger('silent'), reconnectMs: 20, onCheckpoint: (seq) => seen.push(seq) });
     await ingest.start();
     try {
       await expect.poll(async () => {
-        await simnet.produceCheckpoint();
+        await chain.simnet.produceCheckpoint();
         return subscriptions.length;
       }, { timeout: 20_000, interval: 50 }).toBeGreaterThanOrEqual(6);
       await expect.poll(() => subscriptions.filter((s) => s.open).length, { timeout: 5_000 }).toBeLessThanOrEqual(1);
@@ -73,11 +63,11 @@ describe('CheckpointIngest while the stream log fails (simnet)', () => {
       // Back: nothing was ingested yet (no cursor), so the ingest starts at the next live checkpoint.
       down = false;
       await expect.poll(async () => {
-        await simnet.produceCheckpoint();
+        await chain.simnet.produceCheckpoint();
         return seen.length;
       }, { timeout: 10_000, interval: 50 }).toBeGreaterThan(0);
-      await simnet.produceCheckpoint();
-      const tip = simnet.ledger.latestCheckpoint().sequenceNumber;
+      await chain.simnet.produceCheckpoint();
+      const tip = chain.simnet.ledger.latestCheckpoint().sequenceNumber;
       await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(tip);
       expect(subscriptions.filter((s) => s.open)).toHaveLength(1);
     } finally {

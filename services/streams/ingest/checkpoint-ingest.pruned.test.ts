@@ -1,9 +1,8 @@
 import { RpcError } from '@protobuf-ts/runtime-rpc';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ManualClock, createLogger } from '../../core/index.js';
-import { startSimnet, type RunningSimnet } from '../../simnet/index.js';
-import { SuiUpstream, defaultUpstreamPolicy, type Upstream } from '../../upstream/index.js';
-import { createTestDatabase, type TestDatabase } from '../../../test/support/test-database.js';
+import { type Upstream } from '../../upstream/index.js';
+import { useIngestSimnet } from '../../../test/support/ingest-simnet.js';
 import { capturedLogger } from '../../../test/support/captured-log.js';
 import { MemoryStreamLog } from '../log/stream-log.memory.js';
 import { CheckpointIngest } from './checkpoint-ingest.js';
@@ -16,28 +15,16 @@ import { CheckpointIngest } from './checkpoint-ingest.js';
  * the network receives nothing.
  */
 describe('CheckpointIngest after a gap the upstream has partly pruned (simnet)', () => {
-  let simnet: RunningSimnet;
-  let db: TestDatabase;
-  let upstream: SuiUpstream;
+  const chain = useIngestSimnet({ seed: 'ingest-pruned', transactionsPerCheckpoint: 2 });
   const clock = new ManualClock();
 
-  beforeAll(async () => {
-    simnet = await startSimnet({ seed: 'ingest-pruned', autoStart: false, transactionsPerCheckpoint: 2 });
-    db = await createTestDatabase();
-    upstream = new SuiUpstream({ network: 'mainnet', endpoints: { grpcUrl: simnet.grpcUrl, graphqlUrl: simnet.graphqlUrl }, policy: defaultUpstreamPolicy });
-  });
-  afterAll(async () => {
-    await upstream.close();
-    await simnet.stop();
-    await db.drop();
-  });
 
   /** simnet as a full node that keeps checkpoints from `lowest` on only. */
   function prunedAt(lowest: bigint): Upstream {
-    const ledger = upstream.grpc.ledgerService;
+    const ledger = chain.upstream.grpc.ledgerService;
     return {
       grpc: {
-        subscriptionService: upstream.grpc.subscriptionService,
+        subscriptionService: chain.upstream.grpc.subscriptionService,
         ledgerService: {
           getServiceInfo: async (...args: Parameters<typeof ledger.getServiceInfo>) => {
             const { response } = await ledger.getServiceInfo(...args);
@@ -58,26 +45,26 @@ describe('CheckpointIngest after a gap the upstream has partly pruned (simnet)',
   it('backfills from the lowest available checkpoint, with a warning, and follows the chain from there', async () => {
     const log = new MemoryStreamLog(clock);
     const seen: bigint[] = [];
-    const first = new CheckpointIngest({ network: 'mainnet', upstream, database: db.database, log, clock, logger: createLogger('silent'), onCheckpoint: (seq) => seen.push(seq) });
+    const first = new CheckpointIngest({ network: 'mainnet', upstream: chain.upstream, database: chain.db.database, log, clock, logger: createLogger('silent'), onCheckpoint: (seq) => seen.push(seq) });
     await first.start();
     await expect.poll(async () => {
-      await simnet.produceCheckpoint();
+      await chain.simnet.produceCheckpoint();
       return seen.length;
     }, { timeout: 10_000 }).toBeGreaterThan(0);
-    const cursor = simnet.ledger.latestCheckpoint().sequenceNumber;
+    const cursor = chain.simnet.ledger.latestCheckpoint().sequenceNumber;
     await expect.poll(() => seen.at(-1), { timeout: 10_000 }).toBe(cursor);
     await first.stop();
 
     // Down while 6 checkpoints are sealed; the upstream has pruned the first 3 of them meanwhile.
-    for (let i = 0; i < 6; i += 1) await simnet.produceCheckpoint();
+    for (let i = 0; i < 6; i += 1) await chain.simnet.produceCheckpoint();
     const lowest = cursor + 4n;
     const captured = capturedLogger('warn');
     const after: bigint[] = [];
-    const second = new CheckpointIngest({ network: 'mainnet', upstream: prunedAt(lowest), database: db.database, log, clock, logger: captured.logger, reconnectMs: 50, onCheckpoint: (seq) => after.push(seq) });
+    const second = new CheckpointIngest({ network: 'mainnet', upstream: prunedAt(lowest), database: chain.db.database, log, clock, logger: captured.logger, reconnectMs: 50, onCheckpoint: (seq) => after.push(seq) });
     await second.start();
     try {
-      await simnet.produceCheckpoint();
-      const tip = simnet.ledger.latestCheckpoint().sequenceNumber;
+      await chain.simnet.produceCheckpoint();
+      const tip = chain.simnet.ledger.latestCheckpoint().sequenceNumber;
       await expect.poll(() => after.at(-1), { timeout: 10_000 }).toBe(tip);
       expect(after).toEqual(Array.from({ length: Number(tip - lowest) + 1 }, (_, i) => lowest + BigInt(i)));
       expect(second.cursor).toBe(tip);
