@@ -227,7 +227,7 @@ describe('the suigw image', () => {
       .filter((spec): spec is PodSpec => spec !== undefined);
     const commands = specs.flatMap((spec) => [...(spec.containers ?? []), ...(spec.initContainers ?? [])]).filter((container) => container.image === IMAGE);
     // The chart's default image is the one `make image` built.
-    expect(commands.map((container) => container.args![0]).sort()).toEqual(['authz', 'gateway', 'grpc', 'migrate', 'operator', 'ratelimit', 'streams']);
+    expect(commands.map((container) => container.args![0]).sort()).toEqual(['authz', 'billing', 'gateway', 'grpc', 'migrate', 'operator', 'ratelimit', 'streams']);
     for (const container of commands) expect(roles).toContain(container.args![0]);
   });
 });
