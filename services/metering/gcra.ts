@@ -26,13 +26,25 @@ export function gcraParams(perSecond: number, burst: number): GcraParams {
 }
 
 export function gcra(storedTat: number | undefined, now: number, params: GcraParams, quantity: number): GcraResult {
-  const tat = Math.max(storedTat ?? now, now);
+  const tat = Math.max(clockSafeTat(storedTat, now, params) ?? now, now);
   const newTat = tat + params.intervalMs * quantity;
   const allowAt = newTat - params.toleranceMs;
   if (quantity > 0 && allowAt > now) {
     return { allowed: false, tat, remaining: remainingAt(tat, now, params), retryAfterMs: allowAt - now };
   }
   return { allowed: true, tat: newTat, remaining: remainingAt(newTat, now, params), retryAfterMs: 0 };
+}
+
+/**
+ * An allowed decision leaves TAT at most `now + toleranceMs`, so a stored TAT beyond that (one
+ * interval of slack for rounding) means the clock went backwards since it was stored: a host's
+ * clock stepped back, or a test's. Kept, it would refuse every request until the clock caught
+ * up again (a day, for a clock stepped back a day); dropped, the key starts afresh, as after a
+ * restart. The Redis scripts apply the same rule to Redis's clock.
+ */
+function clockSafeTat(storedTat: number | undefined, now: number, params: GcraParams): number | undefined {
+  if (storedTat === undefined || storedTat > now + params.toleranceMs + params.intervalMs) return undefined;
+  return storedTat;
 }
 
 function remainingAt(tat: number, now: number, params: GcraParams): number {

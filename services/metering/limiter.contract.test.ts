@@ -89,3 +89,49 @@ describe('in-memory rate limiter over time', () => {
     expect((await limiter.check({ caps: [], org, quantity: 0 })).org.remaining).toBe(10);
   });
 });
+
+describe('a clock that went backwards', () => {
+  it('in memory: a key exhausted before the clock stepped back a day starts afresh, not refused for a day', async () => {
+    const clock = new ManualClock();
+    const limiter = new MemoryRateLimiter(clock);
+    const org = { key: 'org', perSecond: 5, burst: 5 };
+    for (let i = 0; i < 5; i += 1) await limiter.check({ caps: [], org, quantity: 1 });
+    expect((await limiter.check({ caps: [], org, quantity: 1 })).outcome).toBe('org-exceeded');
+    clock.advance(-86_400_000);
+    const after = await limiter.check({ caps: [], org, quantity: 1 });
+    expect(after.outcome).toBe('allowed');
+    expect(after.org.remaining).toBe(4);
+  });
+
+  it('in memory: a clock that did not go back keeps an exhausted key refused', async () => {
+    const clock = new ManualClock();
+    const limiter = new MemoryRateLimiter(clock);
+    const org = { key: 'org', perSecond: 5, burst: 5 };
+    for (let i = 0; i < 5; i += 1) await limiter.check({ caps: [], org, quantity: 1 });
+    expect((await limiter.check({ caps: [], org, quantity: 1 })).outcome).toBe('org-exceeded');
+    expect((await limiter.check({ caps: [], org, quantity: 1 })).outcome).toBe('org-exceeded');
+  });
+
+  it('Redis: a TAT stored a day ahead of Redis\'s clock (the clock stepped back) starts afresh, for decisions and leases', async () => {
+    const { Redis } = await import('ioredis');
+    const redis = new Redis(REDIS_URL);
+    const prefix = `suigw-test-back-${randomBytes(4).toString('hex')}:`;
+    const limiter = new RedisRateLimiter({ url: REDIS_URL, logger: createLogger('silent'), clock: new ManualClock(), keyPrefix: prefix });
+    await limiter.connect();
+    try {
+      const [seconds] = await redis.time();
+      const dayAheadUs = (Number(seconds) + 86_400) * 1_000_000;
+      await redis.set(`${prefix}capped`, String(dayAheadUs), 'PX', 60_000);
+      await redis.set(`${prefix}leased`, String(dayAheadUs), 'PX', 60_000);
+      const capped = await limiter.check({ caps: [{ key: 'cap', perSecond: 5, burst: 5 }], org: { key: 'capped', perSecond: 5, burst: 5 }, quantity: 1 });
+      expect(capped.outcome).toBe('allowed');
+      expect(capped.org.remaining).toBe(4);
+      // 1000/s with the default 20 ms lease: this check is served from a lease (LEASE_SCRIPT).
+      const leased = await limiter.check({ caps: [], org: { key: 'leased', perSecond: 1000, burst: 1000 }, quantity: 1 });
+      expect(leased.outcome).toBe('allowed');
+    } finally {
+      await limiter.close();
+      redis.disconnect();
+    }
+  });
+});

@@ -10,6 +10,8 @@ import type { LimitCheck, LimitDecision, LimiterStats, LimitRule, RateLimiter } 
  * emission interval and burst tolerance (µs). Returns {outcome, org remaining, org TAT ms,
  * retry-after ms}; outcome 0 allowed, 1 a cap denied, 2 the organization denied.
  * Numbers are written with %.0f: Lua's tostring would round a µs timestamp to 14 digits.
+ * A stored TAT past `now + tolerance + interval` can only come from a clock that went backwards
+ * (gcra.ts, clockSafeTat): the key starts afresh instead of refusing until the clock catches up.
  */
 const GCRA_SCRIPT = `
 local t = redis.call('TIME')
@@ -19,7 +21,7 @@ local function decide(i, qty)
   local interval = tonumber(ARGV[2 * i])
   local tolerance = tonumber(ARGV[2 * i + 1])
   local tat = tonumber(redis.call('GET', KEYS[i]) or '0')
-  if tat < now then tat = now end
+  if tat > now + tolerance + interval or tat < now then tat = now end
   local new_tat = tat + interval * qty
   local allow_at = new_tat - tolerance
   if qty > 0 and allow_at > now then
@@ -66,7 +68,9 @@ local wanted = tonumber(ARGV[1])
 local interval = tonumber(ARGV[2])
 local tolerance = tonumber(ARGV[3])
 local returned = tonumber(ARGV[4])
-local tat = tonumber(redis.call('GET', KEYS[1]) or '0') - interval * returned
+local tat = tonumber(redis.call('GET', KEYS[1]) or '0')
+if tat > now + tolerance + interval then tat = now end
+tat = tat - interval * returned
 if tat < now then tat = now end
 local available = math.max(0, math.floor((now + tolerance - tat) / interval))
 local granted = math.min(wanted, available)
