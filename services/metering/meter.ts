@@ -113,10 +113,10 @@ export class Meter {
   /**
    * Per-key and per-IP caps, then the organization's plan rate, then its credits. Free routes
    * (management) work at zero balance and do not count against the plan's rate, so a saturated
-   * data plane never locks an administrator out; they pass the key's caps, and writes (and a
-   * capped key's reads) count against a management allowance of the same rate (`managementRule`),
-   * so one tenant's management calls cannot flood the database for all. They read the
-   * organization's state for headers. `stage` says who runs which part when Envoy is in front.
+   * data plane never locks an administrator out; they pass the key's caps, and count against a
+   * management allowance of the same rate (`managementRule`: writes and reads each their own),
+   * so one tenant's management calls cannot flood the database (or the node) for all. They read
+   * the organization's state for headers. `stage` says who runs which part when Envoy is in front.
    */
   async admit(request: MeteredRequest, stage: AdmissionStage = 'whole'): Promise<Admission> {
     const plan = planOf(request.principal.organization);
@@ -156,10 +156,13 @@ export class Meter {
     const free = isFree(request.cost);
     const limited = !free && stage !== 'credits';
     const organizationId = request.principal.organization.id;
-    if ((limited && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId)) return undefined;
-    if (free && stage !== 'credits' && managementLimited(request)) return undefined;
+    const management = free && stage !== 'credits' && managementLimited(request);
+    if (((limited || management) && capsOf(request).length > 0) || !this.#deps.ledger.isCurrent(organizationId)) return undefined;
     const decision = this.#deps.limiter.checkNow({ caps: [], org: orgRule(request.principal, plan), quantity: limited ? 1 : 0 });
     if (decision === undefined) return undefined;
+    // Last, once nothing else can send the call to `admit` (which would count it again); a
+    // refusal consumed nothing, and `admit` answers it.
+    if (management && this.#deps.limiter.checkNow({ caps: [], org: managementRule(request, plan), quantity: 1 })?.outcome !== 'allowed') return undefined;
     // The account is current (checked above) and nothing awaited since: this answers.
     const reservation = this.#deps.ledger.reserveNow(organizationId, admissionCredits(request.cost))!;
     return this.#admission(request, plan, stage, decision, reservation);
@@ -365,19 +368,28 @@ function orgRule(principal: Principal, plan: Plan): LimitRule {
 }
 
 /**
- * Management calls' own allowance, apart from the data plane's: the plan's rate, with a burst of
+ * Management calls' own allowances, apart from the data plane's: the plan's rate, with a burst of
  * ten seconds' worth (a script that sets up keys, streams and webhooks at once is not refused).
+ * Writes and reads each have one, so a dashboard polling its reads never holds back a write (the
+ * disabling of a leaked key) and writes never lock the reads out.
  */
 function managementRule(request: MeteredRequest, plan: Plan): LimitRule {
-  return { key: `mgmt:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps * MANAGEMENT_BURST_SECONDS };
+  const kind = request.route.startsWith('GET ') ? 'mgmt-read' : 'mgmt';
+  return { key: `${kind}:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps * MANAGEMENT_BURST_SECONDS };
 }
 
 const MANAGEMENT_BURST_SECONDS = 10;
 
-/** A free call that counts: a write, or any call of a key with its own caps (reads stay on the fast path). */
+/** The one free route answered from the principal alone, with no database or chain read. */
+const PRINCIPAL_ONLY_ROUTE = 'GET /v1/auth/me';
+
+/**
+ * A free call that counts against a management allowance: every one but `GET /v1/auth/me` of a
+ * key without caps (the fast path: it reads nothing a tenant could flood).
+ */
 function managementLimited(request: MeteredRequest): boolean {
-  if (!request.route.startsWith('GET ')) return true;
-  // Read without building the caps: this runs on every free read (auth/me).
+  if (request.route !== PRINCIPAL_ONLY_ROUTE) return true;
+  // Read without building the caps: this runs on every auth/me.
   const { perKeyRps, perIpRps } = request.principal.rateLimit;
   return isCap(perKeyRps) || isCap(perIpRps);
 }

@@ -122,6 +122,30 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
     expect((await patch()).statusCode).toBe(429);
   });
 
+  // Reads were not counted at all: a tenant could send GET /v1/usage (which flushes the process's
+  // usage of every organization and aggregates up to 400 days), GET /v1/keys, GET
+  // /v1/billing/onchain (a read of the chain) ... as fast as it could, the database and the node
+  // answering them for every tenant.
+  it('management reads have an allowance of their own too (the plan\'s rate, ten seconds\' worth at once), apart from the writes\'', async () => {
+    const caller = await newCaller({ tier: 'free' });
+    const usage = () => get(uncappedReader(caller), '/mainnet/v1/usage');
+    for (let i = 0; i < 100; i += 1) expect((await usage()).statusCode).toBe(200);
+    const refused = await usage();
+    expect(refused.statusCode).toBe(429);
+    expect(refused.json()).toEqual({
+      error: 'Organization rate limit exceeded', message: "The organization's management calls exceed its plan's rate (10 per second, 100 at once).",
+      retryAfter: 1, requestId: refused.headers['x-request-id'],
+    });
+    expect((await get(uncappedReader(caller), '/mainnet/v1/keys')).statusCode).toBe(429);
+    // Writes and the data plane keep their own allowances.
+    const patch = await t.app.inject({ method: 'PATCH', url: `/mainnet/v1/keys/${caller.keyId}`, headers: { 'x-api-key': caller.reader }, payload: { name: 'k' } });
+    expect(patch.statusCode).toBe(200);
+    expect((await get(caller, OBJECT)).headers['x-ratelimit-remaining']).toBe('9');
+    t.clock.advance(1_000);
+    for (let i = 0; i < 10; i += 1) expect((await usage()).statusCode).toBe(200);
+    expect((await usage()).statusCode).toBe(429);
+  });
+
   it('a schema failure costs 1 credit; an upstream 4xx costs the price; a 5xx costs nothing', async () => {
     const caller = await newCaller();
     const before = await credits(caller);
