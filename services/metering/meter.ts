@@ -374,7 +374,7 @@ function orgRule(principal: Principal, plan: Plan): LimitRule {
  * disabling of a leaked key) and writes never lock the reads out.
  */
 function managementRule(request: MeteredRequest, plan: Plan): LimitRule {
-  const kind = request.route.startsWith('GET ') ? 'mgmt-read' : 'mgmt';
+  const kind = request.route.startsWith('GET ') || request.route.startsWith('HEAD ') ? 'mgmt-read' : 'mgmt';
   return { key: `${kind}:${request.principal.organization.id}`, perSecond: plan.orgRps, burst: plan.orgRps * MANAGEMENT_BURST_SECONDS };
 }
 

@@ -137,6 +137,8 @@ describe('metering through HTTP: headers, the three 429s, and what is charged', 
       retryAfter: 1, requestId: refused.headers['x-request-id'],
     });
     expect((await get(uncappedReader(caller), '/mainnet/v1/keys')).statusCode).toBe(429);
+    // A HEAD is a read: the reads' allowance, not the writes'.
+    expect((await t.app.inject({ method: 'HEAD', url: '/mainnet/v1/keys', headers: { 'x-api-key': uncappedReader(caller).key } })).statusCode).toBe(429);
     // Writes and the data plane keep their own allowances.
     const patch = await t.app.inject({ method: 'PATCH', url: `/mainnet/v1/keys/${caller.keyId}`, headers: { 'x-api-key': caller.reader }, payload: { name: 'k' } });
     expect(patch.statusCode).toBe(200);
