@@ -8,7 +8,8 @@ import { isWorkerRole, runRolePrimary, workerCount, WorkersRefused } from './wor
 // `options`: the role's command line after its name, shown by `suigw <role> --help` (which runs
 // nothing); `[]` means the role takes none (its settings are environment variables) and refuses
 // any. Roles without `options` (admin, operator) print their own help.
-const ROLES: Record<string, { about: string; options?: string[]; run?: (argv: string[]) => Promise<void> }> = {
+// `settings`: where the role's settings come from, when not the environment (simnet reads none).
+const ROLES: Record<string, { about: string; options?: string[]; settings?: string; run?: (argv: string[]) => Promise<void> }> = {
   dev: { about: 'every role in one process, embedded database, seeded admin key', options: ['[--state-file PATH]'], run: async (argv) => (await import('./dev.js')).runDev(argv) },
   gateway: { about: 'HTTP: /v1 REST, management, health, OpenAPI', options: [], run: async () => (await import('./gateway.js')).runGateway() },
   migrate: { about: 'apply database migrations and exit', options: [], run: async () => (await import('./migrate.js')).runMigrate() },
@@ -16,6 +17,7 @@ const ROLES: Record<string, { about: string; options?: string[]; run?: (argv: st
   simnet: {
     about: 'a deterministic simulated Sui network: v2 gRPC + gRPC-Web, GraphQL, faucet (tests, offline dev)',
     options: ['[--grpc-port 9000] [--http-port 9100] [--host 127.0.0.1] [--seed dev]', '[--checkpoint-interval-ms 250] [--transactions-per-checkpoint N]'],
+    settings: 'Settings are the options above; simnet reads no environment variable.',
     run: async (argv) => (await import('../simnet/index.js')).runSimnetCli(argv),
   },
   grpc: { about: 'gRPC and gRPC-Web proxy to the Sui v2 services, one port (SUIGW_GRPC_PORT), network by host', options: [], run: async () => (await import('./grpc.js')).runGrpc() },
@@ -29,7 +31,7 @@ const ROLES: Record<string, { about: string; options?: string[]; run?: (argv: st
   },
 };
 
-/** `suigw <role> --help`: what the role does and its command line; settings are environment variables. */
+/** `suigw <role> --help`: what the role does, its command line and where its settings come from. */
 function roleUsage(role: string, options: readonly string[]): string {
   const line = [`usage: suigw ${role}`, ...(isWorkerRole(role) ? ['[--workers N]'] : []), ...options.slice(0, 1)].join(' ');
   return [
@@ -38,7 +40,7 @@ function roleUsage(role: string, options: readonly string[]): string {
     '',
     `  ${ROLES[role]!.about}`,
     '',
-    '  Settings are environment variables, validated at start-up (README.md, Configuration).',
+    `  ${ROLES[role]!.settings ?? 'Settings are environment variables, validated at start-up (README.md, Configuration).'}`,
   ].join('\n');
 }
 

@@ -31,6 +31,24 @@ describe('suigw <role> --help and unexpected arguments', () => {
     expect(await readdir(dir)).toEqual([]);
   }, CLI_TIMEOUT_MS);
 
+  // simnet reads no environment variable (its settings are its options): the footer the other
+  // roles print sent users to README's Configuration, where PORT or HOST change nothing for it.
+  it('simnet --help names its options as its settings, exit 0, and runs nothing', async () => {
+    const result = await runCli(['simnet', '--help'], env());
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(result.stdout).toBe([
+      'usage: suigw simnet [--grpc-port 9000] [--http-port 9100] [--host 127.0.0.1] [--seed dev]',
+      '                    [--checkpoint-interval-ms 250] [--transactions-per-checkpoint N]',
+      '',
+      '  a deterministic simulated Sui network: v2 gRPC + gRPC-Web, GraphQL, faucet (tests, offline dev)',
+      '',
+      '  Settings are the options above; simnet reads no environment variable.',
+      '',
+    ].join('\n'));
+    expect(await readdir(dir)).toEqual([]);
+  }, CLI_TIMEOUT_MS);
+
   it('admin --help prints the admin usage on stdout, exit 0', async () => {
     const result = await runCli(['admin', '--help'], env());
     expect(result.code).toBe(0);
