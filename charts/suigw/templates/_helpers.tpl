@@ -150,6 +150,9 @@ its stats Service and the port check below cannot disagree.
 {{- if ge (int .Values.shutdown.delaySeconds) (int .Values.shutdown.gracePeriodSeconds) }}
 {{- fail (printf "shutdown.delaySeconds (%d) must be below shutdown.gracePeriodSeconds (%d): the delay counts against the grace period, and the process needs time to drain after it" (int .Values.shutdown.delaySeconds) (int .Values.shutdown.gracePeriodSeconds)) }}
 {{- end }}
+{{- if ge (int .Values.envoy.drainSeconds) (int .Values.shutdown.gracePeriodSeconds) }}
+{{- fail (printf "envoy.drainSeconds (%d) must be below shutdown.gracePeriodSeconds (%d): Envoy's pod has that grace period too, and the kubelet kills it at its end" (int .Values.envoy.drainSeconds) (int .Values.shutdown.gracePeriodSeconds)) }}
+{{- end }}
 {{- /* Each pod's ports, by the value that sets them (Envoy's readiness/stats and admin ports are the chart's own). */}}
 {{- $pods := dict }}
 {{- range $role, $spec := .Values.roles }}
