@@ -184,6 +184,15 @@ describe('charts/suigw with the real helm binary', () => {
     }
   });
 
+  it("lifts the gRPC role's per-IP connection cap, which behind Envoy would count Envoy's pool (every client shares Envoy's address)", () => {
+    for (const name of Object.keys(CASES)) {
+      const container = (find(rendered[name]!, 'Deployment', 'suigw-grpc')!.spec as { template: { spec: { containers: OperatorContainer[] } } }).template.spec.containers[0]!;
+      // The most SUIGW_GRPC_MAX_CONNECTIONS_PER_IP takes: one more is refused.
+      expect(loadConfig(podEnv(container.env, 'suigw')).grpc.maxConnectionsPerIp).toBe(1_000_000);
+      expect(() => loadConfig({ SUIGW_GRPC_MAX_CONNECTIONS_PER_IP: '1000001' })).toThrow('SUIGW_GRPC_MAX_CONNECTIONS_PER_IP');
+    }
+  });
+
   it("limits the operator's RBAC to its resources, workloads, Secrets, Leases and read-only EndpointSlices: cluster-wide what lives in the teams' namespaces (resources, key Secrets), the rest in its own", () => {
     // Which requests these rules must grant: test/helm/chart.operator-rbac.test.ts, from the operator's own.
     const objects = rendered.default!;
