@@ -127,5 +127,14 @@ describe("the chart's RBAC against the operator's own requests", () => {
     expect([...kinds].filter((k) => k.endsWith(' cronjobs')).sort()).toEqual(['delete cronjobs', 'list cronjobs', 'patch cronjobs']);
     const refused = [...new Set(requests.filter((r) => !allowed(grants, r)).map((r) => `${r.verb} ${r.group || 'core'}/${r.resource} ${r.namespace ? `in ${r.namespace}` : 'at the cluster scope'}`))];
     expect(refused).toEqual([]);
+
+    // Secrets are the teams' credentials: granted in every namespace, so no verb beyond what the
+    // operator uses. Its key Secrets are server-side applied (a patch, and a create when none
+    // exists yet) and removed by the garbage collector with their ApiKey; it reads one by name
+    // (is the name free) and watches its own (a list, then a watch: both GETs on the collection).
+    const secretVerbs = new Set(requests.filter((r) => r.resource === 'secrets').map((r) => r.verb));
+    expect([...secretVerbs].sort()).toEqual(['get', 'list', 'patch']);
+    const granted = grants.flatMap((grant) => grant.rules).filter((rule) => rule.resources.includes('secrets')).flatMap((rule) => rule.verbs);
+    expect(granted.sort()).toEqual([...secretVerbs, 'create', 'watch'].sort());
   });
 });

@@ -202,7 +202,7 @@ describe('charts/suigw with the real helm binary', () => {
       'suigw.io:projects,apikeys,warpstreams,onchainplans:get,list,watch,update,patch',
       'suigw.io:projects/status,apikeys/status,warpstreams/status,onchainplans/status:get,update,patch',
       'suigw.io:projects/finalizers,apikeys/finalizers,warpstreams/finalizers,onchainplans/finalizers:update',
-      ':secrets:get,list,watch,create,update,patch,delete',
+      ':secrets:get,list,watch,create,patch',
     ]);
     expect(summary('Role', 'suigw-operator')).toEqual([
       'apps:deployments:get,list,watch,create,update,patch,delete',
