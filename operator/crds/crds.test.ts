@@ -49,6 +49,13 @@ describe('generated CRDs', () => {
     }
   });
 
+  it("say what an OnchainPlan's suspend stops, and what still bills its organization (kubectl explain shows it)", () => {
+    const plans = parse(generated.get('onchainplans.suigw.io.yaml')!) as any;
+    expect(plans.spec.versions[0].schema.openAPIV3Schema.properties.spec.properties.suspend.description).toBe(
+      "true suspends this plan's own billing CronJob only. The Helm chart's hourly pass over every organization (CronJob <release>-billing) still bills it: to stop its charges, cancel the plan (POST /v1/billing/onchain/cancel).",
+    );
+  });
+
   it('print the columns platform teams look for', () => {
     const apikeys = parse(generated.get('apikeys.suigw.io.yaml')!) as any;
     expect(apikeys.spec.versions[0].additionalPrinterColumns.map((c: any) => c.name)).toEqual(['Project', 'Network', 'Scopes', 'Enabled', 'Expiry', 'Age']);

@@ -64,7 +64,10 @@ export const onchainPlanSpecSchema = z.strictObject({
   network: z.enum(NETWORKS),
   tier: z.enum(TIERS.filter((tier) => tier !== 'wallet' && tier !== 'free') as ['team', ...string[]]),
   billingDay: z.number().int().min(1).max(31).default(1).meta({ description: 'Day of month the charge is due; short months charge on their last day.' }),
-  suspend: z.boolean().default(false).meta({ description: 'true stops the billing CronJob.' }),
+  suspend: z.boolean().default(false).meta({
+    description:
+      "true suspends this plan's own billing CronJob only. The Helm chart's hourly pass over every organization (CronJob <release>-billing) still bills it: to stop its charges, cancel the plan (POST /v1/billing/onchain/cancel).",
+  }),
 });
 
 export type ProjectSpec = z.output<typeof projectSpecSchema>;
