@@ -49,13 +49,15 @@ describe("the chart's Envoy drains before it stops", () => {
       received.push(`${request.method} ${request.url}`);
       response.end('OK\n');
     });
-    await new Promise<void>((resolve, reject) => admin!.once('error', reject).listen(ADMIN_PORT, '127.0.0.1', resolve));
-    expect((admin.address() as AddressInfo).port).toBe(ADMIN_PORT);
+    // Any free port stands for the admin port, so the test never depends on 9901 being free here.
+    await new Promise<void>((resolve, reject) => admin!.once('error', reject).listen(0, '127.0.0.1', resolve));
+    const standIn = (admin.address() as AddressInfo).port;
 
     const command = (await envoyPod(['--set', 'envoy.drainSeconds=1'])).containers[0]!.lifecycle!.preStop!.exec!.command;
     expect(command.at(-1)).toMatch(/; sleep 1$/);
+    expect(command.at(-1)).toContain(`/dev/tcp/127.0.0.1/${ADMIN_PORT}`);
     const [file, ...args] = command;
-    await run(file!, args);
+    await run(file!, args.map((arg) => arg.replaceAll(`/dev/tcp/127.0.0.1/${ADMIN_PORT}`, `/dev/tcp/127.0.0.1/${standIn}`)));
     expect(received).toEqual(['POST /drain_listeners?graceful']);
   });
 
