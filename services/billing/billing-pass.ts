@@ -118,7 +118,7 @@ export class BillingPass {
       balance = allowance ? await this.#deps.chain.addressBalance(plan.network, plan.funder, allowance.coinType) : 0n;
     } catch (error) {
       if (!(error instanceof ChainUnavailable)) throw error;
-      return this.#ourFailure(plan, now);
+      return this.#ourFailure(plan, now, error.message);
     }
     if (!allowance) {
       // Spec: "allowance found revoked" → cancel_pending, treated as a cancel at period end: like a
@@ -141,7 +141,7 @@ export class BillingPass {
     const result = await this.#deps.charger.charge(plan, order);
     // A failure of ours; a charge signed but not known to be sent (`in_flight`) is settled by the
     // next pass's recovery, whatever the retry time.
-    if (result.kind === 'unavailable' || result.kind === 'in_flight') return this.#ourFailure(plan, now);
+    if (result.kind === 'unavailable' || result.kind === 'in_flight') return this.#ourFailure(plan, now, result.message);
     // A change or cancel landed while the chain was read, before the charge was recorded: it is
     // ordered before this renewal, which is decided again on the plan as it is now (a change
     // `next_renewal` applies at this renewal; a cancelled plan is not charged).
@@ -231,8 +231,13 @@ export class BillingPass {
     return final ? 'ended' : 'declined';
   }
 
-  /** Spec: a failure of ours is not a failed charge: retried hourly, no email, no state change. */
-  async #ourFailure(plan: OnchainPlan, now: number): Promise<PlanOutcome> {
+  /**
+   * Spec: a failure of ours is not a failed charge: retried hourly, no email, no state change.
+   * Logged, as the operator's to see: a node down, or the deployment's own configuration (a
+   * sponsor key that is not the spender).
+   */
+  async #ourFailure(plan: OnchainPlan, now: number, reason: string): Promise<PlanOutcome> {
+    this.#deps.logger?.warn({ planId: plan.id, reason }, 'billing: the plan\'s charge is retried at the next pass after a failure of ours');
     await this.#deps.db.transaction().execute((trx) => saveFields(trx, plan.id, { nextAttemptAt: now + SERVICE_RETRY_INTERVAL_MS }));
     return 'unavailable';
   }

@@ -219,6 +219,10 @@ export class SuiChain implements Chain {
       bytes = await tx.build({ client: this.#client(network) });
     } catch (error) {
       const refused = executionErrorOf(error);
+      if (refused && isNotSpender(refused, settings.packageId)) {
+        // Our configuration, not the customer's allowance: retried hourly like a node that is down.
+        throw new ChainUnavailable(`the billing sponsor key (${this.spender}) is not the spender of the billing config ${settings.configId}`);
+      }
       if (refused) throw new ChargeDeclined(declineReason(refused), refused.message);
       throw new ChainUnavailable(`charge could not be built: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
@@ -272,7 +276,17 @@ export class SuiChain implements Chain {
 
 interface ExecutionError {
   message: string;
-  MoveAbort?: { abortCode: string };
+  MoveAbort?: { abortCode: string; location?: { package?: string; module?: string } };
+}
+
+/** `billing::ENotSpender` (move/suigw_billing): the signer is not the config's spender. */
+const ABORT_NOT_SPENDER = '1';
+
+/** The billing package refused the signer: the sponsor key is not the one its config names. */
+function isNotSpender(error: ExecutionError, packageId: string): boolean {
+  const abort = error.MoveAbort;
+  if (abort?.abortCode !== ABORT_NOT_SPENDER || abort.location?.module !== 'billing' || abort.location.package === undefined) return false;
+  return normalizeSuiAddress(abort.location.package) === normalizeSuiAddress(packageId);
 }
 
 /** The SDK's dry run reports a refused transaction as an error carrying the execution error. */
