@@ -1,6 +1,9 @@
 import type { Database } from '../../db/index.js';
-import { pausedBeyondPlan } from '../../plans/index.js';
+import { pausedBeyondPlan, planOfRow } from '../../plans/index.js';
 import { streamsDb, type StreamDefinition } from './store.js';
+
+/** What a paused stream's connection is told, at connect and when the pause reaches it open. */
+export const STREAM_PAUSED_MESSAGE = 'The stream is beyond the plan’s stream count (paused); upgrade or delete older streams.';
 
 /**
  * Whether a stream is beyond its organization's plan stream count (the plan-end pause rule,
@@ -10,4 +13,25 @@ export async function isStreamPaused(database: Database, stream: Pick<StreamDefi
   const rows = await streamsDb(database).selectFrom('streams').select('id')
     .where('organization_id', '=', stream.organizationId).where('deleted_at', 'is', null).orderBy('created_seq').execute();
   return pausedBeyondPlan(rows.map((row) => row.id), limit).includes(stream.id);
+}
+
+/**
+ * The streams of these organizations that the same rule pauses now, each organization's plan
+ * read from its row (one query for every open connection of a process, StreamPresence).
+ */
+export async function pausedStreamIds(database: Database, organizationIds: readonly string[]): Promise<Set<string>> {
+  if (organizationIds.length === 0) return new Set();
+  const rows = await streamsDb(database).selectFrom('streams as s')
+    .innerJoin('organizations as o', 'o.id', 's.organization_id')
+    .select(['s.id', 's.organization_id', 'o.tier', 'o.subscription_plan', 'o.subscription_status'])
+    .where('s.organization_id', 'in', organizationIds).where('s.deleted_at', 'is', null).orderBy('s.created_seq').execute();
+  const byOrganization = new Map<string, { limit: number; ids: string[] }>();
+  for (const row of rows) {
+    let entry = byOrganization.get(row.organization_id);
+    if (!entry) byOrganization.set(row.organization_id, (entry = { limit: planOfRow(row).streams, ids: [] }));
+    entry.ids.push(row.id);
+  }
+  const paused = new Set<string>();
+  for (const { limit, ids } of byOrganization.values()) for (const id of pausedBeyondPlan(ids, limit)) paused.add(id);
+  return paused;
 }

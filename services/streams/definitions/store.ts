@@ -134,6 +134,13 @@ export async function liveStreamIds(database: Database, ids: readonly string[]):
   return new Set(rows.map((row) => row.id));
 }
 
+/** The organization of each of `ids` that is a live stream (not deleted): one query for any number. */
+export async function liveStreamOrganizations(database: Database, ids: readonly string[]): Promise<Map<string, string>> {
+  if (ids.length === 0) return new Map();
+  const rows = await streamsDb(database).selectFrom('streams').select(['id', 'organization_id']).where('id', 'in', ids).where('deleted_at', 'is', null).execute();
+  return new Map(rows.map((row) => [row.id, row.organization_id]));
+}
+
 /** Every live stream of a network: what the ingest matches checkpoints against. */
 export async function listNetworkStreams(database: Database, network: Network): Promise<StreamDefinition[]> {
   const rows = await streamsDb(database).selectFrom('streams').select(COLUMNS)

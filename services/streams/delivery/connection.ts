@@ -5,7 +5,7 @@ import type { Principal } from '../../identity/index.js';
 import { type MeterTicket } from '../../metering/index.js';
 import { planOf } from '../../plans/index.js';
 import type { KeyRecheck, RequestPipeline } from '../../pipeline/index.js';
-import { isStreamPaused } from '../definitions/pause.js';
+import { isStreamPaused, STREAM_PAUSED_MESSAGE } from '../definitions/pause.js';
 import { findStream } from '../definitions/store.js';
 import type { StreamLog } from '../log/stream-log.js';
 import { DeliverySession, type MessageSink } from './delivery-session.js';
@@ -56,7 +56,7 @@ export interface OpenConnection {
 /**
  * Opens one stream connection over any transport: the stream must be the caller's (else an
  * `error` STREAM_NOT_FOUND) and within the plan's stream count (else `error` STREAM_PAUSED,
- * close 4003), the stream's lease must be free (else `error`
+ * close 4003; checked again every second while open, StreamPresence), the stream's lease must be free (else `error`
  * STREAM_ALREADY_CONNECTED), then `connected`, then the session; the lease is renewed while
  * the connection lives, each started minute is charged and the key is checked again every
  * KEY_RECHECK_MS (a refusal: an `error` message with its code, then the close code of the error table).
@@ -69,7 +69,7 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
     return undefined;
   }
   if (await isStreamPaused(deps.database, stream, planOf(request.principal.organization).streams)) {
-    await sink.send({ event: 'error', data: { code: 'STREAM_PAUSED', message: 'The stream is beyond the plan’s stream count (paused); upgrade or delete older streams.' } });
+    await sink.send({ event: 'error', data: { code: 'STREAM_PAUSED', message: STREAM_PAUSED_MESSAGE } });
     sink.close(WsClose.FORBIDDEN, 'STREAM_PAUSED');
     return undefined;
   }
@@ -129,8 +129,12 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
     }, () => undefined);
     if (request.protocol === 'sse') void session.ackWritten().catch(() => undefined);
   }, TICK_MS);
-  // Deleted while connected: the connection ends as a connect to it would (4004), and its minutes stop.
-  const unwatch = deps.presence.watch(stream.id, () => void refused(new ApiError('STREAM_NOT_FOUND')).catch(() => undefined));
+  // Deleted or paused (its plan ended) while connected: the connection ends as a connect to it
+  // would (4004, 4003), so it delivers nothing more and its minutes stop.
+  const unwatch = deps.presence.watch(stream.id, (end) => {
+    const error = end === 'STREAM_PAUSED' ? new ApiError(end, { message: STREAM_PAUSED_MESSAGE }) : new ApiError(end);
+    void refused(error).catch(() => undefined);
+  });
   const unwatchKey = request.recheck.watch(deps.clock, (error) => void refused(error).catch(() => undefined));
   const stopAll = async () => {
     unwatch();

@@ -65,4 +65,19 @@ describe('Warp streams above the plan’s count pause when the plan ends', () =>
     resumed.socket.close();
     await resumed.close;
   });
+
+  it('a connection open when the plan ends stops: the paused stream gets error STREAM_PAUSED and closes 4003; the older stays open', async () => {
+    await setSubscription('active');
+    const kept = await session(`${base}/${ids[0]}/ws`, t.adminKey);
+    const paused = await session(`${base}/${ids[1]}/ws`, t.adminKey);
+    await expect.poll(() => [kept.messages[0]?.event, paused.messages[0]?.event]).toEqual(['connected', 'connected']);
+
+    // Before, a connection open when the plan ended kept delivering until its client left.
+    await setSubscription('ended');
+    expect(await paused.close).toEqual({ code: 4003, reason: 'STREAM_PAUSED' });
+    expect(paused.messages.slice(1)).toEqual([{ event: 'error', data: { code: 'STREAM_PAUSED', message: 'The stream is beyond the plan’s stream count (paused); upgrade or delete older streams.' } }]);
+    expect(kept.socket.readyState).toBe(WebSocket.OPEN);
+    kept.socket.close();
+    await kept.close;
+  });
 });
