@@ -45,6 +45,12 @@ export interface ConnectRequest {
   lastEventId: string | undefined;
   /** The connect request's key, checked again while the connection lives (services/pipeline/key-recheck.ts). */
   recheck: KeyRecheck;
+  /**
+   * Settles the connect request once its outcome is known, before any message: opened
+   * (undefined), or the refusal it is answered with, charged as that refusal's HTTP status
+   * would be (spec: Limits; a 4xx the connect's price, none for a 5xx).
+   */
+  answered(refusal: ApiError | undefined): void;
 }
 
 /** A running connection: the transport feeds it acks and tells it when it closed. */
@@ -57,42 +63,53 @@ export interface OpenConnection {
  * Opens one stream connection over any transport: the stream must be the caller's (else an
  * `error` STREAM_NOT_FOUND) and within the plan's stream count (else `error` STREAM_PAUSED,
  * close 4003; checked again every second while open, StreamPresence), the stream's lease must be free (else `error`
- * STREAM_ALREADY_CONNECTED), then `connected`, then the session; the lease is renewed while
+ * STREAM_ALREADY_CONNECTED), the log must be ready (live: buffer discarded; resume: acked
+ * through `lastEventId`); then the connect is settled (`request.answered`), its first minute
+ * charged, `connected` sent and the session started; the lease is renewed while
  * the connection lives, each started minute is charged and the key is checked again every
  * KEY_RECHECK_MS (a refusal: an `error` message with its code, then the close code of the error table).
  */
 export async function openConnection(deps: DeliveryDeps, request: ConnectRequest, sink: MessageSink): Promise<OpenConnection | undefined> {
+  const refuse = async (error: ApiError): Promise<undefined> => {
+    request.answered(error);
+    await sink.send({ event: 'error', data: { code: error.code, message: error.message } });
+    sink.close(error.definition.ws, error.code);
+    return undefined;
+  };
   const stream = await findStream(deps.database, request.streamId);
   if (!stream || stream.organizationId !== request.principal.organization.id || stream.network !== request.network) {
-    await sink.send({ event: 'error', data: { code: 'STREAM_NOT_FOUND', message: 'Stream not found' } });
-    sink.close(4004, 'STREAM_NOT_FOUND');
-    return undefined;
+    return refuse(new ApiError('STREAM_NOT_FOUND'));
   }
   if (await isStreamPaused(deps.database, stream, planOf(request.principal.organization).streams)) {
-    await sink.send({ event: 'error', data: { code: 'STREAM_PAUSED', message: STREAM_PAUSED_MESSAGE } });
-    sink.close(WsClose.FORBIDDEN, 'STREAM_PAUSED');
-    return undefined;
+    return refuse(new ApiError('STREAM_PAUSED', { message: STREAM_PAUSED_MESSAGE }));
   }
   const token = newLeaseToken();
   if (!(await deps.lease.acquire(stream.id, token))) {
-    await sink.send({ event: 'error', data: { code: 'STREAM_ALREADY_CONNECTED', message: 'The stream has an active connection.' } });
-    sink.close(4009, 'STREAM_ALREADY_CONNECTED');
-    return undefined;
+    return refuse(new ApiError('STREAM_ALREADY_CONNECTED', { message: 'The stream has an active connection.' }));
   }
   const acks = request.protocol === 'websocket' ? 'client' : 'window';
   const charges = new WarpCharges(deps.pipeline, request.ticket, acks);
   const session = new DeliverySession({ streamId: stream.id, log: deps.log, clock: deps.clock, sink, acks, charges });
-  const stopListening = deps.log.onAppend((id) => {
-    if (id === stream.id) session.pump();
-  });
+  let acknowledged: number;
+  try {
+    acknowledged = await session.prepare(request.mode, request.lastEventId);
+  } catch (error) {
+    // The log failed at the start (a Redis blip): the lease is given back, or the stream stays
+    // taken; the route answers INTERNAL_ERROR, a 5xx, which costs nothing (spec: Limits).
+    await deps.lease.release(stream.id, token).catch(() => undefined);
+    throw error;
+  }
+  request.answered(undefined);
   const quota = async () => {
     await sink.send({ event: 'quota_exceeded', data: { code: 'CU_QUOTA_EXCEEDED', message: 'Monthly credits spent' } });
     sink.close(1008, 'QUOTA_EXCEEDED');
   };
   const minutes = new StartedMinutes(deps.clock, () => charges.minute());
   if (!(await minutes.charge())) {
+    // What `lastEventId` acknowledged was delivered: charged by the same rule as on an opened connection.
+    await charges.acked(acknowledged, false);
+    session.stop();
     await deps.lease.release(stream.id, token);
-    stopListening();
     await quota();
     return undefined;
   }
@@ -136,6 +153,8 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
     void refused(error).catch(() => undefined);
   });
   const unwatchKey = request.recheck.watch(deps.clock, (error) => void refused(error).catch(() => undefined));
+  // Listened for once `connected` is out: nothing is sent before it.
+  let stopListening: () => void = () => undefined;
   const stopAll = async () => {
     unwatch();
     unwatchKey();
@@ -147,10 +166,13 @@ export async function openConnection(deps: DeliveryDeps, request: ConnectRequest
   };
   try {
     await sink.send({ event: 'connected', data: { connId: randomUUID(), subscriptionId: stream.id, subscriptionType: stream.type, protocol: request.protocol } });
-    await session.start(request.mode, request.lastEventId);
+    stopListening = deps.log.onAppend((id) => {
+      if (id === stream.id) session.pump();
+    });
+    await session.begin(acknowledged);
   } catch (error) {
-    // The log failed at the start (a Redis blip): nobody will call `closed`, so the lease, the
-    // renewal and the minute charges stop here, or the stream stays taken and charged for good.
+    // Nobody will call `closed`: the lease, the renewal and the minute charges stop here, or the
+    // stream stays taken and charged for good.
     await stopAll();
     throw error;
   }

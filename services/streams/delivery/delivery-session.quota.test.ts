@@ -50,7 +50,7 @@ describe('DeliverySession when credits run out', () => {
       streamId: 's', log, clock, acks: 'client', charges: balance,
       sink: { send: async (message) => { sent.push(message); }, close: (_code, reason) => closes.push(reason), heartbeat: () => undefined },
     });
-    await session.start('resume', undefined);
+    await session.begin(await session.prepare('resume', undefined));
     await expect.poll(() => sent.at(-1)?.event).toBe('quota_exceeded');
     const ids = sent.flatMap((message) => (message.id === undefined ? [] : [message.id]));
     const pending = async () => (await log.readPending('s', undefined, 10)).map((entry) => (entry.data as { n: number }).n);

@@ -63,17 +63,25 @@ export class DeliverySession {
   }
 
   /**
-   * Live (default): the buffer is discarded. Resume: pending and buffered events are replayed
-   * first; `lastEventId` acknowledges everything up to it before the replay.
+   * Readies the log, sending nothing. Live (default): the buffer is discarded. Resume: pending
+   * and buffered events will be replayed first; `lastEventId` acknowledges everything up to it.
+   * Returns how many events that acknowledged, for `begin` to charge: the connect is settled
+   * between the two, so a log that fails here costs nothing (an INTERNAL_ERROR answer).
    */
-  async start(mode: 'live' | 'resume', lastEventId: string | undefined): Promise<void> {
+  async prepare(mode: 'live' | 'resume', lastEventId: string | undefined): Promise<number> {
     const { log, streamId } = this.#o;
     if (mode === 'live') {
       await log.discard(streamId);
-    } else {
-      if (lastEventId !== undefined) await this.#o.charges.acked(await log.ackThrough(streamId, lastEventId), false);
-      this.#replaying = true;
+      return 0;
     }
+    const acknowledged = lastEventId === undefined ? 0 : await log.ackThrough(streamId, lastEventId);
+    this.#replaying = true;
+    return acknowledged;
+  }
+
+  /** Charges the events `prepare` found acknowledged (delivered to a resumed client), then starts sending. */
+  async begin(acknowledged: number): Promise<void> {
+    await this.#o.charges.acked(acknowledged, false);
     this.pump();
   }
 

@@ -113,8 +113,10 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
       },
     },
     (socket, request) => {
-      // The upgrade is answered (101) here, never through the meter's onSend: the connect credit is settled (and its usage row recorded) now.
-      deps.pipeline.settle(request.meterTicket, { kind: 'answered', status: 101 });
+      // The upgrade is answered (101) here, never through the meter's onSend: the connect is
+      // settled (and its usage row recorded) once openConnection knows its outcome, so a refusal
+      // is charged as its HTTP status would be (a 4xx the connect's price, a 5xx nothing).
+      const settle = (status: number) => deps.pipeline.settle(request.meterTicket, { kind: 'answered', status });
       const query = request.query as z.infer<typeof wsQuery>;
       const { id } = request.params as z.infer<typeof params>;
       const acks: string[] = [];
@@ -133,6 +135,7 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
       openConnection(deps, {
         streamId: id, principal: caller(request), ticket: request.meterTicket, network: request.network, protocol: 'websocket', recheck: recheckOf(deps, request),
         mode: query.mode === 'resume' || query.lastEventId !== undefined ? 'resume' : 'live', lastEventId: query.lastEventId,
+        answered: (refusal) => settle(refusal?.status ?? 101),
       }, wsSink(socket)).then((open) => {
         if (!open) return;
         if (connection === 'closed') {
@@ -143,6 +146,7 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
         for (const id of acks.splice(0)) open.ack(id);
       }, (error: unknown) => {
         deps.logger.error({ err: error }, 'warp websocket failed');
+        settle(500);
         socket.close(WsClose.INTERNAL, 'INTERNAL_ERROR');
       });
     },
@@ -171,16 +175,21 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
       const lastEventId = resuming && isLogId(lastEventHeader) ? lastEventHeader : undefined;
       const principal = caller(request);
       void reply.hijack();
-      // A hijacked reply never reaches the meter's onSend: the connect credit is settled here, with its headers.
-      const meterHeaders = deps.pipeline.settle(request.meterTicket, { kind: 'answered', status: 200 });
       const response = reply.raw;
-      response.writeHead(200, {
-        ...meterHeaders,
-        'content-type': 'text/event-stream',
-        'cache-control': 'no-store',
-        connection: 'keep-alive',
-        'x-request-id': request.id,
-      });
+      // A hijacked reply never reaches the meter's onSend: the connect is settled here, with its
+      // headers, once openConnection knows its outcome. The response is a 200 whatever it is (a
+      // refusal is an `error` message), but a refusal is charged as its HTTP status would be.
+      const answer = (status: number) => {
+        const meterHeaders = deps.pipeline.settle(request.meterTicket, { kind: 'answered', status });
+        if (response.headersSent || response.destroyed) return;
+        response.writeHead(200, {
+          ...meterHeaders,
+          'content-type': 'text/event-stream',
+          'cache-control': 'no-store',
+          connection: 'keep-alive',
+          'x-request-id': request.id,
+        });
+      };
       let open: OpenConnection | undefined;
       let ended = response.destroyed || request.raw.destroyed;
       let closing: Promise<void> | undefined;
@@ -226,10 +235,12 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
         open = await openConnection(deps, {
           streamId: request.params.id, principal, ticket: request.meterTicket, network: request.network, protocol: 'sse', recheck: recheckOf(deps, request),
           mode: request.query.mode === 'resume' || resuming ? 'resume' : 'live', lastEventId,
+          answered: (refusal) => answer(refusal?.status ?? 200),
         }, sink);
       } catch (error) {
         // The reply is hijacked: nothing else would end it, and the client would wait on a silent 200.
         deps.logger.error({ err: error }, 'warp sse failed');
+        answer(500);
         await sink.send({ event: 'error', data: { code: 'INTERNAL_ERROR', message: 'Internal error' } });
         sink.close(WsClose.INTERNAL, 'INTERNAL_ERROR');
         return;

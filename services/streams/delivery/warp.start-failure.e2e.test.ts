@@ -22,7 +22,8 @@ class FlakyLog extends MemoryStreamLog {
 interface Session { messages: { event: string; data: unknown }[]; closed: Promise<{ code: number; reason: string }>; socket: WebSocket }
 
 /**
- * The stream log fails while a connection starts, after its lease was taken. Before, the
+ * The stream log fails while a connection starts, after its lease was taken: a failure of the
+ * service, charged nothing (spec: Limits, 5xx are not charged). Before, the
  * connection was closed (WebSocket 1011) but its lease renewal, minute charges and deletion
  * watch kept running with nobody to stop them: the stream answered every reconnect
  * STREAM_ALREADY_CONNECTED until the process restarted; an SSE client got a 200 that never ended.
@@ -51,10 +52,15 @@ describe('a Warp connection whose start fails', () => {
     return { messages, closed, socket };
   }
 
-  it('WebSocket: closed 1011, and the stream is free for the next connection', async () => {
+  const credits = async () => Number((await call(t, 'GET', '/v1/account', { key: t.adminKey })).headers['x-svc-credit-remaining']);
+
+  it('WebSocket: closed 1011, charged nothing (a 5xx), and the stream is free for the next connection', async () => {
     log.failNext = true;
+    const before = await credits();
     const failed = open();
     expect(await failed.closed).toEqual({ code: 1011, reason: 'INTERNAL_ERROR' });
+    // Before, the connect and its first minute were charged: 2 credits for the service's own failure.
+    expect(await credits()).toBe(before);
 
     const next = open();
     await expect.poll(() => next.messages.length, { timeout: 10_000 }).toBeGreaterThan(0);
@@ -63,12 +69,15 @@ describe('a Warp connection whose start fails', () => {
     await next.closed;
   });
 
-  it('SSE: an error message INTERNAL_ERROR ends the response, and the stream is free for the next connection', async () => {
+  it('SSE: an error message INTERNAL_ERROR ends the response, charged nothing, and the stream is free for the next connection', async () => {
     log.failNext = true;
+    const before = await credits();
     const response = await fetch(`http://${base}/${streamId}/stream`, { headers: { 'x-api-key': t.adminKey } });
     expect(response.status).toBe(200);
     const body = await response.text();
     expect(body.endsWith('event: error\ndata: {"code":"INTERNAL_ERROR","message":"Internal error"}\n\n')).toBe(true);
+    expect(response.headers.get('x-svc-credit-remaining')).toBe(String(before));
+    expect(await credits()).toBe(before);
 
     const next = open();
     await expect.poll(() => next.messages.length, { timeout: 10_000 }).toBeGreaterThan(0);
