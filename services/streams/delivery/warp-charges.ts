@@ -24,7 +24,9 @@ export interface EventCharges {
  *   is held when it is sent (so spent credits stop delivery) and charged on the ack; a
  *   connection that closes first gives it back, and the redelivery is charged once, on its ack.
  *   Events a resumed client acknowledges with `lastEventId` were delivered: charged then.
- * - SSE (at-least-once, no acks): charged when written.
+ * - SSE (at-least-once, no acks): charged when written, a resume's redelivery too (the spec's
+ *   "redelivered" events are delivered again), bounded by the 30 s redelivery window
+ *   (docs/streams.md, "SSE redeliveries").
  * Without metering (SUIGW_METERING=off) the pipeline takes nothing.
  */
 export class WarpCharges implements EventCharges {

@@ -82,6 +82,30 @@ describe('Warp usage through HTTP, SSE and WebSocket', () => {
       { network: 'mainnet', route: 'WARP event', requests: 2, credits: 2 },
     ]);
   });
+
+  it('SSE events are charged when written: a Last-Event-ID resume charges again the events after it (at-least-once), never those through it', async () => {
+    const stream = await createStream();
+    await engine.log.append(stream, [0, 1, 2].map((n) => ({ kind: 'coin', data: { n } })));
+    const warpEvents = async () => (await usageRoutes()).find((row) => row.route === 'WARP event')?.credits ?? 0;
+    const before = await warpEvents();
+    /** Reads the SSE response until `count` event ids arrived, then drops the connection. */
+    const read = async (headers: Record<string, string>, count: number) => {
+      const aborted = new AbortController();
+      const response = await fetch(`http://127.0.0.1:${port}/mainnet/v1/warp/${stream}/stream?mode=resume`, { headers: { 'x-api-key': t.adminKey, ...headers }, signal: aborted.signal });
+      const reader = response.body!.getReader();
+      let text = '';
+      const ids = () => [...text.matchAll(/^id: (.+)$/gm)].map((match) => match[1]!);
+      while (ids().length < count) text += new TextDecoder().decode((await reader.read()).value);
+      aborted.abort();
+      return ids();
+    };
+    const written = await read({}, 3);
+    await expect.poll(warpEvents).toBe(before + 3);
+    // Within the 30 s redelivery window the client resumes, saying it has the first event: the
+    // two after it are written again and charged again; the first is not.
+    expect(await read({ 'last-event-id': written[0]! }, 2)).toEqual(written.slice(1));
+    await expect.poll(warpEvents).toBe(before + 5);
+  });
 });
 
 describe('Warp with SUIGW_METERING=off', () => {
