@@ -1,5 +1,5 @@
 import type { Database } from '../../db/index.js';
-import { pausedBeyondPlan, planOfRow } from '../../plans/index.js';
+import { pausedAcrossOrganizations, pausedBeyondPlan } from '../../plans/index.js';
 import { streamsDb, type StreamDefinition } from './store.js';
 
 /** What a paused stream's connection is told, at connect and when the pause reaches it open. */
@@ -25,13 +25,5 @@ export async function pausedStreamIds(database: Database, organizationIds: reado
     .innerJoin('organizations as o', 'o.id', 's.organization_id')
     .select(['s.id', 's.organization_id', 'o.tier', 'o.subscription_plan', 'o.subscription_status'])
     .where('s.organization_id', 'in', organizationIds).where('s.deleted_at', 'is', null).orderBy('s.created_seq').execute();
-  const byOrganization = new Map<string, { limit: number; ids: string[] }>();
-  for (const row of rows) {
-    let entry = byOrganization.get(row.organization_id);
-    if (!entry) byOrganization.set(row.organization_id, (entry = { limit: planOfRow(row).streams, ids: [] }));
-    entry.ids.push(row.id);
-  }
-  const paused = new Set<string>();
-  for (const { limit, ids } of byOrganization.values()) for (const id of pausedBeyondPlan(ids, limit)) paused.add(id);
-  return paused;
+  return pausedAcrossOrganizations(rows, (plan) => plan.streams);
 }

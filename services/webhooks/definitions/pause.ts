@@ -1,5 +1,5 @@
 import type { Database } from '../../db/index.js';
-import { pausedBeyondPlan, planOfRow } from '../../plans/index.js';
+import { pausedAcrossOrganizations } from '../../plans/index.js';
 import { webhooksDb } from './store.js';
 
 /**
@@ -12,17 +12,5 @@ export async function pausedWebhookIds(database: Database): Promise<Set<string>>
     .innerJoin('organizations as o', 'o.id', 'w.organization_id')
     .select(['w.id', 'w.organization_id', 'o.tier', 'o.subscription_plan', 'o.subscription_status'])
     .where('w.deleted_at', 'is', null).orderBy('w.created_seq').execute();
-  const byOrganization = new Map<string, { limit: number; ids: string[] }>();
-  for (const row of rows) {
-    let entry = byOrganization.get(row.organization_id);
-    if (!entry) {
-      const plan = planOfRow(row);
-      entry = { limit: plan.webhooks, ids: [] };
-      byOrganization.set(row.organization_id, entry);
-    }
-    entry.ids.push(row.id);
-  }
-  const paused = new Set<string>();
-  for (const { limit, ids } of byOrganization.values()) for (const id of pausedBeyondPlan(ids, limit)) paused.add(id);
-  return paused;
+  return pausedAcrossOrganizations(rows, (plan) => plan.webhooks);
 }
