@@ -24,6 +24,13 @@ export const DELIVERY_FAIRNESS: DeliveryFairness = {
   maxOpenMs: 10 * 60_000,
 };
 
+/**
+ * What an attempt says of its endpoint: it answered (any status, or a connection error, which
+ * answers fast), it ran out of time, or it was never sent (held for credits, or it failed before
+ * the POST): an untried attempt leaves the circuit as it was.
+ */
+export type EndpointVerdict = 'answered' | 'timed-out' | 'untried';
+
 interface EndpointState {
   inFlight: number;
   /** Attempts in a row that timed out (reset by any answer). */
@@ -96,13 +103,17 @@ export class DeliverySlots {
     return true;
   }
 
-  /** Gives the slot back with what the attempt came to: any answer closes the circuit, a timeout counts toward opening it. */
-  release(webhookId: string, organizationId: string, timedOut: boolean): void {
+  /**
+   * Gives the slot back with what the attempt came to: any answer closes the circuit, a timeout
+   * counts toward opening it, an attempt never sent changes nothing (a half-open circuit's probe
+   * held for credits is still to be made).
+   */
+  release(webhookId: string, organizationId: string, verdict: EndpointVerdict): void {
     const state = this.#endpoints.get(webhookId);
     if (state) {
       state.inFlight -= 1;
-      if (timedOut) this.#timedOut(state);
-      else Object.assign(state, { timeouts: 0, openUntil: 0, openMs: 0 });
+      if (verdict === 'timed-out') this.#timedOut(state);
+      else if (verdict === 'answered') Object.assign(state, { timeouts: 0, openUntil: 0, openMs: 0 });
       if (state.inFlight === 0 && state.openUntil === 0 && state.timeouts === 0) this.#endpoints.delete(webhookId);
     }
     const organization = (this.#organizations.get(organizationId) ?? 1) - 1;

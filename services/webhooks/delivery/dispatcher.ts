@@ -4,7 +4,7 @@ import { pausedWebhookIds } from '../definitions/pause.js';
 import type { SecretBox } from '../definitions/signing-secret.js';
 import { acknowledged, claimDueDeliveries, recordAttempt, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type DeliveryStatus } from './deliveries.js';
 import type { DeliveryCharges } from './delivery-charges.js';
-import { DELIVERY_FAIRNESS, DeliverySlots, type DeliveryFairness } from './delivery-slots.js';
+import { DELIVERY_FAIRNESS, DeliverySlots, type DeliveryFairness, type EndpointVerdict } from './delivery-slots.js';
 import type { EndpointClient } from './endpoint-client.js';
 import { webhookHeaders } from './signature.js';
 import { attemptResult, type WebhookMetrics } from './webhook-metrics.js';
@@ -146,10 +146,11 @@ export class WebhookDispatcher {
           const attempt: Promise<void> = this.#attempt(delivery)
             .then((result) => {
               if (result !== 'held') attempted += 1;
-              this.slots.release(delivery.webhookId, delivery.organizationId, result !== 'held' && result.outcome.timedOut === true);
+              this.slots.release(delivery.webhookId, delivery.organizationId, verdictOf(result));
             })
             .catch((error: unknown) => {
-              this.slots.release(delivery.webhookId, delivery.organizationId, false);
+              // Sent or not, nothing is known of the endpoint's answer: its circuit stays as it was.
+              this.slots.release(delivery.webhookId, delivery.organizationId, 'untried');
               this.#o.logger.warn({ err: error, webhookId: delivery.webhookId }, 'webhook delivery attempt failed to record');
             })
             .finally(() => {
@@ -233,4 +234,10 @@ export class WebhookDispatcher {
     const headers = webhookHeaders(delivery.id, Math.floor(now / 1_000), delivery.body, secrets);
     return client.post(delivery.url, headers, delivery.body, () => clock.now());
   }
+}
+
+/** What an attempt says of its endpoint's health: a delivery held for credits was never sent. */
+function verdictOf(result: { outcome: AttemptOutcome } | 'held'): EndpointVerdict {
+  if (result === 'held') return 'untried';
+  return result.outcome.timedOut === true ? 'timed-out' : 'answered';
 }
