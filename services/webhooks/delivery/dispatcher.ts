@@ -19,6 +19,9 @@ const CLAIM_AT_FREE_SLOTS = 4;
  */
 export const CREDITS_RECHECK_MS = 10_000;
 
+/** How long a claimed delivery is held before another process may take it (longer than an attempt), unless told. */
+export const CLAIM_HOLD_MS = 120_000;
+
 export interface WebhookDispatcherOptions {
   database: Database;
   clock: Clock;
@@ -114,7 +117,7 @@ export class WebhookDispatcher {
    */
   async runDue(): Promise<number> {
     const { database, clock } = this.#o;
-    const claimMs = this.#o.claimMs ?? 120_000;
+    const claimMs = this.#o.claimMs ?? CLAIM_HOLD_MS;
     const running = new Set<Promise<void>>();
     let attempted = 0;
     for (;;) {
@@ -209,15 +212,20 @@ export class WebhookDispatcher {
       return 'held';
     }
     this.#heldLogged.delete(delivery.organizationId);
-    let outcome: AttemptOutcome | undefined;
+    let outcome: AttemptOutcome;
+    let status: DeliveryStatus;
     try {
       outcome = await this.#post(delivery);
-    } finally {
-      // Charged when the receiver took it, even if the webhook was cancelled meanwhile: it was delivered.
-      if (outcome !== undefined && acknowledged(outcome)) charges.delivered(delivery);
-      else charges.failed(delivery);
+      status = await recordAttempt(database, delivery, clock.now(), outcome);
+    } catch (error) {
+      // Nothing recorded: the delivery is still pending and goes out again once its claim ends,
+      // to be charged then. Charging this attempt too would make the customer pay twice.
+      charges.failed(delivery);
+      throw error;
     }
-    const status = await recordAttempt(database, delivery, clock.now(), outcome);
+    // Charged once recorded, even if the webhook was cancelled meanwhile: it was delivered.
+    if (acknowledged(outcome)) charges.delivered(delivery);
+    else charges.failed(delivery);
     this.#o.metrics?.attempts.inc({ result: attemptResult(status) });
     if (status === 'failed') this.#o.logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, responseStatus: outcome.status }, 'webhook delivery failed for good');
     return { status, outcome };
