@@ -2,12 +2,13 @@ import type { Clock, Logger } from '../../core/index.js';
 import type { Database } from '../../db/index.js';
 import { pausedWebhookIds } from '../definitions/pause.js';
 import type { SecretBox } from '../definitions/signing-secret.js';
-import { acknowledged, claimDueDeliveries, recordAttempt, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type DeliveryStatus } from './deliveries.js';
+import { AttemptRecords } from './attempt-records.js';
+import { claimDueDeliveries, releaseClaims, type AttemptOutcome, type ClaimedDelivery, type DeliveryStatus } from './deliveries.js';
 import type { DeliveryCharges } from './delivery-charges.js';
 import { DELIVERY_FAIRNESS, DeliverySlots, type DeliveryFairness, type EndpointVerdict } from './delivery-slots.js';
 import type { EndpointClient } from './endpoint-client.js';
 import { webhookHeaders } from './signature.js';
-import { attemptResult, type WebhookMetrics } from './webhook-metrics.js';
+import type { WebhookMetrics } from './webhook-metrics.js';
 
 /** Free slots that make a claim worth its query while attempts are in flight. */
 const CLAIM_AT_FREE_SLOTS = 4;
@@ -66,10 +67,12 @@ export class WebhookDispatcher {
   readonly #outOfCredits = new Map<string, number>();
   /** Organizations logged as held for credits, logged again only once their deliveries went out in between. */
   readonly #heldLogged = new Set<string>();
+  readonly #records: AttemptRecords;
 
   constructor(options: WebhookDispatcherOptions) {
     this.#o = options;
     this.slots = new DeliverySlots(options.fairness ?? DELIVERY_FAIRNESS, options.clock);
+    this.#records = new AttemptRecords(options);
   }
 
   start(): void {
@@ -120,6 +123,7 @@ export class WebhookDispatcher {
     const claimMs = this.#o.claimMs ?? CLAIM_HOLD_MS;
     const running = new Set<Promise<void>>();
     let attempted = 0;
+    await this.#records.writeUnrecorded();
     for (;;) {
       let started = 0;
       // A claim leaves out the endpoints and organizations at their limit when it is made; their
@@ -146,15 +150,15 @@ export class WebhookDispatcher {
             continue;
           }
           started += 1;
-          const attempt: Promise<void> = this.#attempt(delivery)
+          const attempt: Promise<void> = this.#attempt(delivery, now + claimMs)
             .then((result) => {
-              if (result !== 'held') attempted += 1;
+              if (result !== 'held' && result.status !== undefined) attempted += 1;
               this.slots.release(delivery.webhookId, delivery.organizationId, verdictOf(result));
             })
             .catch((error: unknown) => {
-              // Sent or not, nothing is known of the endpoint's answer: its circuit stays as it was.
+              // Not sent (the credit could not be held, the secret not opened): its circuit stays as it was.
               this.slots.release(delivery.webhookId, delivery.organizationId, 'untried');
-              this.#o.logger.warn({ err: error, webhookId: delivery.webhookId }, 'webhook delivery attempt failed to record');
+              this.#o.logger.warn({ err: error, webhookId: delivery.webhookId }, 'webhook delivery attempt failed');
             })
             .finally(() => {
               running.delete(attempt);
@@ -200,7 +204,7 @@ export class WebhookDispatcher {
    * untried (still pending, no attempt counted) and its organization left out of claims for
    * CREDITS_RECHECK_MS, as a Warp stream keeps its undelivered events when credits run out.
    */
-  async #attempt(delivery: ClaimedDelivery): Promise<{ status: DeliveryStatus; outcome: AttemptOutcome } | 'held'> {
+  async #attempt(delivery: ClaimedDelivery, claimUntil: number): Promise<AttemptResult | 'held'> {
     const { clock, database, charges } = this.#o;
     if (!(await charges.hold(delivery))) {
       this.#outOfCredits.set(delivery.organizationId, clock.now() + CREDITS_RECHECK_MS);
@@ -213,23 +217,15 @@ export class WebhookDispatcher {
     }
     this.#heldLogged.delete(delivery.organizationId);
     let outcome: AttemptOutcome;
-    let status: DeliveryStatus;
     try {
       outcome = await this.#post(delivery);
-      status = await recordAttempt(database, delivery, clock.now(), outcome);
     } catch (error) {
-      // Nothing recorded: the delivery is still pending and goes out again once its claim ends,
-      // to be charged then. Charging this attempt too would make the customer pay twice.
       charges.failed(delivery);
       throw error;
     }
-    // Charged once recorded, even if the webhook was cancelled meanwhile: it was delivered.
-    if (acknowledged(outcome)) charges.delivered(delivery);
-    else charges.failed(delivery);
-    this.#o.metrics?.attempts.inc({ result: attemptResult(status) });
-    if (status === 'failed') this.#o.logger.info({ webhookId: delivery.webhookId, deliveryId: delivery.id, responseStatus: outcome.status }, 'webhook delivery failed for good');
-    return { status, outcome };
+    return { outcome, status: await this.#records.write({ delivery, outcome, at: clock.now(), claimUntil }) };
   }
+
 
   /** Signs (with the previous secret too during a rotation) and POSTs one delivery. */
   #post(delivery: ClaimedDelivery): Promise<AttemptOutcome> {
@@ -244,8 +240,14 @@ export class WebhookDispatcher {
   }
 }
 
+/** What the receiver answered, and the delivery's status once that is written (undefined: not written yet). */
+interface AttemptResult {
+  outcome: AttemptOutcome;
+  status: DeliveryStatus | undefined;
+}
+
 /** What an attempt says of its endpoint's health: a delivery held for credits was never sent. */
-function verdictOf(result: { outcome: AttemptOutcome } | 'held'): EndpointVerdict {
+function verdictOf(result: AttemptResult | 'held'): EndpointVerdict {
   if (result === 'held') return 'untried';
   return result.outcome.timedOut === true ? 'timed-out' : 'answered';
 }

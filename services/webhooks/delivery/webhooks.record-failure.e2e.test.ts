@@ -61,9 +61,8 @@ describe('a 2xx whose record fails is charged once', () => {
     await refuseRecords(false);
     expect(h.receiver.received).toHaveLength(1);
     expect(await h.deliveryLog<LoggedDelivery>(hook)).toMatchObject([{ status: 'pending', attempts: 0 }]);
-    expect(await credits()).toBe(before);
 
-    // Its claim ends: the delivery goes out again (the same webhook-id), is recorded and charged.
+    // Its claim ends before the record could be written: the delivery goes out again (the same webhook-id), is recorded and charged.
     clock.advance(CLAIM_HOLD_MS);
     expect(await h.runtime.dispatcher.runDue()).toBe(1);
     expect(h.receiver.received).toHaveLength(2);
@@ -71,5 +70,29 @@ describe('a 2xx whose record fails is charged once', () => {
     expect(await h.deliveryLog<LoggedDelivery>(hook)).toMatchObject([{ status: 'succeeded', attempts: 1, responseStatus: 200 }]);
     expect(await credits()).toBe(before - 1);
     expect(await usage()).toEqual([{ network: 'mainnet', route: 'WEBHOOK delivery', requests: 1, credits: 1 }]);
+  });
+
+  it('recorded at the next pass while its claim holds: charged once, and the receiver gets it once', async () => {
+    const hook = (await h.createHook('/recorded-later')).id;
+    const before = await credits();
+    await match(hook);
+    await refuseRecords(true);
+    expect(await h.runtime.dispatcher.runDue()).toBe(0);
+    await refuseRecords(false);
+    expect(await h.deliveryLog<LoggedDelivery>(hook)).toMatchObject([{ status: 'pending', attempts: 0 }]);
+    // Its credit stays held until the outcome is recorded.
+    expect(await credits()).toBe(before - 1);
+
+    // The next pass (the dispatcher polls every second) writes what the receiver answered.
+    clock.advance(1_000);
+    expect(await h.runtime.dispatcher.runDue()).toBe(0);
+    expect(await h.deliveryLog<LoggedDelivery>(hook)).toMatchObject([{ status: 'succeeded', attempts: 1, responseStatus: 200 }]);
+    expect(await credits()).toBe(before - 1);
+    // Nothing goes out again, not even once the claim has ended.
+    clock.advance(CLAIM_HOLD_MS);
+    expect(await h.runtime.dispatcher.runDue()).toBe(0);
+    expect(h.receiver.received).toHaveLength(1);
+    expect(await credits()).toBe(before - 1);
+    expect(await usage()).toEqual([{ network: 'mainnet', route: 'WEBHOOK delivery', requests: 2, credits: 2 }]);
   });
 });
