@@ -6,6 +6,8 @@ import { call } from './management-calls.js';
 import { createTestApp, type TestApp } from './test-app.js';
 import { startWebhookReceiver, type WebhookReceiver } from './webhook-receiver.js';
 
+const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
+
 /**
  * What a webhook delivery test runs against: the gateway app (webhook routes, its request
  * pipeline shared with delivery as in `suigw dev`, so deliveries are charged), a receiver on
@@ -22,6 +24,8 @@ export interface WebhookHarness {
   newRuntime(): WebhookRuntime;
   /** POST /v1/webhooks for every SUI balance change, to `path` on the receiver: the 201's id and secret. */
   createHook(path: string): Promise<{ id: string; secret: string }>;
+  /** Hands `count` SUI balance changes of a new checkpoint, matched by `webhookId`, to the runtime's consumer, as the ingest does. */
+  match(webhookId: string, count: number): Promise<void>;
   /** GET /v1/webhooks/{id}/deliveries (`query` with its `?`): the log's entries. */
   deliveryLog<Entry = Record<string, unknown>>(webhookId: string, query?: string): Promise<Entry[]>;
   close(): Promise<void>;
@@ -59,8 +63,17 @@ export async function startWebhookHarness(options: WebhookHarnessOptions): Promi
       },
     };
   };
+  const runtime = newRuntime();
+  let checkpoint = 100n;
   return {
-    t, receiver, secret, runtime: newRuntime(), newRuntime,
+    t, receiver, secret, runtime, newRuntime,
+    async match(webhookId, count) {
+      checkpoint += 1n;
+      const events = Array.from({ length: count }, (_, n) => ({
+        kind: 'coin' as const, data: { checkpoint: String(checkpoint), digest: `D${n}`, timestampMs: clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: String(n) },
+      }));
+      await runtime.consumer.accept('mainnet', checkpoint, new Map([[webhookId, events]]));
+    },
     async createHook(path) {
       const response = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: { url: `${receiver.url}${path}`, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
       expect(response.status).toBe(201);

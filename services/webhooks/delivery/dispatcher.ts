@@ -199,7 +199,8 @@ export class WebhookDispatcher {
   }
 
   /**
-   * One attempt of one claimed delivery, recorded: the delivery's new status and what the
+   * One attempt of one claimed delivery, recorded: the delivery's new status (undefined while
+   * the record could not be written: AttemptRecords writes it at the next pass) and what the
    * receiver did; `held` when the organization's credits are spent: the delivery is given back
    * untried (still pending, no attempt counted) and its organization left out of claims for
    * CREDITS_RECHECK_MS, as a Warp stream keeps its undelivered events when credits run out.
@@ -225,7 +226,6 @@ export class WebhookDispatcher {
     }
     return { outcome, status: await this.#records.write({ delivery, outcome, at: clock.now(), claimUntil }) };
   }
-
 
   /** Signs (with the previous secret too during a rotation) and POSTs one delivery. */
   #post(delivery: ClaimedDelivery): Promise<AttemptOutcome> {

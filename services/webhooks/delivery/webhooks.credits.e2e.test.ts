@@ -8,8 +8,6 @@ import type { Tier } from '../../plans/index.js';
 import { CREDITS_RECHECK_MS } from './dispatcher.js';
 import { RETRY_SCHEDULE_MS } from './retry-schedule.js';
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
-
 interface LoggedDelivery { id: string; status: string; attempts: number; responseStatus: number | null }
 interface UsageRoute { network: string; route: string; requests: number; credits: number }
 
@@ -26,7 +24,6 @@ function creditsSuite(name: string, tier: Tier, body: (s: Suite) => void): void 
   describe(name, () => {
     const s = {} as Suite;
     s.clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
-    let checkpoint = 100n;
     beforeAll(async () => {
       s.h = await startWebhookHarness({ clock: s.clock, tier });
       s.t = s.h.t;
@@ -35,13 +32,7 @@ function creditsSuite(name: string, tier: Tier, body: (s: Suite) => void): void 
       s.h.receiver.received.length = 0;
     });
     afterAll(async () => s.h.close());
-    s.match = async (webhookId, count) => {
-      checkpoint += 1n;
-      const events = Array.from({ length: count }, (_, n) => ({
-        kind: 'coin' as const, data: { checkpoint: String(checkpoint), digest: `D${n}`, timestampMs: s.clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: String(n) },
-      }));
-      await s.h.runtime.consumer.accept('mainnet', checkpoint, new Map([[webhookId, events]]));
-    };
+    s.match = (webhookId, count) => s.h.match(webhookId, count);
     s.credits = async () => {
       const response = await call(s.t, 'GET', '/v1/account', { key: s.t.adminKey });
       expect(response.status).toBe(200);

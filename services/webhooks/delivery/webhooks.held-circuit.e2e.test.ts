@@ -4,7 +4,6 @@ import { ManualClock } from '../../core/index.js';
 import { CREDITS_RECHECK_MS } from './dispatcher.js';
 import { DELIVERY_FAIRNESS } from './delivery-slots.js';
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 
 interface LoggedDelivery { status: string; attempts: number }
 
@@ -18,7 +17,6 @@ interface LoggedDelivery { status: string; attempts: number }
 describe('a delivery held for credits leaves its endpoint\'s circuit as it was', () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
   let h: WebhookHarness;
-  let checkpoint = 300n;
 
   beforeAll(async () => {
     // Short deadline: the receiver's held answers time out quickly (the counts decide, not the time).
@@ -26,13 +24,6 @@ describe('a delivery held for credits leaves its endpoint\'s circuit as it was',
   });
   afterAll(async () => h.close());
 
-  async function match(webhookId: string, count: number): Promise<void> {
-    checkpoint += 1n;
-    const events = Array.from({ length: count }, (_, n) => ({
-      kind: 'coin' as const, data: { checkpoint: String(checkpoint), digest: `D${n}`, timestampMs: clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: String(n) },
-    }));
-    await h.runtime.consumer.accept('mainnet', checkpoint, new Map([[webhookId, events]]));
-  }
   const sentTo = (path: string) => h.receiver.received.filter((r) => r.path === path).length;
 
   it('half-open stays half-open: after a top-up a receiver that is down gets one probe, not perEndpoint attempts', async () => {
@@ -44,18 +35,18 @@ describe('a delivery held for credits leaves its endpoint\'s circuit as it was',
     const up = (await h.createHook('/up')).id;
 
     // The receiver at /down stops answering: its circuit opens after `timeoutsToOpen` timeouts.
-    await match(down, timeoutsToOpen);
+    await h.match(down, timeoutsToOpen);
     h.receiver.answer(...Array<'hang'>(timeoutsToOpen).fill('hang'));
     expect(await dispatcher.runDue()).toBe(timeoutsToOpen);
     expect(dispatcher.slots.circuitOf(down)).toBe('open');
 
     // /up takes the organization's 3 credits.
-    await match(up, 3);
+    await h.match(up, 3);
     expect(await dispatcher.runDue()).toBe(3);
     expect(sentTo('/up')).toBe(3);
 
     // The circuit's time is up (half-open: one probe at a time), but the credits are spent: the probe is held, not sent.
-    await match(down, perEndpoint);
+    await h.match(down, perEndpoint);
     clock.advance(openMs);
     expect(await dispatcher.runDue()).toBe(0);
     expect(sentTo('/down')).toBe(timeoutsToOpen);

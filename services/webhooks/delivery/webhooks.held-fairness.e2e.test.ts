@@ -6,7 +6,6 @@ import { createKey, createOrganization } from '../../identity/index.js';
 import { CREDITS_RECHECK_MS } from './dispatcher.js';
 import { DELIVERY_FAIRNESS } from './delivery-slots.js';
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 
 interface LoggedDelivery { status: string; attempts: number }
 
@@ -19,7 +18,6 @@ interface LoggedDelivery { status: string; attempts: number }
 describe('held deliveries of one organization and another organization\'s deliveries', () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
   let h: WebhookHarness;
-  let checkpoint = 900n;
 
   beforeAll(async () => {
     // A wallet organization has no monthly credits and, here, nothing prepaid: its credits are spent.
@@ -27,13 +25,6 @@ describe('held deliveries of one organization and another organization\'s delive
   });
   afterAll(async () => h.close());
 
-  async function match(webhookId: string, count: number): Promise<void> {
-    checkpoint += 1n;
-    const events = Array.from({ length: count }, (_, n) => ({
-      kind: 'coin' as const, data: { checkpoint: String(checkpoint), digest: `D${n}`, timestampMs: clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: String(n) },
-    }));
-    await h.runtime.consumer.accept('mainnet', checkpoint, new Map([[webhookId, events]]));
-  }
   const statuses = async (webhookId: string, key: string) => {
     const response = await call(h.t, 'GET', `/v1/webhooks/${webhookId}/deliveries?limit=100`, { key });
     expect(response.status).toBe(200);
@@ -46,7 +37,7 @@ describe('held deliveries of one organization and another organization\'s delive
     // The spent tenant: 5 webhooks, 10 deliveries each (more than the process's slots), queued first.
     const spentHooks: string[] = [];
     for (let n = 0; n < 5; n += 1) spentHooks.push((await h.createHook(`/spent/${n}`)).id);
-    for (const hook of spentHooks) await match(hook, 10);
+    for (const hook of spentHooks) await h.match(hook, 10);
     expect(spentHooks.length * 10).toBeGreaterThan(total);
     // The other tenant, with credits.
     const seeded = await createOrganization(h.t.db.database.db, h.t.clock, { name: 'Paying', tier: 'team', projects: [{ name: 'Default', network: 'mainnet' }] });
@@ -56,7 +47,7 @@ describe('held deliveries of one organization and another organization\'s delive
     const created = await call(h.t, 'POST', '/v1/webhooks', { key: payingKey, body: { url: `${h.receiver.url}/paying`, type: 'coin', filters: { coinTypes: ['0x2::sui::SUI'] } } });
     expect(created.status).toBe(201);
     const payingHook = (created.body.data as { id: string }).id;
-    await match(payingHook, 10);
+    await h.match(payingHook, 10);
 
     expect(await h.runtime.dispatcher.runDue()).toBe(10);
     expect(sentTo('/paying')).toBe(10);

@@ -5,7 +5,6 @@ import { startWebhookHarness, type WebhookHarness } from '../../../test/support/
 import { ManualClock } from '../../core/index.js';
 import { CLAIM_HOLD_MS } from './dispatcher.js';
 
-const SUI = '0x0000000000000000000000000000000000000000000000000000000000000002::sui::SUI';
 
 interface LoggedDelivery { status: string; attempts: number; responseStatus: number | null }
 interface UsageRoute { network: string; route: string; requests: number; credits: number }
@@ -20,7 +19,6 @@ interface UsageRoute { network: string; route: string; requests: number; credits
 describe('a 2xx whose record fails is charged once', () => {
   const clock = new ManualClock(Date.UTC(2026, 10, 20, 12));
   let h: WebhookHarness;
-  let checkpoint = 700n;
 
   beforeAll(async () => {
     h = await startWebhookHarness({ clock, tier: 'team' });
@@ -35,11 +33,6 @@ describe('a 2xx whose record fails is charged once', () => {
   const refuseRecords = (on: boolean) => sql.raw(on
     ? 'CREATE TRIGGER refuse_succeeded BEFORE UPDATE ON webhook_deliveries FOR EACH ROW EXECUTE FUNCTION refuse_succeeded()'
     : 'DROP TRIGGER refuse_succeeded ON webhook_deliveries').execute(h.t.db.database.db);
-  async function match(webhookId: string): Promise<void> {
-    checkpoint += 1n;
-    const event = { kind: 'coin' as const, data: { checkpoint: String(checkpoint), digest: 'D0', timestampMs: clock.now(), address: `0x${'5'.repeat(64)}`, coinType: SUI, amount: '1' } };
-    await h.runtime.consumer.accept('mainnet', checkpoint, new Map([[webhookId, [event]]]));
-  }
   async function credits(): Promise<number> {
     const response = await call(h.t, 'GET', '/v1/account', { key: h.t.adminKey });
     expect(response.status).toBe(200);
@@ -55,7 +48,7 @@ describe('a 2xx whose record fails is charged once', () => {
   it('sent again once its claim ends, and charged only for the attempt that was recorded', async () => {
     const hook = (await h.createHook('/hook')).id;
     const before = await credits();
-    await match(hook);
+    await h.match(hook, 1);
     await refuseRecords(true);
     expect(await h.runtime.dispatcher.runDue()).toBe(0);
     await refuseRecords(false);
@@ -75,7 +68,7 @@ describe('a 2xx whose record fails is charged once', () => {
   it('recorded at the next pass while its claim holds: charged once, and the receiver gets it once', async () => {
     const hook = (await h.createHook('/recorded-later')).id;
     const before = await credits();
-    await match(hook);
+    await h.match(hook, 1);
     await refuseRecords(true);
     expect(await h.runtime.dispatcher.runDue()).toBe(0);
     await refuseRecords(false);
