@@ -7,7 +7,8 @@ describe('the charging rules of the spec', () => {
   it.each([
     ['2xx: the price', answered(200), 3],
     ['4xx: the price', answered(404), 3],
-    ['499 (the caller went away): the price', answered(499), 3],
+    ['an answered 499: the price', answered(499), 3],
+    ['abandoned by its caller before the answer: nothing', { kind: 'abandoned' } as const, 0],
     ['500: nothing', answered(500), 0],
     ['5xx: nothing', answered(503), 0],
     ['another 429 (e.g. PROOF_RATE_LIMITED): nothing', answered(429), 0],

@@ -36,6 +36,12 @@ export type ChargeOutcome =
   | { kind: 'org-rate' }
   /** Monthly credits spent (429 CU_QUOTA_EXCEEDED): nothing left to charge. */
   | { kind: 'quota' }
+  /**
+   * The caller went away before its answer (a gRPC client's cancel): nothing answered, nothing
+   * charged, as an HTTP request whose client leaves (its upstream calls are cancelled and it ends
+   * as an uncharged 503). What a stream delivered before is charged: the transport says so.
+   */
+  | { kind: 'abandoned' }
   /** The request failed schema validation, or the plan refused it: 1 credit. */
   | { kind: 'schema-failure' }
   | { kind: 'plan-refused' };
@@ -59,6 +65,7 @@ export function creditsCharged(cost: RouteCost, outcome: ChargeOutcome): number 
   switch (outcome.kind) {
     case 'key-cap':
     case 'quota':
+    case 'abandoned':
       return 0;
     case 'org-rate':
       return credits;
@@ -128,7 +135,8 @@ export function costTable(routes: readonly DeclaredRouteCost[]): string {
     '',
     'Rules (spec: Limits): 5xx responses and 429s other than the organization-wide limit are not',
     'charged; the organization-wide 429 is charged the route\'s price; a request failing schema',
-    'validation or refused by its plan costs 1 credit; 429 CU_QUOTA_EXCEEDED is not charged;',
+    'validation or refused by its plan costs 1 credit; 429 CU_QUOTA_EXCEEDED is not charged; a call',
+    'its client abandons before the answer (a gRPC cancel, an HTTP client that leaves) is not charged;',
     'management calls are free, not metered, and work at zero balance.',
     '',
     '## HTTP routes',

@@ -1,5 +1,6 @@
 import { encodeGrpcMessage, GrpcStatus, isApiError, type ApiError } from '../../core/index.js';
 import { databaseUnavailableError } from '../../db/index.js';
+import type { ChargeOutcome } from '../../metering/index.js';
 import { upstreamApiError, UpstreamError } from '../../upstream/index.js';
 
 /** A call's end as gRPC sees it: status and message (percent-encoded on the wire). */
@@ -11,7 +12,12 @@ export interface CallStatus {
    * caller's REQUEST_TIMEOUT is DEADLINE_EXCEEDED on the wire, but a 408, not a 504.
    */
   chargedAs?: number;
+  /** The client went away (RST_STREAM, connection lost) before the call's end: not charged (`chargeOf`). */
+  abandoned?: true;
 }
+
+/** The end of a call whose client cancelled it. */
+export const CLIENT_CANCELLED: CallStatus = Object.freeze({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client', abandoned: true });
 
 /**
  * An ApiError as a gRPC status, with the spec's code in the message ("CU_QUOTA_EXCEEDED:
@@ -47,9 +53,22 @@ const CLIENT_ERRORS = new Set<number>([
 ]);
 
 /**
+ * What a call that ended with `status` is charged as, having delivered `messages` response
+ * messages. Delivered messages are paid whatever ends the call (the call's own credit pays for
+ * the first, as a 200); a call its client abandoned before any answer is not charged, as an HTTP
+ * request whose client leaves (docs/metering.md, "Costs"); otherwise the status's HTTP twin.
+ */
+export function chargeOf(status: CallStatus, messages: number): ChargeOutcome {
+  if (messages > 0) return { kind: 'answered', status: 200 };
+  if (status.abandoned) return { kind: 'abandoned' };
+  return { kind: 'answered', status: chargeStatusOf(status) };
+}
+
+/**
  * The HTTP status a call's gRPC status stands for, for the charging rules of the spec (written
- * for HTTP): OK and the caller's mistakes are charged like a 200 or a 4xx; RESOURCE_EXHAUSTED like
- * a 429 and server-side failures like a 5xx are not; a call the client cancelled is charged (499).
+ * for HTTP) and the request metrics: OK and the caller's mistakes are charged like a 200 or a 4xx;
+ * RESOURCE_EXHAUSTED like a 429 and server-side failures like a 5xx are not; CANCELLED is 499
+ * (nginx's "client closed request": counted so; a client's own cancel is charged by `chargeOf`).
  * A status that names its HTTP status (`chargedAs`, the caller's REQUEST_TIMEOUT) is that one.
  */
 export function chargeStatusOf({ code, chargedAs }: CallStatus): number {

@@ -6,7 +6,7 @@ import type { MeterTicket } from '../../metering/index.js';
 import { KeyRecheck, type RequestPipeline } from '../../pipeline/index.js';
 import type { Upstream, UpstreamSet } from '../../upstream/index.js';
 import { FrameSplitter } from '../web-mux/index.js';
-import { chargeStatusOf, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
+import { chargeOf, CLIENT_CANCELLED, statusOf, statusOfApiError, trailerFields, type CallStatus } from './grpc-status.js';
 import { openUpstreamCall, type CallerLink, type OpenedCall } from './upstream-call.js';
 import { metricOperationOf } from './metric-operation.js';
 import { recordCall, type CallInstruments } from './call-metrics.js';
@@ -83,7 +83,7 @@ export async function proxyCall(
     ticket = admission.ticket;
     if (admission.error) {
       const refused = statusOfApiError(admission.error);
-      answerTrailersOnly(stream, refused, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(refused) }));
+      answerTrailersOnly(stream, refused, pipeline.settle(ticket, chargeOf(refused, 0)));
       finished(refused);
       return;
     }
@@ -91,7 +91,7 @@ export async function proxyCall(
     await new ForwardedCall(stream, headers, path, upstream, principal, ticket, pipeline, finished).run(recheck, deps.clock ?? systemClock);
   } catch (error) {
     const status = statusOf(error);
-    answerTrailersOnly(stream, status, pipeline.settle(ticket, { kind: 'answered', status: chargeStatusOf(status) }));
+    answerTrailersOnly(stream, status, pipeline.settle(ticket, chargeOf(status, 0)));
     finished(status);
   }
 }
@@ -151,12 +151,12 @@ class ForwardedCall implements CallerLink {
     const client = this.#client;
     // The caller went away while it was authenticated and admitted: the same end as below.
     if (client.closed || client.destroyed) {
-      this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
+      this.#end(CLIENT_CANCELLED, false);
       return;
     }
-    // The caller went away (RST_STREAM, connection lost): cancel upstream, charge what was delivered.
+    // The caller went away (RST_STREAM, connection lost): cancel upstream, charge only what was delivered.
     client.once('close', () => {
-      if (!this.#finished) this.#end({ code: GrpcStatus.CANCELLED, message: 'cancelled by the client' }, false);
+      if (!this.#finished) this.#end(CLIENT_CANCELLED, false);
     });
     // A key disabled, expired or re-scoped ends a stream already open, as it refuses a new call.
     // Messages already paid for are sent first: what was charged is what was delivered.
@@ -301,9 +301,7 @@ class ForwardedCall implements CallerLink {
     this.cancelAttempt?.();
     const up = this.#call?.stream;
     if (up && (cancelUpstream || status.code === GrpcStatus.CANCELLED) && !up.closed) up.close(http2.constants.NGHTTP2_CANCEL);
-    // Delivered messages are paid whatever ends the call: the call's own credit paid for the first.
-    const charged = this.#messages > 0 ? 200 : chargeStatusOf(status);
-    const metering = this.#pipeline.settle(this.#ticket, { kind: 'answered', status: charged });
+    const metering = this.#pipeline.settle(this.#ticket, chargeOf(status, this.#messages));
     this.#onEnd(status);
     const client = this.#client;
     if (client.destroyed || client.closed) return;

@@ -44,9 +44,11 @@ describe('gRPC proxy: a call cancelled while it is authenticated', () => {
    * The client resets the call while its key is looked up (the lookup waits on a lock of the keys
    * table). Before, the call was admitted after the reset and then dropped: its credit stayed
    * reserved with no usage row (credits and GET /v1/usage disagreed) and it was never counted.
-   * Now it ends as a call the client cancelled later: CANCELLED, charged as a 499, counted.
+   * Now it ends as a call the client cancelled later: CANCELLED, counted as a 499, and not
+   * charged: no answer reached the caller, as a REST request whose client leaves (one rule,
+   * docs/metering.md "Costs"; before, this call cost 1 credit where the REST request cost none).
    */
-  it('is settled as CANCELLED (1 credit, in GET /v1/usage) and counted as a 499', async () => {
+  it('is settled as CANCELLED (in GET /v1/usage, 0 credits) and counted as a 499', async () => {
     const { e2e, metrics } = proxy;
     const key = await e2e.key();
     const locker = new pg.Client({ connectionString: e2e.gateway.db.url });
@@ -70,7 +72,7 @@ describe('gRPC proxy: a call cancelled while it is authenticated', () => {
       const usage = await call(e2e.gateway, 'GET', '/v1/usage', { key: e2e.gateway.adminKey });
       expect(usage.status).toBe(200);
       expect((usage.body.data as { routes: UsageRoute[] }).routes).toEqual([
-        { network: 'mainnet', route: `gRPC ${GET_SERVICE_INFO}`, requests: 1, credits: 1 },
+        { network: 'mainnet', route: `gRPC ${GET_SERVICE_INFO}`, requests: 1, credits: 0 },
       ]);
     } finally {
       session.destroy();
