@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { isApiError, type ApiError } from '../core/index.js';
-import { perItemOf, type ChargeOutcome, type DeclaredRouteCost } from '../metering/index.js';
+import { isUnchargedError, perItemOf, type ChargeOutcome, type DeclaredRouteCost } from '../metering/index.js';
 import type { PipelineAdmission, RequestPipeline } from '../pipeline/index.js';
 import type { App } from '../route-contract/index.js';
 
@@ -17,7 +17,8 @@ export interface MeteringAdapterOptions {
  * - `onRoute`: a route without a declared `cost` fails at start-up, like one without `auth`;
  * - `onRequest` (after authentication): the limit stage; a refusal is thrown as its ApiError;
  * - `preHandler`, only on a route priced per item: sizes the charge by the validated body's batch;
- * - `onError`: notes failures the spec prices flat (schema validation, plan refusal);
+ * - `onError`: notes failures the spec prices flat (schema validation, plan refusal), and the
+ *   deployment's own refusals that are not charged (`isUnchargedError`);
  * - `onSend`: the meter stage: charge, record usage, set the rate-limit and credit headers on
  *   every response of an identified caller, errors included.
  */
@@ -57,7 +58,7 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     pipeline.admit(metered, request.limitStage).then((later) => admitted(request, later, done), done);
   });
   scope.addHook('onError', async (request: FastifyRequest, _reply: FastifyReply, error: FastifyError) => {
-    request.meterFailure = flatFailure(error);
+    request.meterFailure = failureOutcome(error);
   });
   // Callback style too: settling waits for nothing, and an async hook costs a promise per request.
   scope.addHook('onSend', (request: FastifyRequest, reply: FastifyReply, payload: unknown, done: (error: Error | null, payload: unknown) => void) => {
@@ -109,8 +110,10 @@ export function bodyRefusal(error: ApiError): ApiError {
   return error;
 }
 
-function flatFailure(error: FastifyError): 'schema-failure' | 'plan-refused' | undefined {
+/** A failure the meter prices by its kind rather than by its status. */
+function failureOutcome(error: FastifyError): 'schema-failure' | 'plan-refused' | 'unserved' | undefined {
   if (isApiError(error)) {
+    if (isUnchargedError(error.code)) return 'unserved';
     if (error.code === 'PLAN_REQUIRED') return 'plan-refused';
     return BODY_REFUSALS.has(error) ? 'schema-failure' : undefined;
   }

@@ -1,4 +1,5 @@
 import { isApiError, type Logger } from '../core/index.js';
+import { isUnchargedError } from '../metering/index.js';
 import { upstreamApiError } from '../upstream/index.js';
 import {
   batchRefusal, errorResponse, readCall, resultResponse, STANDARD_MESSAGES,
@@ -30,7 +31,10 @@ export type ParsedBody =
 export interface DispatchResult {
   /** The response body, serialized; undefined when every call was a notification (nothing to answer). */
   body: string | undefined;
-  /** Calls that are charged: all but those that failed upstream (the spec does not charge 5xx). */
+  /**
+   * Calls that are charged: all but those that failed upstream (the spec does not charge 5xx) and
+   * those the deployment could not serve (`isUnchargedError`: no upstream for the network).
+   */
   billable: number;
 }
 
@@ -131,7 +135,7 @@ export class JsonRpcDispatcher {
       return answer(resultResponse(id, result));
     } catch (error) {
       const failure = this.#errorObject(error, call.method);
-      return answer(errorResponse(id, failure.error), !failure.upstreamFailure);
+      return answer(errorResponse(id, failure.error), !failure.uncharged);
     }
   }
 
@@ -146,21 +150,22 @@ export class JsonRpcDispatcher {
     return answer(resultResponse(id, this.#discover));
   }
 
-  #errorObject(thrown: unknown, method: string): { error: JsonRpcErrorObject; upstreamFailure: boolean } {
+  #errorObject(thrown: unknown, method: string): { error: JsonRpcErrorObject; uncharged: boolean } {
     if (thrown instanceof JsonRpcError) {
       // A method's own -32000 is an upstream failure (method.ts `upstreamFailure`): not charged.
-      const upstreamFailure = thrown.code === JSONRPC_ERROR.serverError;
-      return { error: { code: thrown.code, message: thrown.message, ...(thrown.data === undefined ? {} : { data: thrown.data }) }, upstreamFailure };
+      const uncharged = thrown.code === JSONRPC_ERROR.serverError;
+      return { error: { code: thrown.code, message: thrown.message, ...(thrown.data === undefined ? {} : { data: thrown.data }) }, uncharged };
     }
     // An upstream object or checkpoint that does not exist is the caller's 4xx, not a failure.
     const error = upstreamApiError(thrown, 'NOT_FOUND');
     if (isApiError(error)) {
       if (error.status >= 500) {
-        return { error: { code: JSONRPC_ERROR.serverError, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.serverError]}: ${error.message}`, data: { code: error.code } }, upstreamFailure: true };
+        return { error: { code: JSONRPC_ERROR.serverError, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.serverError]}: ${error.message}`, data: { code: error.code } }, uncharged: true };
       }
-      return { error: { code: JSONRPC_ERROR.invalidParams, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.invalidParams]}: ${error.message}`, data: { code: error.code } }, upstreamFailure: false };
+      // NETWORK_NOT_CONFIGURED is the deployment's, not the call's: not charged, as on every transport.
+      return { error: { code: JSONRPC_ERROR.invalidParams, message: `${STANDARD_MESSAGES[JSONRPC_ERROR.invalidParams]}: ${error.message}`, data: { code: error.code } }, uncharged: isUnchargedError(error.code) };
     }
     this.#logger?.error({ err: thrown, method }, 'JSON-RPC method failed');
-    return { error: { code: JSONRPC_ERROR.internalError, message: STANDARD_MESSAGES[JSONRPC_ERROR.internalError]! }, upstreamFailure: true };
+    return { error: { code: JSONRPC_ERROR.internalError, message: STANDARD_MESSAGES[JSONRPC_ERROR.internalError]! }, uncharged: true };
   }
 }

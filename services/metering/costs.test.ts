@@ -15,6 +15,7 @@ describe('the charging rules of the spec', () => {
     ['per-key/per-IP cap: nothing', { kind: 'key-cap' } as const, 0],
     ['organization-wide 429: billed normally', { kind: 'org-rate' } as const, 3],
     ['credits spent: nothing', { kind: 'quota' } as const, 0],
+    ['refused for the deployment\'s own reason (NETWORK_NOT_CONFIGURED): nothing', { kind: 'unserved' } as const, 0],
     ['schema failure: 1', { kind: 'schema-failure' } as const, 1],
     ['plan refusal: 1', { kind: 'plan-refused' } as const, 1],
   ])('%s', (_name, outcome, credits) => {

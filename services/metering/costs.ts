@@ -1,3 +1,5 @@
+import type { ErrorCode } from '../core/index.js';
+
 /**
  * What a request costs, declared by each route beside its auth (`config: {auth, cost}`), and the
  * charging rules of the spec (Limits: "Credit costs").
@@ -42,11 +44,28 @@ export type ChargeOutcome =
    * as an uncharged 503). What a stream delivered before is charged: the transport says so.
    */
   | { kind: 'abandoned' }
+  /**
+   * Refused for the deployment's own reason, though with a 4xx (`isUnchargedError`: no upstream
+   * configured for the network): not the caller's request, so not charged, as a 5xx.
+   */
+  | { kind: 'unserved' }
   /** The request failed schema validation, or the plan refused it: 1 credit. */
   | { kind: 'schema-failure' }
   | { kind: 'plan-refused' };
 
 export const FLAT_FAILURE_CREDITS = 1;
+
+/**
+ * Errors answered with a 4xx that are the deployment's doing, not the caller's: the operator
+ * configured no upstream for the key's network (404 NETWORK_NOT_CONFIGURED). Charged as a 5xx is
+ * (nothing), on every transport: the HTTP adapter settles them `unserved`, the JSON-RPC dispatcher
+ * does not count such a call, the WebSocket upgrade is not charged, the gRPC proxy refuses before admission.
+ */
+const UNCHARGED_ERRORS: ReadonlySet<string> = new Set<ErrorCode>(['NETWORK_NOT_CONFIGURED']);
+
+export function isUnchargedError(code: string): boolean {
+  return UNCHARGED_ERRORS.has(code);
+}
 
 export function isFree(cost: RouteCost): cost is 'free' {
   return cost === 'free';
@@ -66,6 +85,7 @@ export function creditsCharged(cost: RouteCost, outcome: ChargeOutcome): number 
     case 'key-cap':
     case 'quota':
     case 'abandoned':
+    case 'unserved':
       return 0;
     case 'org-rate':
       return credits;
@@ -137,6 +157,7 @@ export function costTable(routes: readonly DeclaredRouteCost[]): string {
     'charged; the organization-wide 429 is charged the route\'s price; a request failing schema',
     'validation or refused by its plan costs 1 credit; 429 CU_QUOTA_EXCEEDED is not charged; a call',
     'its client abandons before the answer (a gRPC cancel, an HTTP client that leaves) is not charged;',
+    'nor is 404 NETWORK_NOT_CONFIGURED (the deployment has no upstream for the network, not the caller\'s fault);',
     'management calls are free, not metered, and work at zero balance.',
     '',
     '## HTTP routes',

@@ -61,7 +61,7 @@ declare module 'fastify' {
      * handler whose request carries several operations sizes it (`Meter.reserveUnits`).
      */
     meterTicket: MeterTicket | undefined;
-    /** Set by `onError` when the failure has a flat price (schema failure, plan refusal). */
-    meterFailure: 'schema-failure' | 'plan-refused' | undefined;
+    /** Set by `onError` when the failure is priced by its kind: flat (schema failure, plan refusal) or not charged (`unserved`). */
+    meterFailure: 'schema-failure' | 'plan-refused' | 'unserved' | undefined;
   }
 }

@@ -89,13 +89,15 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
     }, (socket: WebSocket, request: FastifyRequest) => {
       const ticket = request.meterTicket;
       const { pipeline } = options;
-      // The hijacked upgrade never reaches the meter's onSend: it is answered (101) here.
-      pipeline.settle(ticket, { kind: 'answered', status: 101 });
       const upstream = options.upstreams.get(request.network);
       if (!upstream) {
+        // The deployment's configuration, not the caller's request: not charged (NETWORK_NOT_CONFIGURED elsewhere).
+        pipeline.settle(ticket, { kind: 'unserved' });
         socket.close(closeCode('UPSTREAM_UNAVAILABLE'), 'no upstream for this network');
         return;
       }
+      // The hijacked upgrade never reaches the meter's onSend: it is answered (101) here.
+      pipeline.settle(ticket, { kind: 'answered', status: 101 });
       let principal = request.principal!;
       const recheck = new KeyRecheck(pipeline, readApiKey({
         xApiKey: request.headers['x-api-key'],
