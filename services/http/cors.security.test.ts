@@ -79,6 +79,25 @@ describe('CORS: data routes answer browsers, management routes do not, the per-k
     }
   });
 
+  it('a 429 of the limit stage carries the CORS headers, so a page can read it and its Retry-After', async () => {
+    const created = await t.app.inject({
+      method: 'POST',
+      url: '/mainnet/v1/keys',
+      headers: { 'x-api-key': t.adminKey },
+      payload: { name: 'capped web', projectId: t.projects.mainnet, scopes: ['data'], allowedOrigins: [ORIGIN], rateLimit: { perKeyRps: 1 } },
+    });
+    expect(created.statusCode).toBe(201);
+    const cappedKey = (created.json() as { data: { apiKey: string } }).data.apiKey;
+    const ask = () => t.app.inject({ method: 'GET', url: '/mainnet/v1/accounts/0xabc/balance', headers: { origin: ORIGIN, 'x-api-key': cappedKey } });
+    expect((await ask()).statusCode).toBe(400);
+    const refused = await ask();
+    expect([refused.statusCode, (refused.json() as { code?: string }).code]).toEqual([429, 'RATE_LIMIT_EXCEEDED']);
+    expect(refused.headers['retry-after']).toBe('1');
+    expect(refused.headers['access-control-allow-origin']).toBe(ORIGIN);
+    expect(refused.headers['access-control-expose-headers']).toBe(EXPOSED);
+    expect(refused.headers['access-control-allow-credentials']).toBeUndefined();
+  });
+
   it('the origin check is unchanged: a restricted key without Origin is 403 ORIGIN_NOT_ALLOWED, no CORS headers', async () => {
     const response = await t.app.inject({ method: 'GET', url: '/mainnet/v1/accounts/0xabc/balance', headers: { 'x-api-key': restrictedKey } });
     expect(response.statusCode).toBe(403);

@@ -23,7 +23,7 @@ function signer(clock = new ManualClock(), secret = SECRET): SignedIdentity {
 }
 
 /** A token made by hand with the real key: what only a holder of the secret could make. */
-function tokenOf(payload: unknown, version = 2): string {
+function tokenOf(payload: unknown, version = 3): string {
   const encoded = Buffer.from(JSON.stringify(payload)).toString('base64url');
   return `${encoded}.${createHmac('sha256', KEY).update(`suigw-identity.v${version}.`).update(encoded).digest('base64url')}`;
 }
@@ -46,6 +46,8 @@ describe('signed identity tokens: only authz can make one, for one request, for 
       { ...signed, cost: 'free' },
       { ...signed, cost: { credits: 5, clientErrorCredits: 1 } },
       { ...signed, principal: { ...principal, project: null } },
+      // A page's request on a route browsers may call: the Origin its refusals reflect.
+      { ...signed, corsOrigin: 'https://app.example' },
       // A project on another network than the request's (the token says so; the gateway refuses it).
       { ...signed, network: 'testnet', principal: { ...principal, project: { ...principal.project!, network: 'mainnet' } } },
       {
@@ -62,9 +64,9 @@ describe('signed identity tokens: only authz can make one, for one request, for 
     }
   });
 
-  it('is compact: a typical principal on a REST path with an address signs to 475 characters (version 1: 972)', () => {
+  it('is compact: a typical principal on a REST path with an address signs to 482 characters (version 2, without corsOrigin: 475; version 1: 972)', () => {
     const token = signer(new ManualClock(Date.UTC(2026, 10, 27))).sign(signed);
-    expect(token.length).toBe(475);
+    expect(token.length).toBe(482);
     // Neither the path nor the method travels: a digest of them does.
     expect(Buffer.from(token.split('.')[0]!, 'base64url').toString()).not.toContain(PATH);
   });
@@ -88,7 +90,7 @@ describe('signed identity tokens: only authz can make one, for one request, for 
     const clock = new ManualClock();
     const fields = fieldsOf(signer(clock).sign(signed));
     expect(signer(clock).verify(tokenOf(fields))).toBeDefined();
-    expect(signer(clock).verify(tokenOf([3, ...fields.slice(1)]))).toBeUndefined();
+    expect(signer(clock).verify(tokenOf([4, ...fields.slice(1)]))).toBeUndefined();
     expect(signer(clock).verify(tokenOf(fields.slice(0, -1)))).toBeUndefined();
     expect(signer(clock).verify(tokenOf([...fields, null]))).toBeUndefined();
     expect(signer(clock).verify(tokenOf({ ...fields }))).toBeUndefined();
@@ -99,6 +101,8 @@ describe('signed identity tokens: only authz can make one, for one request, for 
     const v1 = { v: 1, ...signed, issuedAt: clock.now() };
     expect(signer(clock).verify(tokenOf(v1, 1))).toBeUndefined();
     expect(signer(clock).verify(tokenOf(v1, 2))).toBeUndefined();
+    // Version 2 (no corsOrigin), under its own MAC: refused, as any other version.
+    expect(signer(clock).verify(tokenOf([2, ...fields.slice(1, -1)], 2))).toBeUndefined();
   });
 
   it('stale (older than the maximum age) or from the future: refused', () => {

@@ -31,6 +31,12 @@ export interface IdentityClaims {
   route: string;
   cost: unknown;
   principal: Principal;
+  /**
+   * The request's Origin when its route answers browsers (`servesCors`), else undefined: what a
+   * refusal sent before Envoy's cors filter (the ratelimit service's 429) reflects, so a page can
+   * read it, as the gateway's own refusals.
+   */
+  corsOrigin?: string | undefined;
 }
 
 /** What authz signs: the claims, and the request they were decided for. */
@@ -40,10 +46,10 @@ export interface SignedRequest extends Omit<IdentityClaims, 'issuedAt'> {
   path: string;
 }
 
-const VERSION = 2;
+const VERSION = 3;
 const TOKEN = /^([A-Za-z0-9_-]+)\.([A-Za-z0-9_-]{43})$/;
-/** Fields of the version-2 payload (see `encodeClaims`). */
-const FIELDS = 21;
+/** Fields of the version-3 payload (see `encodeClaims`). */
+const FIELDS = 22;
 
 export interface SignedIdentityOptions {
   /** `deriveSubkey(secret, 'identity-headers')`: the same on authz and on every service behind Envoy. */
@@ -54,7 +60,7 @@ export interface SignedIdentityOptions {
 
 /**
  * Signs and verifies identity tokens: `base64url(payload) "." base64url(HMAC-SHA256)`, the MAC
- * over "suigw-identity.v2." and the payload. A token verifies only with the shared subkey, within
+ * over "suigw-identity.v3." and the payload. A token verifies only with the shared subkey, within
  * `maxAgeMs` of its issue (and not from the future beyond that), and, where the request is known
  * (the gateway), for the method and path it was issued for.
  */
@@ -105,8 +111,9 @@ function requestDigest(method: string, path: string): string {
 }
 
 /**
- * Version 2 of the payload: one JSON array, each claim at its position instead of under its name
- * (version 1, an object with every name, the method and the path, was about twice the size):
+ * Version 3 of the payload: one JSON array, each claim at its position instead of under its name
+ * (version 1, an object with every name, the method and the path, was about twice the size;
+ * version 2 had no `corsOrigin`, position 21):
  *
  * | # | claim | # | claim |
  * |---|---|---|---|
@@ -117,7 +124,7 @@ function requestDigest(method: string, path: string): string {
  * | 4 | network | 17, 18 | principal.organization.tier, .walletAddress |
  * | 5 | route | 19 | principal.organization.subscription: [plan, status, periodEnd] or null |
  * | 6 | cost (null: none) | 20 | principal.project: [id, name], [id, name, network] when its network is not (4), or null |
- * | 7-10 | principal.keyId, .keyName, .keyKind, .expiresAt | | |
+ * | 7-10 | principal.keyId, .keyName, .keyKind, .expiresAt | 21 | corsOrigin, or null |
  */
 function encodeClaims(issuedAt: number, request: SignedRequest): string {
   const { principal, network } = request;
@@ -130,6 +137,7 @@ function encodeClaims(issuedAt: number, request: SignedRequest): string {
     organization.id, organization.name, organization.tier, organization.walletAddress,
     subscription === null ? null : [subscription.plan, subscription.status, subscription.periodEnd],
     project === null ? null : project.network === network ? [project.id, project.name] : [project.id, project.name, project.network],
+    request.corsOrigin ?? null,
   ]);
 }
 
@@ -173,6 +181,7 @@ function decodeClaims(payload: string, digest: string | undefined): IdentityClai
       },
       project: project === null ? null : { id: project[0], name: project[1], network: project[2] ?? (network as Network) },
     },
+    corsOrigin: (fields[21] as string | null) ?? undefined,
   };
 }
 

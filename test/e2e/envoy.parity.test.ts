@@ -176,6 +176,30 @@ describe('Envoy parity: authz + ratelimit + trusting gateway answer and charge a
     await sameCharge(callers, { requests: 3, credits: 2 });
   });
 
+  /**
+   * Before, the ratelimit service's 429 (a local reply Envoy sends before its cors filter runs)
+   * carried no CORS headers: a page could read neither the refusal nor its Retry-After. Now authz
+   * signs the Origin to reflect into the token and the 429 carries what the gateway alone puts on it.
+   */
+  it('a 429 of the limit stage to a page (Origin, a data route) carries the CORS headers; a management route\'s none', async () => {
+    const origin = 'https://app.example';
+    const callers = await pair({ rateLimit: { perKeyRps: 1 } });
+    expect((await both({ url: OBJECT, headers: { origin } }, callers)).status).toBe(200);
+    const refused = await both({ url: OBJECT, headers: { origin } }, callers);
+    expect([refused.status, (refused.body as { code?: string }).code]).toEqual([429, 'RATE_LIMIT_EXCEEDED']);
+    expect(refused.headers).toMatchObject({
+      'retry-after': '1',
+      'access-control-allow-origin': origin,
+      'access-control-expose-headers': 'X-RateLimit-Limit, X-RateLimit-Remaining, X-RateLimit-Reset, X-Svc-Credit-Remaining, X-Svc-Credit-Replenish-Date, X-Request-Id, Retry-After',
+      vary: 'Origin',
+    });
+    const managed = await pair({ rateLimit: { perKeyRps: 1 } });
+    expect((await both({ url: '/mainnet/v1/keys', headers: { origin } }, managed, { body: false })).status).toBe(200);
+    const refusedManagement = await both({ url: '/mainnet/v1/keys', headers: { origin } }, managed);
+    expect(refusedManagement.status).toBe(429);
+    expect(refusedManagement.headers['access-control-allow-origin']).toBeUndefined();
+  });
+
   it('per-IP cap: the same 429 per visitor address', async () => {
     const callers = await pair({ rateLimit: { perIpRps: 1 } });
     expect((await both({ url: OBJECT, remoteAddress: '10.0.0.1' }, callers)).status).toBe(200);

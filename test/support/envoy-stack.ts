@@ -283,6 +283,7 @@ export function fromOptions(options: { header: { key: string; value: string } }[
 const COMPARED = [
   'content-type', 'x-request-id', 'retry-after',
   'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset', 'x-svc-credit-remaining', 'x-svc-credit-replenish-date',
+  'access-control-allow-origin', 'access-control-expose-headers', 'vary',
 ];
 
 function answerOf(response: { statusCode: number; headers: Record<string, unknown>; body: string }): ClientAnswer {

@@ -65,11 +65,14 @@ export class AuthzCheck {
         route: route.name,
         cost: route.declaration.cost,
         principal,
+        // The ratelimit service's 429 goes out before Envoy's cors filter too, and never sees the Origin.
+        corsOrigin: corsOriginOf(headers.origin, route),
       });
       return encodeCheckResponse(allow(identityHeaders(token, principal, route.network), NOTHING_REMOVED));
     } catch (error) {
       // Envoy sends a denial before its cors filter runs: the CORS headers the gateway puts on its errors come from here.
-      const cors = headers.origin !== undefined && servesCors(route?.declaration.auth) ? corsAnswerHeaders(headers.origin) : NO_CORS;
+      const origin = corsOriginOf(headers.origin, route);
+      const cors = origin === undefined ? NO_CORS : corsAnswerHeaders(origin);
       return encodeCheckResponse(deny(this.#asApiError(error, requestId), requestId, isGrpc(headers), cors));
     }
   }
@@ -105,6 +108,11 @@ export class AuthzCheck {
 }
 
 const NO_KEYS: readonly string[] = [];
+
+/** The Origin a refusal reflects: the request's, on a route browsers may call. */
+function corsOriginOf(origin: string | undefined, route: MatchedRoute | undefined): string | undefined {
+  return origin !== undefined && servesCors(route?.declaration.auth) ? origin : undefined;
+}
 
 function identityHeaders(token: string, principal: Principal, network: string): HeaderValueOption[] {
   return [

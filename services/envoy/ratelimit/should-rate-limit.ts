@@ -2,6 +2,8 @@ import { errorBody, type Clock } from '../../core/index.js';
 import type { SignedIdentity } from '../../identity/index.js';
 import type { RouteCost } from '../../metering/index.js';
 import type { RequestPipeline } from '../../pipeline/index.js';
+// The module itself, not route-contract's index: that also binds requests to the upstream, which ratelimit never loads.
+import { corsAnswerHeaders } from '../../route-contract/cors-headers.js';
 import { encodeRateLimitResponse } from '../codecs/rate-limit-response.js';
 import type { DeferredAnswer } from '../unary-grpc-server.js';
 import { RLS_OK, RLS_OVER_LIMIT, UNIT_SECOND, type HeaderValue, type RateLimitRequest, type RateLimitResponse } from '../envoy-types.js';
@@ -61,7 +63,12 @@ export class RateLimitCheck {
     if (!error) return encodeRateLimitResponse({ overall_code: RLS_OK, statuses, response_headers_to_add: NO_HEADERS });
     return {
       send: () => {
-        const headers = { ...pipeline.settle(ticket, { kind: 'answered', status: error.status }), ...error.headers };
+        const headers = {
+          ...pipeline.settle(ticket, { kind: 'answered', status: error.status }),
+          ...error.headers,
+          // Envoy sends this 429 before its cors filter runs: a page reads it only with these (authz signed the Origin).
+          ...(claims.corsOrigin === undefined ? undefined : corsAnswerHeaders(claims.corsOrigin)),
+        };
         const response: HeaderValue[] = [
           { key: 'content-type', value: 'application/json; charset=utf-8' },
           { key: 'x-request-id', value: claims.requestId },
