@@ -5,7 +5,7 @@ import { CursorCodec, deriveSubkey, type Clock, type Config, type Logger } from 
 import type { Database } from '../db/index.js';
 import { graphqlCapability, type PersistedQueries } from '../graphql/index.js';
 import { buildHttpApp, type HealthCheck } from '../http/index.js';
-import { managementCapability, usageCapability } from '../management/index.js';
+import { managementCapability, usageCapability, WalletAllowance } from '../management/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
 import type { OpenedPipeline } from '../pipeline/index.js';
 import { CheckpointFeeds, jsonRpcCapability, jsonRpcWebSocketCapability } from '../jsonrpc/index.js';
@@ -71,6 +71,7 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
     capabilities: [
       managementCapability({ database, clock, walletMinPrepaidMicroUsd: config.walletMinPrepaidMicroUsd,
         walletChallengeKey: deriveSubkey(secret, 'wallet-challenges'), upstreams,
+        walletAllowance: new WalletAllowance(metering.limiter, metrics.rateLimitRejections),
         identityChanged: (change) => authenticator.invalidate(change),
       }),
       restCapability({ upstreams, services: restServices, monitor }),

@@ -2,6 +2,7 @@ import type { Clock } from '../core/index.js';
 import type { Database } from '../db/index.js';
 import type { IdentityChange } from '../identity/index.js';
 import type { UpstreamSet } from '../upstream/index.js';
+import type { WalletAllowance } from './wallet-allowance.js';
 
 /** What the management routes need; handed over by the composition root. */
 export interface ManagementDeps {
@@ -11,6 +12,8 @@ export interface ManagementDeps {
   walletMinPrepaidMicroUsd: bigint;
   /** HMAC key of the stateless wallet challenges (the `wallet-challenges` subkey of the secret). */
   walletChallengeKey: Buffer;
+  /** The anonymous wallet routes' allowance per client address (challenge and register share it). */
+  walletAllowance: WalletAllowance;
   /** The networks' upstreams: mainnet's verifies a zkLogin wallet's registration signature. */
   upstreams: UpstreamSet;
   /**

@@ -13,6 +13,7 @@ import { registerWalletRegister } from './routes/wallet.register.js';
 
 export { describeAccount, type ManagementAccount } from './account.js';
 export type { ManagementDeps } from './deps.js';
+export { WalletAllowance } from './wallet-allowance.js';
 export { usageCapability, type UsageRouteDeps } from './routes/usage.get.js';
 
 /** The management API (spec: "Management API"), registered once per network. */

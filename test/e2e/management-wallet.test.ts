@@ -2,7 +2,7 @@ import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 import { createKey, grantPrepaidCredit, MAX_ENABLED_KEYS_PER_ORGANIZATION } from '../../services/identity/index.js';
-import { call } from '../support/management-calls.js';
+import { call, type CallOptions } from '../support/management-calls.js';
 
 const DAY = 86_400_000;
 
@@ -16,8 +16,19 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
   });
   afterAll(async () => t.close());
 
+  /**
+   * An anonymous wallet call, each from an address of its own: these tests are about the routes'
+   * answers, not the per-address allowance (wallet.allowance.security.test.ts), which the dozens
+   * of calls here from one address, on the test's clock that stands still, would spend.
+   */
+  let visitors = 0;
+  const anonymous = (method: string, path: string, options: CallOptions = {}) => {
+    visitors += 1;
+    return call(t, method, path, { ...options, remoteAddress: `198.51.${Math.floor(visitors / 250)}.${(visitors % 250) + 1}` });
+  };
+
   async function challenge(forAddress = address) {
-    const response = await call(t, 'GET', `/v1/wallet/challenge?address=${forAddress}`);
+    const response = await anonymous('GET', `/v1/wallet/challenge?address=${forAddress}`);
     expect(response.status).toBe(200);
     return response.body.data as { challengeId: string; address: string; message: string; expiresAt: string };
   }
@@ -28,7 +39,7 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
 
   async function register(options: { signer?: Ed25519Keypair; reuse?: { challengeId: string; message: string } } = {}) {
     const c = options.reuse ?? (await challenge());
-    return call(t, 'POST', '/v1/wallet/register', {
+    return anonymous('POST', '/v1/wallet/register', {
       body: { address, challengeId: c.challengeId, signature: await sign(c.message, options.signer) },
     });
   }
@@ -36,7 +47,7 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
   /** A registration by another wallet, which has an organization of its own. */
   async function registerOther(other: Ed25519Keypair) {
     const c = await challenge(other.toSuiAddress());
-    return call(t, 'POST', '/v1/wallet/register', { body: { address: other.toSuiAddress(), challengeId: c.challengeId, signature: await sign(c.message, other) } });
+    return anonymous('POST', '/v1/wallet/register', { body: { address: other.toSuiAddress(), challengeId: c.challengeId, signature: await sign(c.message, other) } });
   }
 
   let organizationId: string;
@@ -45,7 +56,7 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
 
   it('a register body with an unknown field is 400 VALIDATION_FAILED', async () => {
     const c = await challenge();
-    const response = await call(t, 'POST', '/v1/wallet/register', {
+    const response = await anonymous('POST', '/v1/wallet/register', {
       body: { address, challengeId: c.challengeId, signature: await sign(c.message), referrer: 'x' },
     });
     expect(response.status).toBe(400);
@@ -160,7 +171,7 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
 
   it('a challenge writes nothing: anonymous callers cannot fill a table', async () => {
     const anyone = Ed25519Keypair.generate().toSuiAddress();
-    for (let i = 0; i < 20; i++) expect((await call(t, 'GET', `/v1/wallet/challenge?address=${anyone}`)).status).toBe(200);
+    for (let i = 0; i < 20; i++) expect((await anonymous('GET', `/v1/wallet/challenge?address=${anyone}`)).status).toBe(200);
     const rows = await t.db.database.db.selectFrom('wallet_challenges').select('id').where('address', '=', anyone).execute();
     expect(rows).toEqual([]);
   });
@@ -228,7 +239,7 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
     const response = await register({ signer: Ed25519Keypair.generate() });
     expect(response.status).toBe(401);
     expect(response.body).toMatchObject({ code: 'WALLET_SIGNATURE_INVALID' });
-    const garbage = await call(t, 'POST', '/v1/wallet/register', {
+    const garbage = await anonymous('POST', '/v1/wallet/register', {
       body: { address, challengeId: (await challenge()).challengeId, signature: 'AAAA' },
     });
     expect(garbage.status).toBe(401);
@@ -277,8 +288,8 @@ describe('wallet registration (GET /v1/wallet/challenge, POST /v1/wallet/registe
   });
 
   it('a malformed address is 400 VALIDATION_FAILED; testnet is 403 NETWORK_MISMATCH', async () => {
-    expect((await call(t, 'GET', '/v1/wallet/challenge?address=0x12')).body.code).toBe('VALIDATION_FAILED');
-    const testnet = await call(t, 'GET', `/v1/wallet/challenge?address=${address}`, { network: 'testnet' });
+    expect((await anonymous('GET', '/v1/wallet/challenge?address=0x12')).body.code).toBe('VALIDATION_FAILED');
+    const testnet = await anonymous('GET', `/v1/wallet/challenge?address=${address}`, { network: 'testnet' });
     expect(testnet.status).toBe(403);
     expect(testnet.body.code).toBe('NETWORK_MISMATCH');
   });

@@ -7,6 +7,8 @@ export interface CallOptions {
   body?: unknown;
   headers?: Record<string, string>;
   network?: string;
+  /** The client's address (default: light-my-request's 127.0.0.1). */
+  remoteAddress?: string;
 }
 
 export interface CallResult {
@@ -22,6 +24,7 @@ export async function call(t: TestApp, method: string, path: string, options: Ca
     method: method as 'GET',
     url: `/${options.network ?? 'mainnet'}${path}`,
     headers,
+    ...(options.remoteAddress === undefined ? {} : { remoteAddress: options.remoteAddress }),
     ...(options.body === undefined ? {} : { payload: options.body as object }),
   });
   return { status: response.statusCode, body: response.body === '' ? {} : response.json(), headers: response.headers };

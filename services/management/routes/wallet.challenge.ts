@@ -20,13 +20,15 @@ export function registerWalletChallenge(app: App, deps: ManagementDeps): void {
       config: { auth: 'none', cost: 'free' },
       schema: {
         summary: 'Get a wallet sign-in challenge',
-        description: 'Public. A one-time message for POST /v1/wallet/register, valid five minutes. Mainnet only.',
+        description: 'Public. A one-time message for POST /v1/wallet/register, valid five minutes. Mainnet only. ' +
+          'Challenge and register share one allowance per client address (10 a minute): past it 429 RATE_LIMIT_EXCEEDED with Retry-After.',
         tags: ['wallet'],
         querystring: z.object({ address: z.string().regex(ADDRESS_PATTERN, 'address must match ^0x[a-fA-F0-9]{64}$') }),
-        response: { 200: z.object({ data: challengeSchema }), ...errorResponses(400, 403) },
+        response: { 200: z.object({ data: challengeSchema }), ...errorResponses(400, 403, 429) },
       },
     },
     async (request) => {
+      await deps.walletAllowance.take(request.ip);
       requireMainnet(request.network);
       return { data: createWalletChallenge(deps.walletChallengeKey, deps.clock, request.query.address) };
     },

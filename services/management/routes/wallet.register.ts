@@ -30,18 +30,21 @@ export function registerWalletRegister(app: App, deps: ManagementDeps): void {
           'disable one of its /v1/keys keys), 403 NETWORK_MISMATCH (not mainnet), 404 ORGANIZATION_NOT_FOUND ' +
           '(the wallet’s organization was deleted), 404 NETWORK_NOT_CONFIGURED (a zkLogin signature, and no mainnet upstream). ' +
           'A zkLogin signature is verified by the mainnet upstream: its failure is 503 UPSTREAM_UNAVAILABLE (Retry-After) ' +
-          'or 504 UPSTREAM_TIMEOUT.',
+          'or 504 UPSTREAM_TIMEOUT. Challenge and register share one allowance per client address (10 a minute): past it ' +
+          '429 RATE_LIMIT_EXCEEDED with Retry-After, before the signature is verified.',
         tags: ['wallet'],
         body,
         response: {
           201: z.object({
             data: createdKeySchema.extend({ organizationId: z.string(), revokedKeys: z.number().int() }),
           }),
-          ...errorResponses(400, 401, 402, 403, 404, 415, 503, 504),
+          ...errorResponses(400, 401, 402, 403, 404, 415, 429, 503, 504),
         },
       },
     },
     async (request, reply) => {
+      // Before the signature is verified: an organization per fresh keypair is what the allowance bounds.
+      await deps.walletAllowance.take(request.ip);
       requireMainnet(request.network);
       const result = await registerWallet(deps.database, deps.clock, deps.walletChallengeKey, deps.walletMinPrepaidMicroUsd, request.body,
         () => requestUpstream(deps.upstreams, request));
