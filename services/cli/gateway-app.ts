@@ -8,7 +8,7 @@ import { buildHttpApp, type HealthCheck } from '../http/index.js';
 import { managementCapability, usageCapability, WalletAllowance } from '../management/index.js';
 import type { DeclaredRouteCost } from '../metering/index.js';
 import type { OpenedPipeline } from '../pipeline/index.js';
-import { CheckpointFeeds, jsonRpcCapability, jsonRpcWebSocketCapability } from '../jsonrpc/index.js';
+import { CheckpointFeeds, jsonRpcCapability, jsonRpcWebSocketCapability, OrganizationShares } from '../jsonrpc/index.js';
 import { createRestServices, restCapability, restConfigFrom } from '../rest/index.js';
 import { streamDefinitionsCapability, warpDeliveryCapability, type WarpRuntime } from '../streams/index.js';
 import type { App } from '../route-contract/index.js';
@@ -81,7 +81,11 @@ export async function buildGatewayApp(options: GatewayAppOptions): Promise<App> 
         cache: config.jsonrpc.cache, metrics, maxResponseBytes: config.jsonrpc.maxResponseBytes,
       }),
       // JSON-RPC subscriptions: the WebSocket of /v1/jsonrpc, one upstream checkpoint stream per network.
-      jsonRpcWebSocketCapability({ upstreams, pipeline, clock, feeds: jsonRpcFeeds, maxResponseBytes: config.jsonrpc.maxResponseBytes }),
+      jsonRpcWebSocketCapability({ upstreams, pipeline, clock, feeds: jsonRpcFeeds, maxResponseBytes: config.jsonrpc.maxResponseBytes,
+        organizationShares: new OrganizationShares({
+          maxSockets: config.jsonrpc.webSocket.maxSocketsPerOrganization,
+          maxSubscriptions: config.jsonrpc.webSocket.maxSubscriptionsPerOrganization,
+        }) }),
       ...(config.zklogin.enabled ? [zkloginCapability(createZkLogin({
         config, database, clock, secret, limiter: metering.limiter, metrics, upstreams,
         ...(options.zkloginProver ? { prover: options.zkloginProver } : {}),

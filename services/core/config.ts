@@ -147,6 +147,9 @@ export const ENV_SCHEMA = z.object({
   SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
   // jsonrpsee's default; a Sui node's 2 GiB (2 << 30) is the most (docs/jsonrpc.md, Response size).
   SUIGW_JSONRPC_MAX_RESPONSE_BYTES: z.coerce.number().int().min(1024).max(2 * 1024 ** 3).default(10 * 1024 ** 2),
+  // What one organization holds on the JSON-RPC WebSockets of one process (docs/jsonrpc.md, Subscriptions).
+  SUIGW_JSONRPC_WS_MAX_SOCKETS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1_000_000).default(16),
+  SUIGW_JSONRPC_WS_MAX_SUBSCRIPTIONS_PER_ORGANIZATION: z.coerce.number().int().min(1).max(1_000_000).default(256),
   // HTTP edges: every phase of a connection is bounded, and load is shed before the loop drowns.
   SUIGW_HTTP_HEADERS_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   SUIGW_HTTP_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
@@ -293,6 +296,8 @@ export interface Config {
   jsonrpc: {
     cache: Readonly<{ maxEntries: number; maxBytes: number; mutableTtlMs: number }>;
     maxResponseBytes: number;
+    /** Per organization, over the WebSockets of /v1/jsonrpc of this process. */
+    webSocket: Readonly<{ maxSocketsPerOrganization: number; maxSubscriptionsPerOrganization: number }>;
   };
   /** Timeouts of each phase of an HTTP connection (Node's server settings). */
   http: {
@@ -487,6 +492,10 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
         mutableTtlMs: v.SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS,
       }),
       maxResponseBytes: v.SUIGW_JSONRPC_MAX_RESPONSE_BYTES,
+      webSocket: Object.freeze({
+        maxSocketsPerOrganization: v.SUIGW_JSONRPC_WS_MAX_SOCKETS_PER_ORGANIZATION,
+        maxSubscriptionsPerOrganization: v.SUIGW_JSONRPC_WS_MAX_SUBSCRIPTIONS_PER_ORGANIZATION,
+      }),
     }),
     http: Object.freeze({
       // Node refuses a headers timeout above the whole-request timeout.
@@ -592,6 +601,8 @@ export const CONFIG_DOCS: Record<keyof z.infer<typeof ENV_SCHEMA>, string> = {
   SUIGW_JSONRPC_CACHE_MAX_ENTRIES: 'JSON-RPC read cache: entries kept per network (default 10000; docs/jsonrpc.md, Caches).',
   SUIGW_JSONRPC_CACHE_MAX_BYTES: 'JSON-RPC read cache: bytes of JSON kept per network (default 33554432, 32 MiB); the least recently used go first.',
   SUIGW_JSONRPC_CACHE_MUTABLE_TTL_MS: 'JSON-RPC read cache: how long a read that can change (coin metadata, system packages) is served before it is fetched again (default 60000 ms; 0 keeps none).',
+  SUIGW_JSONRPC_WS_MAX_SOCKETS_PER_ORGANIZATION: 'JSON-RPC WebSockets (`GET /v1/jsonrpc`) one organization may have open on one gateway process (default 16); one more upgrade is 429 `CONNECTION_LIMIT_REACHED`.',
+  SUIGW_JSONRPC_WS_MAX_SUBSCRIPTIONS_PER_ORGANIZATION: 'JSON-RPC subscriptions one organization may hold over its WebSockets on one gateway process (default 256; 64 per socket); one more is -32602 `TOO_MANY_SUBSCRIPTIONS`.',
   SUIGW_JSONRPC_MAX_RESPONSE_BYTES: 'Largest JSON-RPC answer in bytes, for one call and for a batch\'s whole answer (default 10485760, 10 MiB, jsonrpsee\'s default); larger: -32008 for the call, -32011 for the batch, as jsonrpsee answers.',
   SUIGW_HTTP_HEADERS_TIMEOUT_MS: 'Time a client has to send its request headers (default 10000 ms, at most the request timeout); past it: 408 and the connection closes.',
   SUIGW_HTTP_REQUEST_TIMEOUT_MS: 'Time a client has to send its whole request, body included (default 30000 ms); past it: 408 and the connection closes.',

@@ -80,6 +80,11 @@ export const ERRORS = {
   RATE_LIMIT_EXCEEDED: e(429, G.RESOURCE_EXHAUSTED, W.RATE_LIMITED, 'Rate limit exceeded'),
   ORG_RATE_LIMITED: e(429, G.RESOURCE_EXHAUSTED, W.RATE_LIMITED, 'Organization rate limit exceeded', false),
   CU_QUOTA_EXCEEDED: e(429, G.RESOURCE_EXHAUSTED, W.POLICY, 'Monthly credits spent'),
+  /**
+   * Not in the spec: the organization already has as many JSON-RPC WebSockets open on this process
+   * as it may (docs/jsonrpc.md, Subscriptions); one closes, then one opens. A 429, so not charged.
+   */
+  CONNECTION_LIMIT_REACHED: e(429, G.RESOURCE_EXHAUSTED, W.RATE_LIMITED, 'Connection limit reached'),
 
   // Management API.
   SCOPE_ESCALATION: e(403, G.PERMISSION_DENIED, W.FORBIDDEN, 'Scope escalation'),

@@ -7,4 +7,4 @@ export { JSONRPC_ERROR, JsonRpcError, type JsonRpcContext, type JsonRpcCursors, 
 export { jsonRpcMethodTable, withMethodTable } from './method-table.js';
 export { READ_METHODS } from './methods/reads/index.js';
 export { WIRE_EXCEPTIONS, resultSchemaOf, withWireExceptions, type WireException } from './wire-exceptions.js';
-export { CheckpointFeed, CheckpointFeeds, jsonRpcWebSocketCapability, registerJsonRpcWebSocket, SUBSCRIPTION_METHODS, type JsonRpcWebSocketOptions } from './subscriptions/index.js';
+export { CheckpointFeed, CheckpointFeeds, jsonRpcWebSocketCapability, OrganizationShares, registerJsonRpcWebSocket, SUBSCRIPTION_METHODS, type JsonRpcWebSocketOptions } from './subscriptions/index.js';

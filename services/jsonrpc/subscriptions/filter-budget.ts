@@ -1,4 +1,4 @@
-import { FILTER_LIMITS, filterBytes, ORGANIZATION_FILTER_LIMITS, type FilterLimits } from '../../streams/index.js';
+import { FILTER_LIMITS, filterBytes, type FilterLimits } from '../../streams/index.js';
 import { JSONRPC_ERROR, JsonRpcError } from '../method.js';
 
 /** A refused filter: -32602 naming the limit, with the limit's name and number in `data`. */
@@ -48,47 +48,4 @@ export function variantOf(filter: unknown): [string, unknown] {
   const entries = filter && typeof filter === 'object' && !Array.isArray(filter) ? Object.entries(filter) : [];
   if (entries.length !== 1) throw invalidFilter('a filter has exactly one variant');
   return entries[0] as [string, unknown];
-}
-
-/** Filter bytes one organization holds on the live sockets of a process (ORGANIZATION_FILTER_LIMITS). */
-export interface OrganizationFilterBudget {
-  /** False when the bytes would pass the organization's bound (nothing is then held). */
-  hold(bytes: number): boolean;
-  release(bytes: number): void;
-  readonly maxBytes: number;
-}
-
-/**
- * Filter bytes each organization holds on the live sockets of this process, so that opening
- * more sockets does not multiply what one tenant's filters cost (ORGANIZATION_FILTER_LIMITS).
- */
-export class OrganizationFilterBytes {
-  readonly #held = new Map<string, number>();
-  readonly #maxBytes: number;
-
-  constructor(maxBytes: number = ORGANIZATION_FILTER_LIMITS.maxBytes) {
-    this.#maxBytes = maxBytes;
-  }
-
-  heldBy(organization: string): number {
-    return this.#held.get(organization) ?? 0;
-  }
-
-  /** The budget one socket of `organization` draws on. */
-  of(organization: string): OrganizationFilterBudget {
-    return {
-      maxBytes: this.#maxBytes,
-      hold: (bytes) => {
-        const held = this.heldBy(organization) + bytes;
-        if (held > this.#maxBytes) return false;
-        this.#held.set(organization, held);
-        return true;
-      },
-      release: (bytes) => {
-        const held = this.heldBy(organization) - bytes;
-        if (held > 0) this.#held.set(organization, held);
-        else this.#held.delete(organization);
-      },
-    };
-  }
 }

@@ -12,7 +12,8 @@ import { renderEffects, renderEvent } from '../methods/transactions/render-respo
 import { timestampMs } from '../methods/transactions/legacy-values.js';
 import type { CheckpointFeed } from './checkpoint-feed.js';
 import { CONNECTION_FILTER_LIMITS } from '../../streams/index.js';
-import { filterLimitExceeded, type OrganizationFilterBudget } from './filter-budget.js';
+import { filterLimitExceeded } from './filter-budget.js';
+import type { OrganizationSocketShare } from './organization-shares.js';
 import { UNSUBSCRIBE_METHOD_OBJECTS } from './unsubscribe-methods.js';
 import { compileEventFilter, compileTransactionFilter, indexEvent, type IndexedEvent, type LegacyEvent } from './predicates.js';
 
@@ -35,8 +36,8 @@ export interface SessionOptions {
   maxSubscriptions?: number;
   /** Bytes of one call's answer frame, as over HTTP (response-size.ts); a batch's answers are one frame each. */
   maxResponseBytes?: number;
-  /** The organization's filter bytes over its live sockets: a refusal is -32602 naming the limit. */
-  organizationFilters?: OrganizationFilterBudget;
+  /** The socket's part of its organization's subscriptions and filter bytes: a refusal is -32602 naming the limit. */
+  organization?: OrganizationSocketShare;
   /** Where a call that fails for a reason other than its input is logged (-32603 is a bug). */
   logger?: Pick<Logger, 'error'>;
 }
@@ -173,10 +174,7 @@ export class SubscriptionSession {
     if (held.distinctValues + compiled.distinctValues > CONNECTION_FILTER_LIMITS.maxDistinctValues) {
       throw filterLimitExceeded('distinctValuesPerSocket', CONNECTION_FILTER_LIMITS.maxDistinctValues, 'distinct values over the socket\'s subscriptions');
     }
-    const organization = this.#options.organizationFilters;
-    if (organization && !organization.hold(compiled.bytes)) {
-      throw filterLimitExceeded('bytesPerOrganization', organization.maxBytes, 'bytes over the organization\'s subscriptions');
-    }
+    this.#options.organization?.holdSubscription(compiled.bytes);
     // Node subscription ids are u64 numbers; ours stay within JavaScript's safe integers.
     let subscriptionId = randomInt(1, 2 ** 48);
     while (this.#subscriptions.has(subscriptionId)) subscriptionId = randomInt(1, 2 ** 48);
@@ -191,7 +189,7 @@ export class SubscriptionSession {
     const subscription = this.#subscriptions.get(subscriptionId);
     if (!subscription || subscription.kind !== kind) return false;
     this.#subscriptions.delete(subscriptionId);
-    this.#options.organizationFilters?.release(subscription.bytes);
+    this.#options.organization?.releaseSubscription(subscription.bytes);
     if (this.#subscriptions.size === 0) this.#stop();
     return true;
   }
@@ -243,7 +241,7 @@ export class SubscriptionSession {
   /** The socket is gone: drop every subscription (and the feed, if it was the last listener). */
   dispose(): void {
     this.#closed = true;
-    for (const subscription of this.#subscriptions.values()) this.#options.organizationFilters?.release(subscription.bytes);
+    for (const subscription of this.#subscriptions.values()) this.#options.organization?.releaseSubscription(subscription.bytes);
     this.#subscriptions.clear();
     this.#stop();
   }

@@ -1,13 +1,13 @@
 import type { FastifyRequest } from 'fastify';
 import type { WebSocket } from 'ws';
-import { ERRORS, errorResponses, everyHeartbeat, isApiError, webSocketHeartbeat, type ApiError, type Clock } from '../../core/index.js';
+import { ApiError, ERRORS, errorResponses, everyHeartbeat, isApiError, webSocketHeartbeat, type Clock } from '../../core/index.js';
 import { readApiKey } from '../../identity/index.js';
 import { KeyRecheck, refusesKey, type RequestPipeline } from '../../pipeline/index.js';
 import type { App, Capability } from '../../route-contract/index.js';
 import type { UpstreamSet } from '../../upstream/index.js';
 import { WEBSOCKET_DESCRIPTION, webSocketQuery } from '../openapi-schemas.js';
 import { CheckpointFeeds } from './checkpoint-feed.js';
-import { OrganizationFilterBytes } from './filter-budget.js';
+import type { OrganizationShares, OrganizationSocketShare } from './organization-shares.js';
 import { SubscriptionSession, type Charge } from './session.js';
 
 export interface JsonRpcWebSocketOptions {
@@ -22,8 +22,8 @@ export interface JsonRpcWebSocketOptions {
   maxResponseBytes?: number;
   /** A socket whose unsent frames exceed this (a client not reading) is closed with 1013. */
   maxBufferedBytes?: number;
-  /** Each organization's filter bytes over its sockets; shared by every network scope of the process. */
-  organizationFilters?: OrganizationFilterBytes;
+  /** Each organization's sockets, subscriptions and filter bytes; shared by every network scope of the process. */
+  organizationShares: OrganizationShares;
 }
 
 /** The price of opening the socket, of each call over it and of each notification. */
@@ -63,7 +63,9 @@ function keyRefusal(error: unknown): { code: string; message: string; closing: b
 export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSocketOptions): Promise<void> {
   const feeds = options.feeds ?? new CheckpointFeeds();
   const maxBuffered = options.maxBufferedBytes ?? 8 * 1024 * 1024;
-  const organizationFilters = options.organizationFilters ?? new OrganizationFilterBytes();
+  const { organizationShares } = options;
+  // The share each upgrade took before its 101 (preHandler), handed to its socket's session.
+  const sharesOfUpgrades = new WeakMap<FastifyRequest['raw'], OrganizationSocketShare>();
 
   await scope.register(async (inner: App) => {
     // @fastify/websocket is registered once, at the root (services/http/app.ts): it listens to the
@@ -85,6 +87,21 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
         description: WEBSOCKET_DESCRIPTION,
         querystring: webSocketQuery,
         response: errorResponses(401, 403, 429),
+      },
+      // After authentication and the limits: an organization at its socket count is refused before the 101.
+      preHandler: async (request) => {
+        const share = organizationShares.openSocket(request.principal!.organization.id);
+        if (!share) {
+          throw new ApiError('CONNECTION_LIMIT_REACHED', {
+            message: `at most ${organizationShares.limits.maxSockets} JSON-RPC WebSocket connections per organization are open on this server; close one first`,
+          });
+        }
+        sharesOfUpgrades.set(request.raw, share);
+        // Given back when the connection ends, whether or not the upgrade completed (a client
+        // gone while its key was checked has closed already).
+        const connection = request.raw.socket;
+        if (connection.destroyed) share.close();
+        else connection.once('close', () => share.close());
       },
     }, (socket: WebSocket, request: FastifyRequest) => {
       const ticket = request.meterTicket;
@@ -127,7 +144,7 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
         feed: feeds.of(request.network, upstream),
         maxSubscriptions: options.maxSubscriptionsPerSocket,
         maxResponseBytes: options.maxResponseBytes,
-        organizationFilters: organizationFilters.of(principal.organization.id),
+        organization: sharesOfUpgrades.get(request.raw),
         logger: request.log,
         charge,
         send: (text) => {
@@ -172,7 +189,6 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
 
 /** The capability form, for the composition root's list (one registration per network scope). */
 export function jsonRpcWebSocketCapability(options: JsonRpcWebSocketOptions & { feeds: CheckpointFeeds }): Capability {
-  const shared = { ...options, organizationFilters: options.organizationFilters ?? new OrganizationFilterBytes() };
-  return (scope: App) => registerJsonRpcWebSocket(scope, shared);
+  return (scope: App) => registerJsonRpcWebSocket(scope, options);
 }
 

@@ -1,0 +1,137 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { createKey, createOrganization } from '../../services/identity/index.js';
+import { CheckpointFeeds } from '../../services/jsonrpc/index.js';
+import { startJsonRpcE2E, type JsonRpcE2E, type JsonRpcSocket } from '../support/jsonrpc-e2e.js';
+
+type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON-RPC frames and error bodies, checked whole
+
+/**
+ * Every transaction is matched against every live subscription of the process, so one
+ * organization's count of sockets and subscriptions is bounded per process, whatever its filters'
+ * size: at the shipped defaults, 16 sockets (the 17th upgrade is 429 CONNECTION_LIMIT_REACHED)
+ * and 256 subscriptions (the 257th is -32602 TOO_MANY_SUBSCRIPTIONS). Another organization is
+ * not affected; a close or an unsubscribe gives the place back.
+ */
+describe('JSON-RPC WebSocket: sockets and subscriptions per organization', () => {
+  let e: JsonRpcE2E;
+  const feeds = new CheckpointFeeds();
+  const open: JsonRpcSocket[] = [];
+  let ids = 0;
+
+  beforeAll(async () => {
+    e = await startJsonRpcE2E({ extra: { jsonRpcFeeds: feeds } });
+  }, 60_000);
+  afterAll(async () => {
+    for (const { socket } of open) socket.terminate();
+    feeds.close();
+    await e.stop();
+  });
+
+  async function organizationKey(name: string): Promise<string> {
+    const { database } = e.gateway.db;
+    const { organization, projects } = await createOrganization(database.db, e.gateway.clock, { name, tier: 'business', projects: [{ name: 'D', network: 'mainnet' }] });
+    return (await createKey(database, e.gateway.clock, { kind: 'operator' }, {
+      organizationId: organization.id, projectId: projects[0]!.id, name: 'k', scopes: ['data'], expiresInDays: 30,
+    })).apiKey;
+  }
+
+  async function socketOf(key: string): Promise<JsonRpcSocket> {
+    // Time moves between requests as it would for a client: the rate limits are not what is tested here.
+    e.gateway.clock.advance(25);
+    const socket = await e.socket(key);
+    open.push(socket);
+    return socket;
+  }
+
+  /** An upgrade's answer: 101 with the open socket, or the refusal's status and body. */
+  function upgrade(key: string): Promise<{ status: number; body?: Body; open?: JsonRpcSocket }> {
+    e.gateway.clock.advance(25);
+    return new Promise((resolve) => {
+      const socket = new WebSocket(e.url.replace(/^http/, 'ws'), { headers: { 'x-api-key': key } });
+      const frames: Body[] = [];
+      socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
+      const closed = new Promise<{ code: number; reason: string }>((done) => socket.on('close', (code, reason) => done({ code, reason: reason.toString() })));
+      socket.once('unexpected-response', (_request, response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => {
+          resolve({ status: response.statusCode ?? 0, body: JSON.parse(text) });
+          socket.terminate();
+        });
+      });
+      socket.once('open', () => {
+        const opened = { socket, frames, closed };
+        open.push(opened);
+        resolve({ status: 101, open: opened });
+      });
+      socket.once('error', () => undefined);
+    });
+  }
+
+  async function call({ socket, frames }: JsonRpcSocket, method: string, params: unknown): Promise<Body> {
+    e.gateway.clock.advance(25);
+    const id = ++ids;
+    socket.send(JSON.stringify({ jsonrpc: '2.0', id, method, params }));
+    // The first subscription of the process opens the upstream feed first.
+    await expect.poll(() => frames.some((frame) => frame.id === id), { timeout: 15_000 }).toBe(true);
+    return frames.find((frame) => frame.id === id);
+  }
+
+  const closed = async ({ socket, closed }: JsonRpcSocket) => {
+    socket.close();
+    await closed;
+  };
+
+  it('16 sockets per organization: the 17th upgrade is 429 CONNECTION_LIMIT_REACHED; another organization still connects; a close gives the place back', async () => {
+    const key = await organizationKey('Sockets');
+    const sockets: JsonRpcSocket[] = [];
+    for (let i = 0; i < 16; i += 1) sockets.push(await socketOf(key));
+    expect(await upgrade(key)).toEqual({
+      status: 429,
+      body: {
+        error: 'Connection limit reached',
+        message: 'at most 16 JSON-RPC WebSocket connections per organization are open on this server; close one first',
+        code: 'CONNECTION_LIMIT_REACHED',
+        requestId: expect.any(String),
+      },
+    });
+    const other = await socketOf(await organizationKey('Neighbour'));
+    expect((await call(other, 'suix_subscribeEvent', [{ All: [] }])).result).toEqual(expect.any(Number));
+    await closed(sockets[0]!);
+    // The server sees the connection end a moment after the client does.
+    let again: JsonRpcSocket | undefined;
+    await expect.poll(async () => (again = (await upgrade(key)).open), { timeout: 15_000 }).toBeDefined();
+    expect((await call(again!, 'suix_subscribeEvent', [{ All: [] }])).result).toEqual(expect.any(Number));
+    for (const socket of [...sockets.slice(1), again!, other]) await closed(socket);
+  });
+
+  it('256 subscriptions per organization over its sockets: the 257th is -32602 TOO_MANY_SUBSCRIPTIONS; another organization still subscribes; an unsubscribe or a close gives the place back', async () => {
+    const key = await organizationKey('Subscriptions');
+    const sockets: JsonRpcSocket[] = [];
+    const held: number[] = [];
+    for (let s = 0; s < 4; s += 1) {
+      const socket = await socketOf(key);
+      sockets.push(socket);
+      for (let i = 0; i < 64; i += 1) held.push((await call(socket, 'suix_subscribeEvent', [{ All: [] }])).result);
+    }
+    expect(held.every((id) => typeof id === 'number')).toBe(true);
+    const fifth = await socketOf(key);
+    const refused = await call(fifth, 'suix_subscribeTransaction', [{ FromAddress: e.address('alice') }]);
+    expect(refused).toEqual({
+      jsonrpc: '2.0', id: refused.id, error: {
+        code: -32602, message: 'Invalid params: at most 256 subscriptions per organization',
+        data: { code: 'TOO_MANY_SUBSCRIPTIONS', limit: 'subscriptionsPerOrganization', max: 256 },
+      },
+    });
+    const other = await socketOf(await organizationKey('Other'));
+    expect((await call(other, 'suix_subscribeEvent', [{ All: [] }])).result).toEqual(expect.any(Number));
+    expect((await call(sockets[0]!, 'suix_unsubscribeEvent', [held[0]])).result).toBe(true);
+    expect((await call(fifth, 'suix_subscribeEvent', [{ All: [] }])).result).toEqual(expect.any(Number));
+    expect((await call(fifth, 'suix_subscribeEvent', [{ All: [] }])).error.data.code).toBe('TOO_MANY_SUBSCRIPTIONS');
+    // A closed socket's 63 subscriptions go back at once.
+    await closed(sockets[0]!);
+    await expect.poll(async () => (await call(fifth, 'suix_subscribeEvent', [{ All: [] }])).result, { timeout: 15_000 }).toEqual(expect.any(Number));
+    for (const socket of [...sockets.slice(1), fifth, other]) await closed(socket);
+  });
+});
