@@ -12,6 +12,7 @@ import websocket from '@fastify/websocket';
 import { corsStage } from './cors.js';
 import { errorHandler, notFoundHandler } from './error-handler.js';
 import { bodyRefusal, registerMetering } from './metering-hooks.js';
+import { addUpgradeAnswerHeaders } from './upgrade-answer-headers.js';
 import { registerHealth, registerLiveness, RequestStats, type HealthCheck } from './health.js';
 import { startLoadShedding } from './load-shedding.js';
 import { requestRecorder, type RequestInstruments } from './request-metrics.js';
@@ -98,6 +99,8 @@ export async function buildHttpApp(options: HttpAppOptions): Promise<App> {
   // WebSocket upgrades (Warp streams, JSON-RPC subscriptions) are routed once, at the root, through
   // every hook below: a second registration would route each upgrade twice.
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  // The 101 of an upgrade gets the headers every metered answer carries (metering-hooks.ts).
+  addUpgradeAnswerHeaders(app.websocketServer);
   const routes = new RouteTable();
   routeTables.set(app, routes);
   app.addHook('onRoute', (route) => routes.add(route));

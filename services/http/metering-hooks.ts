@@ -3,6 +3,7 @@ import { isApiError, type ApiError } from '../core/index.js';
 import { isUnchargedError, perItemOf, type ChargeOutcome, type DeclaredRouteCost } from '../metering/index.js';
 import type { PipelineAdmission, RequestPipeline } from '../pipeline/index.js';
 import type { App } from '../route-contract/index.js';
+import { onUpgradeAnswer } from './upgrade-answer-headers.js';
 
 export interface MeteringAdapterOptions {
   /** Unmetered (SUIGW_METERING=off): routes still declare their cost, nothing is limited or charged. */
@@ -20,7 +21,9 @@ export interface MeteringAdapterOptions {
  * - `onError`: notes failures the spec prices flat (schema validation, plan refusal), and the
  *   deployment's own refusals that are not charged (`isUnchargedError`);
  * - `onSend`: the meter stage: charge, record usage, set the rate-limit and credit headers on
- *   every response of an identified caller, errors included.
+ *   every response of an identified caller, errors included; a WebSocket upgrade's 101, which
+ *   never passes onSend, gets them when it is written (upgrade-answer-headers.ts) and is settled
+ *   by its route.
  */
 export function registerMetering(scope: App, network: string, options: MeteringAdapterOptions): void {
   const { pipeline } = options;
@@ -54,8 +57,8 @@ export function registerMetering(scope: App, network: string, options: MeteringA
     } catch (error) {
       return done(error as Error);
     }
-    if (admission) return admitted(request, admission, done);
-    pipeline.admit(metered, request.limitStage).then((later) => admitted(request, later, done), done);
+    if (admission) return admitted(pipeline, request, admission, done);
+    pipeline.admit(metered, request.limitStage).then((later) => admitted(pipeline, request, later, done), done);
   });
   scope.addHook('onError', async (request: FastifyRequest, _reply: FastifyReply, error: FastifyError) => {
     request.meterFailure = failureOutcome(error);
@@ -85,9 +88,16 @@ function chargePerItem(pipeline: RequestPipeline, field: string) {
   };
 }
 
-/** Keeps the ticket for the meter stage; a refusal ends the request with its error. */
-function admitted(request: FastifyRequest, admission: PipelineAdmission, done: (error?: Error) => void): void {
+/**
+ * Keeps the ticket for the meter stage; a refusal ends the request with its error. A WebSocket
+ * upgrade's 101 is written by `ws`, not sent through onSend: the ticket's headers go on it when
+ * it is written (spec: Limits, the rate headers "on every response"); the route settles the
+ * ticket itself, once it knows the connection's outcome (a Warp connect refused after the 101 is
+ * charged as its HTTP status would be).
+ */
+function admitted(pipeline: RequestPipeline, request: FastifyRequest, admission: PipelineAdmission, done: (error?: Error) => void): void {
   request.meterTicket = admission.ticket;
+  if (request.ws && !admission.error) onUpgradeAnswer(request.raw, () => pipeline.answerHeaders(admission.ticket));
   done(admission.error);
 }
 

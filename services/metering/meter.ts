@@ -327,6 +327,11 @@ export class Meter {
     return headersOf(ticket);
   }
 
+  /** The headers `settle` returns, read without settling (a WebSocket upgrade's 101). */
+  headers(ticket: MeterTicket): Record<string, string> {
+    return headersOf(ticket);
+  }
+
   /**
    * Settles a refusal whose answer was never delivered (behind Envoy: the ratelimit service's
    * answer past Envoy's deadline, so Envoy let the request through and the service behind it

@@ -146,6 +146,15 @@ export class RequestPipeline {
   }
 
   /**
+   * The rate-limit and credit headers of an admitted call before it is settled (the credit with
+   * its price reserved): a WebSocket upgrade's 101, written before its route knows the outcome.
+   */
+  answerHeaders(ticket: MeterTicket | undefined): Record<string, string> {
+    if (!ticket || !this.#meter) return {};
+    return this.#meter.headers(ticket);
+  }
+
+  /**
    * The meter stage: charges the call by the spec's rules from its outcome, records its usage and
    * returns the rate-limit and credit headers (none without metering). Idempotent per ticket.
    */

@@ -1,6 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { createKey, createOrganization, type KeyRateLimit } from '../../services/identity/index.js';
 import { CheckpointFeeds } from '../../services/jsonrpc/index.js';
+import { PLANS } from '../../services/plans/index.js';
 import { ALL_SCOPES } from '../support/test-app.js';
 import { startJsonRpcE2E, type JsonRpcE2E } from '../support/jsonrpc-e2e.js';
 
@@ -48,6 +51,24 @@ describe('JSON-RPC WebSocket metering', () => {
     socket.close();
     // The upgrade, four calls, and the second balance read itself.
     expect(await remaining(key)).toBe(before - 1 - 1 - 4);
+  });
+
+  it('the 101 of the upgrade carries the X-RateLimit-* and X-Svc-Credit-* headers, as every metered answer (spec: Limits), its credit charged', async () => {
+    const key = await walletKey(100);
+    const before = await remaining(key);
+    const socket = new WebSocket(e.url.replace(/^http/, 'ws'), { headers: { 'x-api-key': key } });
+    const upgrade = await new Promise<IncomingMessage>((resolve, reject) => {
+      socket.once('upgrade', resolve);
+      socket.once('error', reject);
+    });
+    expect(upgrade.statusCode).toBe(101);
+    expect(upgrade.headers['x-ratelimit-limit']).toBe(String(PLANS.wallet.orgRps));
+    expect(upgrade.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    expect(upgrade.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+    // What the balance read left, less the upgrade's credit.
+    expect(upgrade.headers['x-svc-credit-remaining']).toBe(String(before - 1));
+    expect(upgrade.headers['x-svc-credit-replenish-date']).toEqual(expect.any(String));
+    socket.close();
   });
 
   it('with a per-key cap, notifications are still each paid before they are sent: exactly what the credits cover, then 1008', async () => {

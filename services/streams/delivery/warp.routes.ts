@@ -113,9 +113,10 @@ export function registerWarpRoutes(app: App, deps: DeliveryDeps): void {
       },
     },
     (socket, request) => {
-      // The upgrade is answered (101) here, never through the meter's onSend: the connect is
-      // settled (and its usage row recorded) once openConnection knows its outcome, so a refusal
-      // is charged as its HTTP status would be (a 4xx the connect's price, a 5xx nothing).
+      // The 101 carried the ticket's headers (services/http/upgrade-answer-headers.ts), but it is
+      // not settled through the meter's onSend: the connect is settled (and its usage row
+      // recorded) once openConnection knows its outcome, so a refusal is charged as its HTTP
+      // status would be (a 4xx the connect's price, a 5xx nothing).
       const settle = (status: number) => deps.pipeline.settle(request.meterTicket, { kind: 'answered', status });
       const query = request.query as z.infer<typeof wsQuery>;
       const { id } = request.params as z.infer<typeof params>;

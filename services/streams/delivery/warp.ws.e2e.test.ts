@@ -1,7 +1,9 @@
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { ManualClock } from '../../core/index.js';
+import { PLANS } from '../../plans/index.js';
 import { createTestApp, type TestApp } from '../../../test/support/test-app.js';
 import { call, createKeyVia } from '../../../test/support/management-calls.js';
 import { WARP_ENGINES, type WarpEngine } from '../../../test/support/warp-engines.js';
@@ -81,6 +83,24 @@ describe.each(WARP_ENGINES)('Warp WebSocket /v1/warp/{id}/ws (%s log)', (_engine
     expect(second.messages).toEqual([{ event: 'error', data: { code: 'STREAM_ALREADY_CONNECTED', message: 'The stream has an active connection.' } }]);
     first.socket.close();
     await first.closed;
+  });
+
+  it('the 101 of the upgrade carries the X-RateLimit-* and X-Svc-Credit-* headers, as every metered answer (spec: Limits)', async () => {
+    const stream = await createStream();
+    const socket = new WebSocket(`${base}/${stream}/ws`, { headers: { 'x-api-key': t.adminKey } });
+    const upgrade = await new Promise<IncomingMessage>((resolve, reject) => {
+      socket.once('upgrade', resolve);
+      socket.once('error', reject);
+    });
+    expect(upgrade.statusCode).toBe(101);
+    expect(upgrade.headers['x-ratelimit-limit']).toBe(String(PLANS.enterprise.orgRps));
+    expect(upgrade.headers['x-ratelimit-remaining']).toMatch(/^\d+$/);
+    expect(upgrade.headers['x-ratelimit-reset']).toMatch(/^\d+$/);
+    expect(upgrade.headers['x-svc-credit-remaining']).toMatch(/^-?\d+$/);
+    expect(upgrade.headers['x-svc-credit-replenish-date']).toEqual(expect.any(String));
+    const closed = new Promise((resolve) => socket.once('close', resolve));
+    socket.close();
+    await closed;
   });
 
   it('closes 4003 for a key without the streams scope; 401 without a key', async () => {
