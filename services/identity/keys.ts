@@ -153,13 +153,22 @@ function checkScopes(requested: readonly string[], creator: KeyCreator): Scope[]
 }
 
 function checkOrigins(origins: readonly string[]): string[] {
-  const invalid = origins.filter((origin) => parseOriginPattern(origin) === undefined);
-  if (invalid.length > 0) {
-    throw new ApiError('VALIDATION_FAILED', {
-      message: `Invalid allowed origin${invalid.length > 1 ? 's' : ''}: ${invalid.map((o) => JSON.stringify(o)).join(', ')}. Use [scheme://][*.]host[:port].`,
-    });
-  }
+  const issues = origins.flatMap((origin, index) => {
+    const problem = originEntryProblem(origin);
+    return problem === undefined ? [] : [`body.allowedOrigins.${index}: ${problem}`];
+  });
+  if (issues.length > 0) throw new ApiError('VALIDATION_FAILED', { message: issues.join('; '), fields: { issues } });
   return [...new Set(origins.map((origin) => origin.trim().toLowerCase()))];
+}
+
+function originEntryProblem(origin: string): string | undefined {
+  // Browsers send `Origin: null` from every sandboxed iframe and file:// page, whoever serves it:
+  // as an entry it would read as "my sandboxed page" but stand for all of them.
+  if (origin.trim().toLowerCase() === 'null') {
+    return '"null" is the origin of every sandboxed iframe and file:// page, not of one site; name the site\'s own origin';
+  }
+  if (parseOriginPattern(origin) === undefined) return `${JSON.stringify(origin)} is not of the form [scheme://][*.]host[:port]`;
+  return undefined;
 }
 
 /** The organizations the keys `ids` belong to (unknown ids are skipped). */

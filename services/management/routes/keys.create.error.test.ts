@@ -82,10 +82,24 @@ describe('POST /v1/keys (errors)', () => {
     expect(response.json()).toEqual({ error: 'Validation failed', message: issue, code: 'VALIDATION_FAILED', issues: [issue], requestId: expect.any(String) });
   });
 
-  it('an invalid allowed origin is 400 VALIDATION_FAILED', async () => {
+  it('an invalid allowed origin is 400 VALIDATION_FAILED naming the entry', async () => {
     const response = await post({ allowedOrigins: ['https://exa mple.com'] });
-    expect(response.status).toBe(400);
-    expect(response.body.code).toBe('VALIDATION_FAILED');
+    const issue = 'body.allowedOrigins.0: "https://exa mple.com" is not of the form [scheme://][*.]host[:port]';
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400, body: { error: 'Validation failed', code: 'VALIDATION_FAILED', message: issue, issues: [issue], requestId: expect.any(String) },
+    });
+  });
+
+  // `Origin: null` is what every sandboxed iframe and file:// page sends, wherever it is served:
+  // allowing it would allow them all, so the entry is refused rather than stored.
+  it.each([['null'], [' NULL ']])('allowed origin %j (the opaque origin) is 400 VALIDATION_FAILED naming the field; nothing is created', async (entry) => {
+    const before = await keyCount();
+    const response = await post({ allowedOrigins: ['https://app.example.com', entry] });
+    const issue = 'body.allowedOrigins.1: "null" is the origin of every sandboxed iframe and file:// page, not of one site; name the site\'s own origin';
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400, body: { error: 'Validation failed', code: 'VALIDATION_FAILED', message: issue, issues: [issue], requestId: expect.any(String) },
+    });
+    expect(await keyCount()).toBe(before);
   });
 
   it('50 enabled keys is 403 KEY_LIMIT_REACHED; disabling one frees a place', async () => {

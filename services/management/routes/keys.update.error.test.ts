@@ -47,6 +47,17 @@ describe('PATCH /v1/keys/{id} (errors)', () => {
     },
   );
 
+  it('allowed origin "null" (the opaque origin of sandboxed and file:// pages) is 400 VALIDATION_FAILED naming the field and changes nothing', async () => {
+    const target = await createKeyVia(t, { allowedOrigins: ['https://app.example.com'] });
+    const response = await patch(target.id, { allowedOrigins: ['null'] });
+    const issue = 'body.allowedOrigins.0: "null" is the origin of every sandboxed iframe and file:// page, not of one site; name the site\'s own origin';
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400, body: { error: 'Validation failed', code: 'VALIDATION_FAILED', message: issue, issues: [issue], requestId: expect.any(String) },
+    });
+    const row = await t.db.database.db.selectFrom('api_keys').select('allowed_origins').where('id', '=', target.id).executeTakeFirstOrThrow();
+    expect(row.allowed_origins).toEqual(['https://app.example.com']);
+  });
+
   it.each([[{ perKeyRps: 0 }], [{ perKeyRps: 1.5 }], [{ perIpRps: -1 }], [{ perKeyRps: '5' }]])('rateLimit %j is 400 VALIDATION_FAILED', async (rateLimit) => {
     const target = await createKeyVia(t, {});
     const response = await patch(target.id, { rateLimit });
