@@ -91,7 +91,9 @@ export const streamFilterSchema = z.discriminatedUnion('type', [
 export function parseFiltersOf(type: StreamType, filters: unknown): StreamFilter['filters'] {
   const parsed = FILTER_SCHEMAS[type].safeParse(filters);
   if (!parsed.success) {
-    const issues = parsed.error.issues.map((issue) => `body.filters.${issue.path.join('.')}: ${issue.message}`);
+    // An issue about the filters object itself (an unknown key) has an empty path: `body.filters`,
+    // as the create routes' schema validation names it.
+    const issues = parsed.error.issues.map((issue) => `${['body', 'filters', ...issue.path].join('.')}: ${issue.message}`);
     throw new ApiError('VALIDATION_FAILED', { message: issues.join('; '), fields: { issues } });
   }
   return parsed.data;

@@ -81,6 +81,22 @@ describe('/v1/streams (errors)', () => {
     });
   });
 
+  // PATCH checks new filters against the stream's type itself; an unknown key there was named at
+  // `body.filters.:` (an empty path after the dot), unlike the same filters on create.
+  it('an unknown filter key is named under body.filters alike on create and on PATCH, and changes nothing', async () => {
+    const filters = { coinTypes: ['0x2::sui::SUI'], extra: 1, more: 2 };
+    const issue = 'body.filters: Unrecognized keys: "extra", "more"';
+    const expected = { status: 400, body: { error: 'Validation failed', code: 'VALIDATION_FAILED', message: issue, issues: [issue], requestId: expect.any(String) } };
+    const created = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: { ...VALID, filters } });
+    expect({ status: created.status, body: created.body }).toEqual(expected);
+    const stream = await call(t, 'POST', '/v1/streams', { key: t.adminKey, body: VALID });
+    const id = (stream.body.data as { id: string }).id;
+    const patched = await call(t, 'PATCH', `/v1/streams/${id}`, { key: t.adminKey, body: { filters } });
+    expect({ status: patched.status, body: patched.body }).toEqual(expected);
+    expect((await call(t, 'GET', `/v1/streams/${id}`, { key: t.adminKey })).body.data).toMatchObject({ filters: { coinTypes: [expect.stringContaining('::sui::SUI')] } });
+    expect((await call(t, 'DELETE', `/v1/streams/${id}`, { key: t.adminKey })).status).toBe(200);
+  });
+
   it('400 INVALID_BODY for a body that is not JSON, 415 for another media type', async () => {
     const bad = await t.app.inject({ method: 'POST', url: '/mainnet/v1/streams', headers: { 'x-api-key': t.adminKey, 'content-type': 'application/json' }, payload: '{"name":' });
     expect(bad.statusCode).toBe(400);

@@ -116,6 +116,17 @@ describe('/v1/webhooks (errors)', () => {
     await call(t, 'DELETE', `/v1/webhooks/${id}`, { key: t.adminKey });
   });
 
+  it('PATCH with an unknown filter key names it under body.filters (not at `body.filters.:`)', async () => {
+    const created = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: VALID });
+    const id = (created.body.data as { id: string }).id;
+    const response = await call(t, 'PATCH', `/v1/webhooks/${id}`, { key: t.adminKey, body: { filters: { coinTypes: ['0x2::sui::SUI'], extra: 1 } } });
+    const issue = 'body.filters: Unrecognized key: "extra"';
+    expect({ status: response.status, body: response.body }).toEqual({
+      status: 400, body: { error: 'Validation failed', code: 'VALIDATION_FAILED', message: issue, issues: [issue], requestId: expect.any(String) },
+    });
+    await call(t, 'DELETE', `/v1/webhooks/${id}`, { key: t.adminKey });
+  });
+
   it('the delivery log: 400 VALIDATION_FAILED for a bad limit or status, 400 INVALID_CURSOR for a forged cursor', async () => {
     const created = await call(t, 'POST', '/v1/webhooks', { key: t.adminKey, body: VALID });
     const id = (created.body.data as { id: string }).id;
