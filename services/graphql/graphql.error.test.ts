@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { defaultUpstreamPolicy, SuiUpstream } from '../upstream/index.js';
 import { createTestApp, type TestApp } from '../../test/support/test-app.js';
 import { startFakeUpstream } from '../../test/support/fake-upstream.js';
+import { createKey, createOrganization } from '../identity/index.js';
 import { INTROSPECTION_CACHE_BOUNDS, PERSISTED_QUERY_BOUNDS, PersistedQueries, sha256 } from './index.js';
 
 type Fake = Awaited<ReturnType<typeof startFakeUpstream>>;
@@ -94,6 +95,24 @@ describe('POST /v1/graphql: guard rails and upstream failures', () => {
     const first = await post({ query: variants[0] });
     expect(first.status).toBe(200);
     for (const query of variants) expect(await post({ query })).toEqual(first);
+    expect(upstreamCalls()).toBe(1);
+  });
+
+  // The answers are shared (a hit is a hit for any caller), but the room is not: one tenant's
+  // stream of new introspection variants used to evict every other tenant's entries.
+  it(`a tenant sending ${INTROSPECTION_CACHE_BOUNDS.maxEntries} new introspection variants evicts its own entries, not another tenant's`, async () => {
+    const other = await createOrganization(gateway.db.database.db, gateway.clock, { name: 'Churner', tier: 'team' });
+    const churner = await createKey(gateway.db.database, gateway.clock, { kind: 'operator' }, { organizationId: other.organization.id, projectId: other.projects[0]!.id, name: 'churn', scopes: ['data'] });
+    const asChurner = async (query: string) => {
+      gateway.clock.advance(25);
+      const response = await gateway.app.inject({ method: 'POST', url: '/mainnet/v1/graphql', headers: { 'x-api-key': churner.apiKey, 'content-type': 'application/json' }, payload: JSON.stringify({ query }) });
+      return response.statusCode;
+    };
+    const query = 'query Popular { __schema { queryType { name } } }';
+    const upstreamCalls = () => fake.graphqlBodies.filter((body) => body.includes('Popular')).length;
+    expect((await post({ query })).status).toBe(200);
+    for (let i = 0; i < INTROSPECTION_CACHE_BOUNDS.maxEntries; i += 1) expect(await asChurner(`query Churn${i} { __type(name: "T${i}") { name } }`)).toBe(200);
+    expect((await post({ query })).status).toBe(200);
     expect(upstreamCalls()).toBe(1);
   });
 

@@ -90,7 +90,7 @@ export function registerGraphQL(app: App, deps: GraphQLDeps): void {
     } catch (error) {
       throw upstreamApiError(error);
     }
-    if (cacheKey !== undefined) deps.introspection.set(cacheKey, answer);
+    if (cacheKey !== undefined) deps.introspection.set(cacheKey, answer, organization);
     return untyped(reply).status(answer.status).type(answer.contentType).send(answer.body);
   });
 }

@@ -13,6 +13,8 @@ export interface IntrospectionCacheBounds {
 interface Cached {
   answer: GraphQLPassThroughResponse;
   expiresAt: number;
+  /** The organization whose request brought the answer in: the room is counted against it. */
+  holder: string;
 }
 
 /**
@@ -21,11 +23,17 @@ interface Cached {
  * the upstream each time would let one tenant spend the node's time for a credit per request.
  * Only a 200 is kept; the key is the network and the request (query, variables, operation), the
  * query in graphql-js's printed form: whitespace, commas and comments change no answer, so the
- * variants tools and clients send are one entry, not one each. The least recently used entry
- * goes first, so the variants in use stay while a caller sending new ones only evicts its own.
+ * variants tools and clients send are one entry, not one each.
+ *
+ * A kept answer serves every caller, but the room is shared out: at the bound, the organization
+ * holding the most entries gives up its least recently used one. Evicting the oldest overall let
+ * one tenant sending new variants (`__type(name: ...)` for each type) flush every other's entries.
  */
 export class IntrospectionCache {
+  /** Insertion order is recency: the first key is the least recently used. */
   readonly #entries = new Map<string, Cached>();
+  /** How many entries each organization holds. */
+  readonly #held = new Map<string, number>();
   readonly #bounds: IntrospectionCacheBounds;
   readonly #clock: Clock;
 
@@ -48,25 +56,38 @@ export class IntrospectionCache {
     const cached = this.#entries.get(key);
     if (cached === undefined) return undefined;
     if (cached.expiresAt <= this.#clock.now()) {
-      this.#entries.delete(key);
+      this.#evict(key, cached);
       return undefined;
     }
-    // Most recently used last: eviction takes the first.
     this.#entries.delete(key);
     this.#entries.set(key, cached);
     return cached.answer;
   }
 
-  set(key: string, answer: GraphQLPassThroughResponse): void {
+  /** Keeps `answer` for `key`, counted against `holder` (the organization that asked). */
+  set(key: string, answer: GraphQLPassThroughResponse, holder: string): void {
     // An answer with errors carries their `locations` in the text that was sent, which another
     // variant of the same query would not match: it is not kept.
     if (answer.status !== 200 || !withoutErrors(answer.body)) return;
-    this.#entries.delete(key);
-    this.#entries.set(key, { answer, expiresAt: this.#clock.now() + this.#bounds.ttlMs });
-    for (const oldest of this.#entries.keys()) {
-      if (this.#entries.size <= this.#bounds.maxEntries) break;
-      this.#entries.delete(oldest);
+    const existing = this.#entries.get(key);
+    if (existing !== undefined) this.#evict(key, existing);
+    this.#entries.set(key, { answer, expiresAt: this.#clock.now() + this.#bounds.ttlMs, holder });
+    this.#held.set(holder, (this.#held.get(holder) ?? 0) + 1);
+    while (this.#entries.size > this.#bounds.maxEntries) this.#evictOldestOfLargestHolder();
+  }
+
+  #evictOldestOfLargestHolder(): void {
+    const most = Math.max(...this.#held.values());
+    for (const [key, cached] of this.#entries) {
+      if (this.#held.get(cached.holder) === most) return this.#evict(key, cached);
     }
+  }
+
+  #evict(key: string, cached: Cached): void {
+    this.#entries.delete(key);
+    const held = (this.#held.get(cached.holder) ?? 1) - 1;
+    if (held === 0) this.#held.delete(cached.holder);
+    else this.#held.set(cached.holder, held);
   }
 }
 
