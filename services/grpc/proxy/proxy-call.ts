@@ -147,6 +147,10 @@ class ForwardedCall implements CallerLink {
     return this.#finished;
   }
 
+  refuse(error: ApiError): void {
+    this.#end({ ...statusOfApiError(error), chargedAs: error.status }, true);
+  }
+
   async run(recheck: KeyRecheck, clock: Clock): Promise<void> {
     const client = this.#client;
     // The caller went away while it was authenticated and admitted: the same end as below.

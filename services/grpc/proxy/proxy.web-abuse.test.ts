@@ -2,6 +2,7 @@ import http from 'node:http';
 import { connect, constants, type ClientHttp2Session } from 'node:http2';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startGrpcProxyE2E, type GrpcProxyE2E } from '../../../test/support/grpc-proxy-e2e.js';
+import { MAX_REQUEST_MESSAGE_BYTES } from './request-message-limit.js';
 
 const GET_SERVICE_INFO = '/sui.rpc.v2.LedgerService/GetServiceInfo';
 
@@ -135,14 +136,16 @@ describe('gRPC proxy: gRPC-Web abuse without a key', () => {
     }
   });
 
-  it('a message over the old 16 MiB gRPC-Web cap is served as over native gRPC', async () => {
+  it('a message over the proxy\'s 4 MiB limit (under simnet\'s 64 MiB) is refused alike over native gRPC and gRPC-Web; one at the limit is served', async () => {
     const key = await e2e.key();
-    const message = requestOfSize(16 * 1024 * 1024 + 1);
+    const refused = { status: '8', message: `PAYLOAD_TOO_LARGE: The request message is ${MAX_REQUEST_MESSAGE_BYTES + 1} bytes; at most ${MAX_REQUEST_MESSAGE_BYTES} are accepted.` };
     const session = connect(`http://${e2e.host}`);
     try {
-      // The proxy sets no message size of its own on either transport: the node's limit answers.
-      expect(await nativeCall(session, message, key)).toEqual({ status: '0', message: 'OK' });
-      expect(await webCall(e2e.host, message, key)).toEqual({ status: '0', message: 'OK' });
+      // Before: the proxy forwarded a message of any size on both transports, up to the node's limit.
+      expect(await nativeCall(session, requestOfSize(MAX_REQUEST_MESSAGE_BYTES + 1), key)).toEqual(refused);
+      expect(await webCall(e2e.host, requestOfSize(MAX_REQUEST_MESSAGE_BYTES + 1), key)).toEqual(refused);
+      expect(await nativeCall(session, requestOfSize(MAX_REQUEST_MESSAGE_BYTES), key)).toEqual({ status: '0', message: 'OK' });
+      expect(await webCall(e2e.host, requestOfSize(MAX_REQUEST_MESSAGE_BYTES), key)).toEqual({ status: '0', message: 'OK' });
     } finally {
       session.destroy();
     }

@@ -4,6 +4,10 @@ import http2 from 'node:http2';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { forwardRequestBody } from './request-body.js';
+import { RequestMessageLimit } from './request-message-limit.js';
+
+/** These tests are about framing and ends, not sizes. */
+const noLimit = () => new RequestMessageLimit(Number.POSITIVE_INFINITY);
 
 interface Frame {
   type: number;
@@ -95,7 +99,7 @@ describe('forwardRequestBody: the caller\'s request body to the upstream stream'
     front = http2.createServer();
     front.on('stream', (stream, headers) => {
       const call = upstream.request({ ':method': 'POST', ':path': '/call', 'x-call': String(headers['x-call']) });
-      forwardRequestBody(stream, call);
+      forwardRequestBody(stream, call, noLimit(), () => undefined);
       call.on('response', () => stream.respond({ ':status': 200 }));
       call.on('data', (chunk: Buffer) => stream.write(chunk));
       call.on('end', () => stream.end());
@@ -158,7 +162,7 @@ describe('forwardRequestBody: a body that ended before forwarding began', () => 
     from.resume();
     await once(from, 'end');
     const to = new PassThrough();
-    forwardRequestBody(from, to);
+    forwardRequestBody(from, to, noLimit(), () => undefined);
     expect(to.writableEnded).toBe(true);
   });
 });

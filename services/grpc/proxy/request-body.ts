@@ -1,4 +1,5 @@
 import type { Readable, Writable } from 'node:stream';
+import type { RequestMessageLimit } from './request-message-limit.js';
 
 /**
  * Sends the caller's request body to the upstream stream, ending it when the caller's ends.
@@ -11,9 +12,14 @@ import type { Readable, Writable } from 'node:stream';
  * sends as one DATA frame with END_STREAM, in the same write as the request headers. A
  * streaming body is written as it comes, one write per turn, with backpressure.
  *
+ * A message whose prefix declares more than `limit` allows is not forwarded: forwarding stops
+ * before any of it goes out, and `onOversized` gets its length (the call ends there).
+ *
  * Returns a function that stops forwarding (the call failed before the upstream answered).
  */
-export function forwardRequestBody(from: Readable, to: Writable): () => void {
+export function forwardRequestBody(
+  from: Readable, to: Writable, limit: RequestMessageLimit, onOversized: (length: number) => void,
+): () => void {
   // A body that ended before forwarding began (an empty one: the caller's END_STREAM came while
   // the call was authenticated and admitted) has emitted 'end' already: the upstream must still
   // see it end, or it waits for a request that never comes and the call times out as if the node
@@ -42,6 +48,12 @@ export function forwardRequestBody(from: Readable, to: Writable): () => void {
     }
   };
   const onData = (chunk: Buffer) => {
+    const oversized = limit.oversized(chunk);
+    if (oversized !== undefined) {
+      stop();
+      onOversized(oversized);
+      return;
+    }
     held.push(chunk);
     flush ??= setImmediate(write);
   };

@@ -3,6 +3,7 @@ import type { Readable } from 'node:stream';
 import { ApiError } from '../../core/index.js';
 import { UpstreamError, type RawGrpcChannel } from '../../upstream/index.js';
 import { forwardRequestBody } from './request-body.js';
+import { RequestMessageLimit } from './request-message-limit.js';
 
 /**
  * The proxied call as the attempt sees it. Not an AbortSignal: an EventTarget signal per call
@@ -13,6 +14,8 @@ export interface CallerLink {
   readonly gone: boolean;
   /** Set by the attempt while it waits for the upstream's answer: cancels it (never breaker-counted). */
   cancelAttempt: (() => void) | undefined;
+  /** The caller's request broke a rule once the upstream had answered: the call ends with `error`. */
+  refuse(error: ApiError): void;
 }
 
 export interface OpenedCall {
@@ -86,6 +89,13 @@ export function openUpstreamCall(
       const endStream = (flags & http2.constants.NGHTTP2_FLAG_END_STREAM) !== 0;
       resolve({ stream, headers: responseHeaders, trailersOnly: endStream || responseHeaders['grpc-status'] !== undefined });
     });
-    stopBody = forwardRequestBody(body, stream);
+    // A message over the limit is the caller's failure, found before any of it is forwarded: the
+    // attempt is given up for the caller (never breaker-counted), as for a stalled request.
+    const limit = new RequestMessageLimit();
+    stopBody = forwardRequestBody(body, stream, limit, (length) => {
+      const error = new ApiError('PAYLOAD_TOO_LARGE', { message: `The request message is ${length} bytes; at most ${limit.maxBytes} are accepted.` });
+      if (settled) caller.refuse(error);
+      else fail('cancelled', `the caller sent a message of ${length} bytes, over the limit`, error);
+    });
   });
 }
