@@ -1,5 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
-import { isValidSuiAddress, normalizeSuiAddress } from '@mysten/sui/utils';
+import { isValidSuiAddress, normalizeSuiAddress, toBase64 } from '@mysten/sui/utils';
 import type { Database } from '../db/index.js';
 import { ADDRESS_PATTERN, ApiError, type Clock } from '../core/index.js';
 import { createOrganization } from './organizations.js';
@@ -138,24 +138,27 @@ export async function registerWallet(
 /**
  * Whether `signature` signs `bytes` as a personal message of `address`. Ed25519, Secp256k1,
  * Secp256r1, passkey and multisig signatures are checked here, with no network call. A zkLogin
- * signature can only be checked against the chain (its proof against the issuers' JWKs of the
- * epoch): the mainnet upstream's SignatureVerificationService.VerifySignature answers, under the
- * upstream's deadline, breaker and bulkhead. Its failure is the upstream's error (503
- * UPSTREAM_UNAVAILABLE, 504 UPSTREAM_TIMEOUT), never a bad signature; a signature the node
- * refuses, or refuses to read (INVALID_ARGUMENT), is.
+ * signature, alone or as a multisig's signer, can only be checked against the chain (its proof
+ * against the issuers' JWKs of the epoch): the mainnet upstream's
+ * SignatureVerificationService.VerifySignature answers, under the upstream's deadline, breaker and
+ * bulkhead. Its failure is the upstream's error (503 UPSTREAM_UNAVAILABLE, 504 UPSTREAM_TIMEOUT),
+ * never a bad signature; a signature the node refuses, or refuses to read (INVALID_ARGUMENT), is.
  */
 async function verifyChallengeSignature(bytes: Uint8Array, signature: string, address: string, chain: () => Upstream): Promise<boolean> {
   // Loaded on the first registration: the verifier brings every signature scheme's curves and
   // zkLogin's Poseidon (~5 MB of heap) into each process that imports identity, the Envoy roles
   // included, where no registration ever happens. Outside the try: a failed load is not a bad signature.
   const [{ isValidPersonalMessageSignature }, { parseSerializedSignature }] = await Promise.all([import('@mysten/sui/verify'), import('@mysten/sui/cryptography')]);
-  let scheme: string;
+  let parsed: ReturnType<typeof parseSerializedSignature>;
   try {
-    scheme = parseSerializedSignature(signature).signatureScheme;
+    parsed = parseSerializedSignature(signature);
   } catch {
     return false;
   }
-  if (scheme !== 'ZkLogin') {
+  // The SDK verifies a multisig's members without a client, so a zkLogin signer can only fail
+  // there: the node verifies the whole multisig instead (its VerifySignature takes any signature).
+  const zkLoginSigner = parsed.signatureScheme === 'MultiSig' && parsed.multisig.sigs.some((sig) => 'ZkLogin' in sig);
+  if (parsed.signatureScheme !== 'ZkLogin' && !zkLoginSigner) {
     try {
       return await isValidPersonalMessageSignature(bytes, signature, { address });
     } catch {
@@ -165,10 +168,13 @@ async function verifyChallengeSignature(bytes: Uint8Array, signature: string, ad
   const upstream = chain();
   try {
     // The SDK's core API takes no call options: the attempt's deadline goes as the client's default.
-    return await upstream.call('VerifySignature', (options) =>
-      isValidPersonalMessageSignature(bytes, signature, {
-        address, client: upstream.grpcWithDeadline(typeof options.timeout === 'number' ? options.timeout : undefined),
-      }), { idempotent: true });
+    return await upstream.call('VerifySignature', async (options) => {
+      const client = upstream.grpcWithDeadline(typeof options.timeout === 'number' ? options.timeout : undefined);
+      if (!zkLoginSigner) return isValidPersonalMessageSignature(bytes, signature, { address, client });
+      // Named for zkLogin, but a plain VerifySignature of the serialized signature for `address`.
+      const verified = await client.core.verifyZkLoginSignature({ bytes: toBase64(bytes), signature, intentScope: 'PersonalMessage', address });
+      return verified.success && verified.errors.length === 0;
+    }, { idempotent: true });
   } catch (error) {
     // Loaded here, not statically: the Envoy roles import identity and load nothing of the upstreams.
     const [{ isUpstreamError }, { upstreamApiError }] = await Promise.all([import('../upstream/errors.js'), import('../upstream/api-errors.js')]);

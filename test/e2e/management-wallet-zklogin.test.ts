@@ -1,5 +1,6 @@
 import { Ed25519Keypair } from '@mysten/sui/keypairs/ed25519';
-import { computeZkLoginAddressFromSeed, getZkLoginSignature } from '@mysten/sui/zklogin';
+import { MultiSigPublicKey } from '@mysten/sui/multisig';
+import { computeZkLoginAddressFromSeed, getZkLoginSignature, toZkLoginPublicIdentifier } from '@mysten/sui/zklogin';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantPrepaidCredit } from '../../services/identity/index.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Network, type Upstream } from '../../services/upstream/index.js';
@@ -105,6 +106,46 @@ describe('wallet registration with a zkLogin wallet (the mainnet upstream verifi
     const response = await register(none, (message) => zkLoginSign(message, 1_000n));
     expect(response.status).toBe(404);
     expect(response.body.code).toBe('NETWORK_NOT_CONFIGURED');
+  });
+
+  // The SDK verifies a multisig without a client: a zkLogin member's signature can only be
+  // checked by the chain, and before it was refused here (401) whatever it signed.
+  describe('a multisig wallet with a zkLogin member (built with the SDK\'s MultiSigPublicKey)', () => {
+    const other = new Ed25519Keypair();
+    const multisig = MultiSigPublicKey.fromPublicKeys({
+      threshold: 1,
+      publicKeys: [
+        { publicKey: toZkLoginPublicIdentifier(BigInt(ADDRESS_SEED), issClaim().iss, { legacyAddress: false }), weight: 1 },
+        { publicKey: other.getPublicKey(), weight: 1 },
+      ],
+    });
+    const multisigAddress = multisig.toSuiAddress();
+    async function registerMultisig(app: TestApp, sign: (message: string) => Promise<string>) {
+      const challenge = await call(app, 'GET', `/v1/wallet/challenge?address=${multisigAddress}`);
+      const { challengeId, message } = challenge.body.data as { challengeId: string; message: string };
+      const signature = multisig.combinePartialSignatures([await sign(message)]);
+      return call(app, 'POST', '/v1/wallet/register', { body: { address: multisigAddress, challengeId, signature } });
+    }
+
+    it('signed by its zkLogin member, the chain verifies it: it registers (402 until funded)', async () => {
+      const response = await registerMultisig(t, (message) => zkLoginSign(message, currentEpoch() + 5n));
+      expect(response.status).toBe(402);
+      expect(response.body).toMatchObject({ code: 'INSUFFICIENT_PREPAID_BALANCE', organizationId: expect.stringMatching(/^org_/) });
+    });
+
+    it('its zkLogin member over another message, or expired, is 401 WALLET_SIGNATURE_INVALID; the chain unreachable is 503', async () => {
+      for (const sign of [() => zkLoginSign('another message', currentEpoch() + 5n), (message: string) => zkLoginSign(message, currentEpoch() - 1n)]) {
+        const response = await registerMultisig(t, sign);
+        expect({ status: response.status, code: response.body.code }).toEqual({ status: 401, code: 'WALLET_SIGNATURE_INVALID' });
+      }
+      const unreachable = await registerMultisig(dead, (message) => zkLoginSign(message, 1_000n));
+      expect({ status: unreachable.status, code: unreachable.body.code }).toEqual({ status: 503, code: 'UPSTREAM_UNAVAILABLE' });
+    });
+
+    it('signed by its Ed25519 member, it registers without the upstream', async () => {
+      const response = await registerMultisig(dead, async (message) => (await other.signPersonalMessage(new TextEncoder().encode(message))).signature);
+      expect({ status: response.status, code: response.body.code }).toEqual({ status: 402, code: 'INSUFFICIENT_PREPAID_BALANCE' });
+    });
   });
 
   it('an Ed25519 wallet registers without the upstream', async () => {
