@@ -29,7 +29,8 @@ export function assertAtLimits(limits: QueryLimits = DEFAULT_QUERY_LIMITS): { de
   const query = limitQuery(0, { limits });
   const shape = checkQuery(query, limits);
   if (shape.depth !== limits.maxDepth || shape.aliases !== limits.maxAliases || shape.complexity !== limits.maxComplexity) {
-    throw new Error(`the at-limit query measures ${JSON.stringify(shape)}, not the limits ${JSON.stringify(limits)}`);
+    const measured = { depth: shape.depth, aliases: shape.aliases, complexity: shape.complexity };
+    throw new Error(`the at-limit query measures ${JSON.stringify(measured)}, not the limits ${JSON.stringify(limits)}`);
   }
   return { depth: shape.depth, aliases: shape.aliases, complexity: shape.complexity, bytes: Buffer.byteLength(query) };
 }

@@ -75,7 +75,9 @@ export function registerGraphQL(app: App, deps: GraphQLDeps): void {
     if (hash !== undefined && body.query !== undefined) deps.persisted.remember(organization, hash, query);
     const forwardedRequest = { query, variables: body.variables ?? undefined, operationName: body.operationName ?? undefined };
     const forwarded = JSON.stringify(forwardedRequest);
-    const cacheKey = shape.introspection ? IntrospectionCache.key(request.network, forwardedRequest) : undefined;
+    const cacheKey = shape.introspection
+      ? IntrospectionCache.key(request.network, { document: shape.document, variables: forwardedRequest.variables, operationName: forwardedRequest.operationName })
+      : undefined;
     const cached = cacheKey === undefined ? undefined : deps.introspection.get(cacheKey);
     if (cached !== undefined) return untyped(reply).status(cached.status).type(cached.contentType).send(cached.body);
     const cancel = new AbortController();

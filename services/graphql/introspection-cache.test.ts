@@ -1,10 +1,11 @@
+import { parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../core/index.js';
 import { IntrospectionCache } from './introspection-cache.js';
 import { INTROSPECTION_CACHE_BOUNDS } from './index.js';
 
 const answer = (data: unknown) => ({ status: 200, contentType: 'application/json', body: Buffer.from(JSON.stringify(data)) });
-const key = (query: string, extra: { variables?: unknown; operationName?: string } = {}) => IntrospectionCache.key('mainnet', { query, ...extra });
+const key = (query: string, extra: { variables?: unknown; operationName?: string } = {}) => IntrospectionCache.key('mainnet', { document: parse(query), ...extra });
 
 describe('IntrospectionCache', () => {
   it('keys whitespace, comma and comment variants of one query alike, and nothing else', () => {
@@ -17,7 +18,7 @@ describe('IntrospectionCache', () => {
     expect(key('{ __type(name: "Query ") { name } }')).not.toBe(key('{ __type(name: "Query") { name } }'));
     expect(key('query ($n: String!) { __type(name: $n) { name } }', { variables: { n: 'A' } }))
       .not.toBe(key('query ($n: String!) { __type(name: $n) { name } }', { variables: { n: 'B' } }));
-    expect(IntrospectionCache.key('testnet', { query: 'query IntrospectionQuery { __schema { queryType { name } } }' })).not.toBe(plain);
+    expect(IntrospectionCache.key('testnet', { document: parse('query IntrospectionQuery { __schema { queryType { name } } }') })).not.toBe(plain);
   });
 
   it('keeps 16 entries, the least recently used leaving first: a used entry outlives 16 new ones', () => {

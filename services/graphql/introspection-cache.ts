@@ -1,4 +1,4 @@
-import { parse, print } from 'graphql';
+import { print, type DocumentNode } from 'graphql';
 import type { Clock } from '../core/index.js';
 import type { GraphQLPassThroughResponse } from '../upstream/index.js';
 import { sha256 } from './persisted-queries.js';
@@ -46,9 +46,9 @@ export class IntrospectionCache {
     return this.#entries.size;
   }
 
-  /** `query` has passed the guard rails (checkQuery), so it parses, within the token limit. */
-  static key(network: string, request: { query: string; variables?: unknown; operationName?: string | undefined }): string {
-    const query = print(parse(request.query, { noLocation: true }));
+  /** `document` is the query as the guard rails parsed it (checkQuery): it is not parsed again. */
+  static key(network: string, request: { document: DocumentNode; variables?: unknown; operationName?: string | undefined }): string {
+    const query = print(request.document);
     return `${network}:${sha256(JSON.stringify({ query, variables: request.variables, operationName: request.operationName }))}`;
   }
 

@@ -16,7 +16,7 @@ function refusal(query: string, with_: QueryLimits = limits): { code: string; me
 
 describe('GraphQL guard rails', () => {
   it('measures a query that fits', () => {
-    expect(checkQuery('query Q { a { b { c } } x: d }', limits)).toEqual({ depth: 3, aliases: 1, complexity: 4, introspection: false });
+    expect(checkQuery('query Q { a { b { c } } x: d }', limits)).toEqual({ depth: 3, aliases: 1, complexity: 4, introspection: false, document: expect.objectContaining({ kind: 'Document' }) });
   });
 
   it('refuses query text over the byte limit, counting UTF-8 bytes', () => {
@@ -71,6 +71,6 @@ describe('GraphQL guard rails', () => {
   });
 
   it('does not loop on a fragment cycle (the upstream rejects it)', () => {
-    expect(checkQuery('{ ...A } fragment A on Query { a ...B } fragment B on Query { b ...A }', limits)).toEqual({ depth: 1, aliases: 0, complexity: 2, introspection: false });
+    expect(checkQuery('{ ...A } fragment A on Query { a ...B } fragment B on Query { b ...A }', limits)).toEqual({ depth: 1, aliases: 0, complexity: 2, introspection: false, document: expect.objectContaining({ kind: 'Document' }) });
   });
 });

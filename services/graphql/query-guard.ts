@@ -28,6 +28,8 @@ export interface QueryShape {
   complexity: number;
   /** Only `__schema`, `__type` and `__typename` at the top of queries: the same answer for every caller. */
   introspection: boolean;
+  /** The parsed query, for whoever needs it next (the introspection cache's key): parsed once. */
+  document: DocumentNode;
 }
 
 const INTROSPECTION_FIELDS = new Set(['__schema', '__type', '__typename']);
@@ -63,7 +65,7 @@ export function checkQuery(query: string, limits: QueryLimits): QueryShape {
     walk.selections(definition.selectionSet, 1, new Set());
   }
   introspection &&= walk.topLevelFields.size > 0 && [...walk.topLevelFields].every((name) => INTROSPECTION_FIELDS.has(name));
-  return { depth: walk.depth, aliases: walk.aliases, complexity: walk.complexity, introspection };
+  return { depth: walk.depth, aliases: walk.aliases, complexity: walk.complexity, introspection, document };
 }
 
 /**
