@@ -1,6 +1,7 @@
 export * from './costs.js';
 export type * from './limiter.js';
 export { MemoryRateLimiter } from './limiter.memory.js';
+export { PerMinuteAllowance } from './per-minute-allowance.js';
 export { RedisRateLimiter, type RedisRateLimiterOptions } from './limiter.redis.js';
 export { CreditLedger, type CreditBalance } from './credits.js';
 export { creditPeriod } from './period.js';
