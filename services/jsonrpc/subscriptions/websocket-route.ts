@@ -106,9 +106,8 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
     }, (socket: WebSocket, request: FastifyRequest) => {
       const ticket = request.meterTicket;
       const { pipeline } = options;
-      // The hijacked upgrade never reaches the meter's onSend: it is answered (101) here. Its 101
-      // carried the ticket's headers (services/http/upgrade-answer-headers.ts).
-      pipeline.settle(ticket, { kind: 'answered', status: 101 });
+      // Settled once (settle is idempotent per ticket): unserved below, or answered once the network
+      // has an upstream. Its 101 carried the ticket's headers (services/http/upgrade-answer-headers.ts).
       const upstream = options.upstreams.get(request.network);
       if (!upstream) {
         // The deployment's configuration, not the caller's request: not charged (NETWORK_NOT_CONFIGURED elsewhere).
