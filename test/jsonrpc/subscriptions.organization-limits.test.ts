@@ -1,3 +1,4 @@
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, createOrganization } from '../../services/identity/index.js';
@@ -104,6 +105,28 @@ describe('JSON-RPC WebSocket: sockets and subscriptions per organization', () =>
     await expect.poll(async () => (again = (await upgrade(key)).open), { timeout: 15_000 }).toBeDefined();
     expect((await call(again!, 'suix_subscribeEvent', [{ All: [] }])).result).toEqual(expect.any(Number));
     for (const socket of [...sockets.slice(1), again!, other]) await closed(socket);
+  });
+
+  it('a plain GET (426 UPGRADE_REQUIRED) takes no socket place, however many come over one kept-alive connection', async () => {
+    const key = await organizationKey('Plain');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const plainGet = () => new Promise<{ status: number; code: string }>((resolve, reject) => {
+      e.gateway.clock.advance(25);
+      http.get(e.url, { agent, headers: { 'x-api-key': key } }, (response) => {
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, code: JSON.parse(text).code }));
+      }).once('error', reject);
+    });
+    try {
+      for (let i = 0; i < 17; i += 1) expect(await plainGet()).toEqual({ status: 426, code: 'UPGRADE_REQUIRED' });
+      // The connection is still open: had the GETs held places, the organization would have none left.
+      const upgraded = await upgrade(key);
+      expect(upgraded.status).toBe(101);
+      await closed(upgraded.open!);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('256 subscriptions per organization over its sockets: the 257th is -32602 TOO_MANY_SUBSCRIPTIONS; another organization still subscribes; an unsubscribe or a close gives the place back', async () => {

@@ -90,6 +90,9 @@ export async function registerJsonRpcWebSocket(scope: App, options: JsonRpcWebSo
       },
       // After authentication and the limits: an organization at its socket count is refused before the 101.
       preHandler: async (request) => {
+        // A plain GET is answered 426 and its connection may live on (kept alive, or Envoy's
+        // pooled one): it takes no place, or each would hold one until that connection closed.
+        if (!request.ws) return;
         const share = organizationShares.openSocket(request.principal!.organization.id);
         if (!share) {
           throw new ApiError('CONNECTION_LIMIT_REACHED', {
