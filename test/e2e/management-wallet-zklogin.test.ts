@@ -4,7 +4,7 @@ import { computeZkLoginAddressFromSeed, getZkLoginSignature, toZkLoginPublicIden
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { grantPrepaidCredit } from '../../services/identity/index.js';
 import { defaultUpstreamPolicy, SuiUpstream, type Network, type Upstream } from '../../services/upstream/index.js';
-import { call } from '../support/management-calls.js';
+import { call, type CallOptions } from '../support/management-calls.js';
 import { startTestSimnet, type TestSimnet } from '../support/simnet-harness.js';
 import { createTestApp, type TestApp } from '../support/test-app.js';
 
@@ -33,6 +33,17 @@ async function zkLoginSign(message: string, maxEpoch: bigint, ephemeral = new Ed
     maxEpoch: maxEpoch.toString(),
     userSignature,
   });
+}
+
+/**
+ * An anonymous wallet call, each from an address of its own: these tests are about verifying
+ * signatures, not the per-address allowance (10 calls a minute: wallet.allowance.security.test.ts),
+ * which this file's calls from one address, on a clock that stands still, would spend.
+ */
+let visitors = 0;
+function anonymous(app: TestApp, method: string, path: string, options: CallOptions = {}) {
+  visitors += 1;
+  return call(app, method, path, { ...options, remoteAddress: `198.51.100.${visitors}` });
 }
 
 function upstreamAt(network: Network, grpcUrl: string, graphqlUrl: string): Upstream {
@@ -68,10 +79,10 @@ describe('wallet registration with a zkLogin wallet (the mainnet upstream verifi
   const currentEpoch = () => simnet.ledger.currentEpoch().epoch;
 
   async function register(app: TestApp, sign: (message: string) => Promise<string>) {
-    const challenge = await call(app, 'GET', `/v1/wallet/challenge?address=${address}`);
+    const challenge = await anonymous(app, 'GET', `/v1/wallet/challenge?address=${address}`);
     expect(challenge.status).toBe(200);
     const { challengeId, message } = challenge.body.data as { challengeId: string; message: string };
-    return call(app, 'POST', '/v1/wallet/register', { body: { address, challengeId, signature: await sign(message) } });
+    return anonymous(app, 'POST', '/v1/wallet/register', { body: { address, challengeId, signature: await sign(message) } });
   }
 
   it('a zkLogin wallet registers: 402 until funded, then 201 with its key', async () => {
@@ -121,10 +132,10 @@ describe('wallet registration with a zkLogin wallet (the mainnet upstream verifi
     });
     const multisigAddress = multisig.toSuiAddress();
     async function registerMultisig(app: TestApp, sign: (message: string) => Promise<string>) {
-      const challenge = await call(app, 'GET', `/v1/wallet/challenge?address=${multisigAddress}`);
+      const challenge = await anonymous(app, 'GET', `/v1/wallet/challenge?address=${multisigAddress}`);
       const { challengeId, message } = challenge.body.data as { challengeId: string; message: string };
       const signature = multisig.combinePartialSignatures([await sign(message)]);
-      return call(app, 'POST', '/v1/wallet/register', { body: { address: multisigAddress, challengeId, signature } });
+      return anonymous(app, 'POST', '/v1/wallet/register', { body: { address: multisigAddress, challengeId, signature } });
     }
 
     it('signed by its zkLogin member, the chain verifies it: it registers (402 until funded)', async () => {
@@ -150,10 +161,10 @@ describe('wallet registration with a zkLogin wallet (the mainnet upstream verifi
 
   it('an Ed25519 wallet registers without the upstream', async () => {
     const wallet = Ed25519Keypair.generate();
-    const challenge = await call(dead, 'GET', `/v1/wallet/challenge?address=${wallet.toSuiAddress()}`);
+    const challenge = await anonymous(dead, 'GET', `/v1/wallet/challenge?address=${wallet.toSuiAddress()}`);
     const { challengeId, message } = challenge.body.data as { challengeId: string; message: string };
     const { signature } = await wallet.signPersonalMessage(new TextEncoder().encode(message));
-    const response = await call(dead, 'POST', '/v1/wallet/register', { body: { address: wallet.toSuiAddress(), challengeId, signature } });
+    const response = await anonymous(dead, 'POST', '/v1/wallet/register', { body: { address: wallet.toSuiAddress(), challengeId, signature } });
     expect(response.status).toBe(402);
     expect(response.body.code).toBe('INSUFFICIENT_PREPAID_BALANCE');
   });
