@@ -1,8 +1,10 @@
 import http from 'node:http';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { createKey, createOrganization } from '../../services/identity/index.js';
 import { CheckpointFeeds } from '../../services/jsonrpc/index.js';
+import { call as managementCall } from '../support/management-calls.js';
 import { startJsonRpcE2E, type JsonRpcE2E, type JsonRpcSocket } from '../support/jsonrpc-e2e.js';
 
 type Body = any; // eslint-disable-line @typescript-eslint/no-explicit-any -- JSON-RPC frames and error bodies, checked whole
@@ -156,5 +158,90 @@ describe('JSON-RPC WebSocket: sockets and subscriptions per organization', () =>
     await closed(sockets[0]!);
     await expect.poll(async () => (await call(fifth, 'suix_subscribeEvent', [{ All: [] }])).result, { timeout: 15_000 }).toEqual(expect.any(Number));
     for (const socket of [...sockets.slice(1), fifth, other]) await closed(socket);
+  });
+});
+
+/**
+ * A subscribe call is charged before it runs, and the charge authenticates the key again, which
+ * may wait on PostgreSQL (its cache entry expired). A socket that closes meanwhile has given its
+ * places back already: the subscription its call then made was held for good, by nobody, so an
+ * organization with other sockets open lost a place for each such race (and the feed kept a
+ * listener for a closed socket) until the process ended.
+ */
+describe('JSON-RPC WebSocket: a socket closed while its subscribe call is charged', () => {
+  let e: JsonRpcE2E;
+  const feeds = new CheckpointFeeds();
+
+  beforeAll(async () => {
+    e = await startJsonRpcE2E({
+      env: { SUIGW_JSONRPC_WS_MAX_SOCKETS_PER_ORGANIZATION: '2', SUIGW_JSONRPC_WS_MAX_SUBSCRIPTIONS_PER_ORGANIZATION: '1' },
+      extra: { jsonRpcFeeds: feeds },
+    });
+  }, 60_000);
+  afterAll(async () => {
+    feeds.close();
+    await e.stop();
+  });
+
+  /** An upgrade with `key`: the open socket, or undefined when it is refused. */
+  function upgrade(key: string): Promise<JsonRpcSocket | undefined> {
+    return new Promise((resolve) => {
+      const socket = new WebSocket(e.url.replace(/^http/, 'ws'), { headers: { 'x-api-key': key } });
+      const frames: Body[] = [];
+      socket.on('message', (data) => frames.push(JSON.parse(data.toString())));
+      const closed = new Promise<{ code: number; reason: string }>((done) => socket.on('close', (code, reason) => done({ code, reason: reason.toString() })));
+      socket.once('unexpected-response', () => {
+        socket.terminate();
+        resolve(undefined);
+      });
+      socket.once('open', () => resolve({ socket, frames, closed }));
+      socket.once('error', () => undefined);
+    });
+  }
+
+  it('holds nothing: the organization\'s next socket still subscribes', async () => {
+    const { database } = e.gateway.db;
+    const { organization, projects } = await createOrganization(database.db, e.gateway.clock, { name: 'Racer', tier: 'business', projects: [{ name: 'D', network: 'mainnet' }] });
+    const keyOf = async (name: string) => (await createKey(database, e.gateway.clock, { kind: 'operator' }, {
+      organizationId: organization.id, projectId: projects[0]!.id, name, scopes: ['data', 'manage'], expiresInDays: 30,
+    })).apiKey;
+    const [racing, next, another] = [await keyOf('racing'), await keyOf('next'), await keyOf('another')];
+    // Another socket of the organization stays open throughout, as a client's other sockets would.
+    const other = await upgrade(another);
+    const first = await upgrade(racing);
+    expect([other, first].every((socket) => socket !== undefined)).toBe(true);
+    // The next key is cached 2 s after the racing one: once the clock is past the racing key's
+    // 3 s (SUIGW_KEY_CACHE_TTL_MS), its check goes to PostgreSQL, which waits on the lock, while
+    // the next key still answers from the cache.
+    e.gateway.clock.advance(2_000);
+    expect((await managementCall(e.gateway, 'GET', '/v1/auth/me', { key: next })).status).toBe(200);
+    const locker = new pg.Client({ connectionString: e.gateway.db.url });
+    await locker.connect();
+    let second: JsonRpcSocket | undefined;
+    try {
+      await locker.query('BEGIN');
+      await locker.query('LOCK TABLE api_keys IN ACCESS EXCLUSIVE MODE');
+      e.gateway.clock.advance(1_100);
+      // Written before the socket is cut, so the server reads the call, then the close.
+      await new Promise<void>((resolve, reject) => first!.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'suix_subscribeEvent', params: [{ All: [] }] }), (error) => (error ? reject(error) : resolve())));
+      first!.socket.terminate();
+      // The organization's second socket place is free once the server has seen the close.
+      await expect.poll(async () => (second = await upgrade(next)), { timeout: 15_000 }).toBeDefined();
+      await locker.query('COMMIT');
+    } finally {
+      await locker.end();
+    }
+    // The cut socket's call has been charged (and so has run) once its usage row is there.
+    await expect.poll(async () => {
+      const usage = await managementCall(e.gateway, 'GET', '/v1/usage', { key: next });
+      return (usage.body.data as { routes: { route: string; requests: number }[] }).routes.find((row) => row.route === 'WS /v1/jsonrpc')?.requests;
+    }, { timeout: 15_000 }).toBe(1);
+    second!.socket.send(JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'suix_subscribeEvent', params: [{ All: [] }] }));
+    await expect.poll(() => second!.frames.find((frame) => frame.id === 2), { timeout: 15_000 }).toBeDefined();
+    expect(second!.frames.find((frame) => frame.id === 2)).toEqual({ jsonrpc: '2.0', id: 2, result: expect.any(Number) });
+    for (const socket of [second!, other!]) {
+      socket.socket.close();
+      await socket.closed;
+    }
   });
 });

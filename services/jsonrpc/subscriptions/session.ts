@@ -118,6 +118,10 @@ export class SubscriptionSession {
     const read = readCall(message);
     const id: Id = 'call' in read ? (read.call.id ?? null) : null;
     if (await this.#refused(id)) return;
+    // The socket closed while the call was charged (its key check may wait on the database):
+    // nobody reads the answer, and a subscription made now would hold its organization's place
+    // and a feed listener for good, `dispose` having run.
+    if (this.#closed) return;
     if ('invalid' in read) {
       this.#options.send(JSON.stringify(read.invalid));
       return;
