@@ -117,7 +117,7 @@ function requestDigest(method: string, path: string): string {
  *
  * | # | claim | # | claim |
  * |---|---|---|---|
- * | 0 | 2 (the version) | 11 | principal.scopes |
+ * | 0 | 3 (the version) | 11 | principal.scopes |
  * | 1 | issuedAt | 12 | principal.allowedOrigins |
  * | 2 | request digest (method and path) | 13, 14 | principal.rateLimit.perKeyRps, .perIpRps |
  * | 3 | requestId | 15, 16 | principal.organization.id, .name |
