@@ -7,8 +7,14 @@ import { startGatewayProcess, type OwnedProcess } from '../support/processes.js'
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
 const SHARED_REDIS = process.env['SUIGW_TEST_REDIS_URL'] ?? 'redis://127.0.0.1:6379';
-/** No upstream is configured: every data request is 404 NETWORK_NOT_CONFIGURED, a charged answer that costs no upstream. */
-const DATA_PATH = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
+/**
+ * A charged answer that costs no upstream: an object id that is not one is 400 VALIDATION_FAILED
+ * (1 credit). (No upstream is configured; NETWORK_NOT_CONFIGURED, the deployment's own refusal,
+ * is not charged.)
+ */
+const DATA_PATH = '/mainnet/v1/objects/not-an-object-id';
+/** The status of DATA_PATH's charged answer. */
+const ANSWERED = 400;
 
 interface Tally {
   statuses: Map<number, number>;
@@ -93,9 +99,9 @@ describe('metering across gateway processes (real PostgreSQL, real Redis)', () =
       return finished - started > 2_500;
     });
     const elapsedSeconds = (performance.now() - started) / 1000;
-    const accepted = count(tally, 404);
+    const accepted = count(tally, ANSWERED);
     expect(tally.failures).toBe(0);
-    expect([...tally.statuses.keys()].sort()).toEqual([404, 429]);
+    expect([...tally.statuses.keys()].sort()).toEqual([ANSWERED, 429]);
     // GCRA with a burst of one second's worth: at most burst + rate × elapsed.
     expect(accepted).toBeLessThanOrEqual(perKeyRps + Math.ceil(perKeyRps * elapsedSeconds) + 1);
     expect(accepted).toBeGreaterThanOrEqual(perKeyRps);
@@ -110,7 +116,7 @@ describe('metering across gateway processes (real PostgreSQL, real Redis)', () =
     const before = await totals(db, organizationId);
     let signalled = false;
     const tally = await load([gw.url], key, 8, (t) => {
-      if (!signalled && count(t, 404) >= 300) {
+      if (!signalled && count(t, ANSWERED) >= 300) {
         signalled = true;
         gw.child.kill('SIGTERM');
       }
@@ -118,11 +124,11 @@ describe('metering across gateway processes (real PostgreSQL, real Redis)', () =
     });
     expect(await gw.exited).toBe(0);
     const after = await totals(db, organizationId);
-    const charged = count(tally, 404) + tally.orgLimited;
+    const charged = count(tally, ANSWERED) + tally.orgLimited;
     expect(charged).toBeGreaterThanOrEqual(300);
     expect(after.credits - before.credits).toBe(charged);
     // Every request that reached a route was recorded (a 503 while closing never does).
-    expect(after.requests - before.requests).toBe(count(tally, 404) + count(tally, 429));
+    expect(after.requests - before.requests).toBe(count(tally, ANSWERED) + count(tally, 429));
   }, 60_000);
 });
 

@@ -9,7 +9,7 @@ import { PLANS } from '../../services/plans/index.js';
 import { startGatewayProcess, type OwnedProcess } from '../support/processes.js';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.js';
 
-/** No upstream is configured: a data request is 404 NETWORK_NOT_CONFIGURED, charged and rate-limited. */
+/** No upstream is configured: a data request is 404 NETWORK_NOT_CONFIGURED, rate-limited (not charged: the deployment's own refusal). */
 const DATA_PATH = `/mainnet/v1/objects/0x${'5'.repeat(64)}`;
 
 /** The built-in plans with the team plan's organization rate replaced. */
