@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
-import { ChargingLock } from './charging-lock.js';
+import { holdChargingLock, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 
 const at = (iso: string) => Date.parse(iso);
 
@@ -21,15 +20,7 @@ describe('activate while another billing process holds the charging lock', () =>
   it('waits for the lock and takes the first charge itself: 200 active', async () => {
     const { allowanceId } = await h.setUp({ funder: 'carol', tier: 'team', prefundPeriods: 1 });
     // Another billing process (another organization's pass) holds the lock until the plan is written.
-    const other = new ChargingLock(h.db.database);
-    let release!: () => void;
-    let acquired!: () => void;
-    const holding = new Promise<void>((resolve) => { acquired = resolve; });
-    const held = other.tryRun(() => {
-      acquired();
-      return new Promise<void>((resolve) => { release = resolve; });
-    });
-    await holding;
+    const { release, held } = await holdChargingLock(h);
     const activation = h.call('POST', '/v1/billing/onchain/activate', { network: 'testnet', tier: 'team', allowanceId });
     const planWritten = async () => (await h.db.database.db.selectFrom('onchain_plans').select('id').execute()).length > 0;
     while (!(await planWritten())) await new Promise((resolve) => setTimeout(resolve, 20));

@@ -2,9 +2,8 @@ import { spawn } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIMNET_BILLING, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
+import { SIMNET_BILLING, holdChargingLock, startBillingHarness, type BillingHarness } from '../../test/support/billing-harness.js';
 import { CLI_TIMEOUT_MS } from '../../test/support/cli.js';
-import { ChargingLock } from './charging-lock.js';
 
 const DAY = 86_400_000;
 const BIN = join(import.meta.dirname, '..', '..', 'bin', 'suigw.js');
@@ -28,15 +27,7 @@ describe('suigw billing while another organization’s pass holds the charging l
   afterAll(async () => h?.close());
 
   it('waits for the lock, then runs its pass: exit 0, the renewal charged', async () => {
-    const other = new ChargingLock(h.db.database);
-    let release!: () => void;
-    let acquired!: () => void;
-    const holding = new Promise<void>((resolve) => { acquired = resolve; });
-    const held = other.tryRun(() => {
-      acquired();
-      return new Promise<void>((resolve) => { release = resolve; });
-    });
-    await holding;
+    const { release, held } = await holdChargingLock(h);
     const env = {
       ...process.env, LOG_LEVEL: 'info',
       DATABASE_URL: h.db.url, SUIGW_DATA_DIR: join(tmpdir(), 'suigw-billing-pass-lock-wait'),

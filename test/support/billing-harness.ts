@@ -12,7 +12,7 @@ import type { App } from '../../services/route-contract/index.js';
 import { createTestDatabase, type TestDatabase } from './test-database.js';
 import { startTestSimnet, type TestSimnet } from './simnet-harness.js';
 import { call, type CallResult } from './management-calls.js';
-import { SuiChain, type Chain, type Mailer } from '../../services/billing/index.js';
+import { ChargingLock, SuiChain, type Chain, type Mailer } from '../../services/billing/index.js';
 import { MemoryStreamLog } from '../../services/streams/log/stream-log.memory.js';
 import { MemoryStreamLease } from '../../services/streams/delivery/stream-lease.js';
 
@@ -172,4 +172,20 @@ export function gatedChain(inner: Chain, read: 'allowance' | 'addressBalance' = 
   };
   const chain = chainWith(inner, { [read]: held });
   return { chain, waiting, release };
+}
+
+/**
+ * Another billing process holding the deployment's charging lock (a pass of another
+ * organization) until `release`; resolves once it holds it. `held` ends when it lets go.
+ */
+export async function holdChargingLock(h: BillingHarness): Promise<{ release: () => void; held: Promise<unknown> }> {
+  let release!: () => void;
+  let acquired!: () => void;
+  const holding = new Promise<void>((resolve) => { acquired = resolve; });
+  const held = new ChargingLock(h.db.database).tryRun(() => {
+    acquired();
+    return new Promise<void>((resolve) => { release = resolve; });
+  });
+  await holding;
+  return { release, held };
 }
